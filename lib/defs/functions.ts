@@ -1,0 +1,54 @@
+/**
+ * Lambda function definitions: entry file, sizing, and exactly the access each one needs.
+ * The CDK stack turns `access` into env vars + IAM grants in one call per resource; the local
+ * runtime sets the same env vars. Adding a capability = adding a function here (and its routes
+ * or event source).
+ */
+import type { ConfigKey } from './config.js';
+import type { QueueId } from './queues.js';
+import type { TableId } from './tables.js';
+
+export type TableAccess = 'read' | 'write' | 'readwrite';
+
+export interface FunctionDef {
+  readonly id: FunctionId;
+  /** Path from the project root to the module exporting `handler`. */
+  readonly entry: string;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+  readonly tables: Partial<Record<TableId, TableAccess>>;
+  /** Queues this function sends to (consuming is granted by its event source). */
+  readonly sendsTo: readonly QueueId[];
+  /** Runtime config keys (see `config.ts`) passed as env vars. */
+  readonly config: readonly ConfigKey[];
+}
+
+export type FunctionId = 'health' | 'me' | 'fallback' | 'outbox' | 'fanoutWorker';
+
+const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
+
+export const functions: Record<FunctionId, FunctionDef> = {
+  health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: 'read' }, sendsTo: [], config: [] },
+  fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
+  outbox: {
+    id: 'outbox',
+    entry: 'functions/handlers/outbox.ts',
+    timeoutSeconds: 30,
+    memoryMb: 512,
+    tables: {},
+    sendsTo: ['fanout'],
+    config: [],
+  },
+  fanoutWorker: {
+    id: 'fanoutWorker',
+    entry: 'functions/handlers/fanout-worker.ts',
+    timeoutSeconds: 30,
+    memoryMb: 1024,
+    tables: { feed: 'readwrite', graph: 'read' },
+    sendsTo: ['fanout'],
+    config: [],
+  },
+};
+
+export const functionList: readonly FunctionDef[] = Object.values(functions);

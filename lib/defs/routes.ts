@@ -1,0 +1,64 @@
+/**
+ * HTTP routes: API Gateway HTTP API route keys, the function behind each, and whether the JWT
+ * authorizer guards it. The local API emulator matches requests against the same list.
+ * `$default` catches everything else so unknown paths and methods get problem+json 404/405
+ * instead of API Gateway's bare `{"message":"Not Found"}`.
+ */
+import type { FunctionId } from './functions.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface RouteDef {
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: `/activities/{id}`. */
+  readonly path: string;
+  readonly fn: FunctionId;
+  readonly auth: boolean;
+}
+
+export const routes: readonly RouteDef[] = [
+  { method: 'GET', path: '/health', fn: 'health', auth: false },
+  { method: 'GET', path: '/me', fn: 'me', auth: true },
+];
+
+/** Route key as API Gateway writes it into `event.routeKey`. */
+export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
+
+export const defaultRoute = { routeKey: '$default', fn: 'fallback' as FunctionId, auth: false } as const;
+
+/**
+ * Match a concrete path against a route template (`/users/{userId}`), returning the path
+ * parameters or undefined. Segments match whole; parameters never span a `/`, as in API Gateway.
+ */
+export function matchPath(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith('{') && w.endsWith('}')) {
+      if (g === '') return undefined;
+      params[w.slice(1, -1)] = decodeURIComponent(g);
+    } else if (w !== g) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/** Resolve a request to its route, or say which methods the path allows (for a 405). */
+export function resolveRoute(
+  method: string,
+  path: string,
+): { route: RouteDef; params: Record<string, string> } | { route: undefined; allow: HttpMethod[] } {
+  const allow: HttpMethod[] = [];
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { route, params };
+    allow.push(route.method);
+  }
+  return { route: undefined, allow };
+}
