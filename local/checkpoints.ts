@@ -1,0 +1,45 @@
+/**
+ * Where each stream poller stopped, per shard: the last sequence number it handed off for good.
+ * Persistent mode keeps it in a JSON file beside DynamoDB Local's data, so a restart of
+ * `npm start` resumes exactly there (neither re-counting nor skipping); in-memory mode keeps it
+ * in memory, like the data itself.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface ShardCheckpoint {
+  /** Last sequence number fully handled (success or sent to the on-failure destination). */
+  sequenceNumber?: string;
+  /** The shard is closed and drained; its children may start. */
+  finished?: boolean;
+}
+
+export interface CheckpointStore {
+  get(streamArn: string, sourceId: string, shardId: string): ShardCheckpoint;
+  set(streamArn: string, sourceId: string, shardId: string, value: ShardCheckpoint): void;
+}
+
+type Data = Record<string, ShardCheckpoint>;
+const keyOf = (streamArn: string, sourceId: string, shardId: string) => `${streamArn}|${sourceId}|${shardId}`;
+
+export function memoryCheckpoints(): CheckpointStore {
+  const data: Data = {};
+  return {
+    get: (a, s, h) => data[keyOf(a, s, h)] ?? {},
+    set: (a, s, h, v) => void (data[keyOf(a, s, h)] = v),
+  };
+}
+
+export function fileCheckpoints(file: string): CheckpointStore {
+  const data: Data = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Data) : {};
+  mkdirSync(dirname(file), { recursive: true });
+  return {
+    get: (a, s, h) => data[keyOf(a, s, h)] ?? {},
+    set(a, s, h, v) {
+      data[keyOf(a, s, h)] = v;
+      // write-then-rename: a crash leaves the old file or the new one, never half of one
+      writeFileSync(`${file}.tmp`, JSON.stringify(data));
+      renameSync(`${file}.tmp`, file);
+    },
+  };
+}

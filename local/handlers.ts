@@ -1,0 +1,43 @@
+/**
+ * Loads each function's handler from its entry file, exactly the module the CDK bundles, so the
+ * local runtime runs the same code Lambda runs. Env vars must be set before the first load
+ * (handlers read their config once at module load, like a cold start).
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type FunctionId, functions } from '../lib/defs/index.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers take Lambda event shapes of their own
+export type AnyHandler = (event: any, context?: unknown) => Promise<any>;
+
+const projectRoot = resolve(import.meta.dirname, '..');
+const cache = new Map<FunctionId, Promise<AnyHandler>>();
+
+export function loadHandler(id: FunctionId): Promise<AnyHandler> {
+  let loaded = cache.get(id);
+  if (!loaded) {
+    const url = pathToFileURL(resolve(projectRoot, functions[id].entry)).href;
+    loaded = import(url).then((mod: { handler?: AnyHandler }) => {
+      if (typeof mod.handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
+      return mod.handler;
+    });
+    cache.set(id, loaded);
+  }
+  return loaded;
+}
+
+/** A minimal Lambda context: enough for Powertools and for handlers that read the deadline. */
+export function lambdaContext(fn: FunctionId, timeoutMs: number, requestId: string) {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    functionName: `tickfeed-${fn}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:tickfeed-${fn}`,
+    memoryLimitInMB: String(functions[fn].memoryMb),
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/tickfeed-${fn}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  };
+}

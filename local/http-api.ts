@@ -1,0 +1,188 @@
+/**
+ * The local HTTP API: a Node HTTP server on 127.0.0.1 that does what API Gateway's HTTP API does
+ * for us — match the route (or `$default`), run the JWT authorizer on authenticated routes
+ * (401 `{"message":"Unauthorized"}` like AWS), build a payload-2.0 event, invoke the handler,
+ * and turn its result into the HTTP response (500/503 like AWS when it throws or times out).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { defaultRoute, type FunctionId, functions, resolveRoute, routeKey } from '../lib/defs/index.js';
+import { localAccountId } from './aws-local.js';
+import { lambdaContext, loadHandler } from './handlers.js';
+import type { JwtVerifier } from './jwt.js';
+
+/** API Gateway's payload limit. Bodies above it never reach a handler. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** HTTP API's integration timeout. */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|xml|.*\+xml|x-www-form-urlencoded|javascript))/i;
+
+export interface HttpApi {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export async function startHttpApi(opts: { port: number; verify: JwtVerifier }): Promise<HttpApi> {
+  const server: Server = createServer((req, res) => {
+    handle(req, res, opts.verify).catch((error: unknown) => {
+      console.error('local http api failure', error);
+      send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVerifier): Promise<void> {
+  const body = await readBody(req);
+  if (body === undefined) {
+    return send(res, 413, { 'content-type': 'application/json' }, '{"message":"Request Entity Too Large"}');
+  }
+  const url = new URL(req.url ?? '/', 'http://local');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const resolved = resolveRoute(method, url.pathname);
+  const route = resolved.route;
+  const fn: FunctionId = route ? route.fn : defaultRoute.fn;
+  const key = route ? routeKey(route) : defaultRoute.routeKey;
+
+  let claims: Record<string, string> | undefined;
+  if (route?.auth) {
+    claims = await authorize(req.headers.authorization, verify);
+    if (!claims) return send(res, 401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, '{"message":"Unauthorized"}');
+  }
+
+  const pathParameters = 'params' in resolved ? resolved.params : undefined;
+  const event = buildEvent(req, url, method, key, body, pathParameters, claims);
+  const handler = await loadHandler(fn);
+  const timeoutMs = Math.min(functions[fn].timeoutSeconds * 1000, INTEGRATION_TIMEOUT_MS);
+  let result: unknown;
+  try {
+    result = await withTimeout(handler(event, lambdaContext(fn, timeoutMs, event.requestContext.requestId)), timeoutMs);
+  } catch (error) {
+    if (error instanceof TimeoutError) return send(res, 503, { 'content-type': 'application/json' }, '{"message":"Service Unavailable"}');
+    console.error(`handler ${fn} threw`, error);
+    return send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
+  }
+  writeResult(res, result);
+}
+
+/** Verify a `Bearer` token; returns the claims as API Gateway passes them (string values). */
+async function authorize(header: string | undefined, verify: JwtVerifier): Promise<Record<string, string> | undefined> {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  if (!match) return undefined;
+  try {
+    const payload = await verify(match[1]!);
+    return Object.fromEntries(
+      Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : String(v)]),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  key: string,
+  body: Buffer,
+  pathParameters: Record<string, string> | undefined,
+  claims: Record<string, string> | undefined,
+): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const isText = TEXT_TYPES.test(headers['content-type'] ?? 'text/plain');
+  const now = new Date();
+  const requestId = randomUUID();
+  return {
+    version: '2.0',
+    routeKey: key,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: pathParameters && Object.keys(pathParameters).length ? pathParameters : undefined,
+    body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !isText,
+    stageVariables: undefined,
+    requestContext: {
+      accountId: localAccountId,
+      apiId: 'local',
+      authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: claims ?? {}, scopes: [] } },
+      domainName: headers.host ?? '127.0.0.1',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: key,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+  } as APIGatewayProxyEventV2WithJWTAuthorizer;
+}
+
+/** Payload-2.0 response rules: a structured result, or any other value sent as JSON with 200. */
+function writeResult(res: ServerResponse, result: unknown): void {
+  const structured = result as APIGatewayProxyStructuredResultV2 | undefined;
+  if (structured && typeof structured === 'object' && 'statusCode' in structured) {
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(structured.headers ?? {})) headers[k.toLowerCase()] = String(v);
+    if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
+    const raw = structured.body ?? '';
+    const payload = structured.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+    return send(res, structured.statusCode ?? 200, headers, payload);
+  }
+  const text = typeof result === 'string' ? result : JSON.stringify(result ?? null);
+  send(res, 200, { 'content-type': 'application/json' }, text);
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_PAYLOAD_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+class TimeoutError extends Error {}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError()), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

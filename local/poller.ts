@@ -1,0 +1,5 @@
+/** A running event-source poller. */
+export interface Poller {
+  readonly id: string;
+  stop(): Promise<void>;
+}

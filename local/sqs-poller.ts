@@ -1,0 +1,137 @@
+/**
+ * Feeds an SQS event source's function the batches Lambda would: receive up to `batchSize`
+ * messages, invoke with an `SQSEvent`, delete what succeeded, and leave failed messages
+ * (`batchItemFailures`, or all of them when the handler throws) to come back — after which the
+ * queue's redrive policy moves repeat offenders to the DLQ, as in AWS.
+ */
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { functions, type SqsSourceDef } from '../lib/defs/index.js';
+import { localRegion } from './aws-local.js';
+import { lambdaContext, loadHandler } from './handlers.js';
+import type { Poller } from './poller.js';
+
+export interface SqsPollerOptions {
+  readonly source: SqsSourceDef;
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  /** Parallel poll loops, like Lambda's concurrent pollers. */
+  readonly concurrency: number;
+  /**
+   * Seconds before a failed message is visible again. Lambda leaves it to the visibility timeout
+   * (minutes); locally a shorter delay keeps retries and DLQ redrive observable. Undefined = AWS.
+   */
+  readonly retryDelaySeconds?: number;
+}
+
+export function startSqsPoller(opts: SqsPollerOptions): Poller {
+  let running = true;
+  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running));
+  return {
+    id: opts.source.id,
+    async stop() {
+      running = false;
+      await Promise.allSettled(loops);
+    },
+  };
+}
+
+async function loop(opts: SqsPollerOptions, running: () => boolean): Promise<void> {
+  let idleMs = 20;
+  while (running()) {
+    try {
+      const handled = await pollOnce(opts);
+      idleMs = handled ? 20 : Math.min(idleMs * 2, 250);
+      if (!handled) await sleep(idleMs);
+    } catch (error) {
+      if (!running()) return;
+      console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);
+      await sleep(500);
+    }
+  }
+}
+
+/** One receive → invoke → settle cycle. Returns how many messages were handled. */
+export async function pollOnce(opts: SqsPollerOptions): Promise<number> {
+  // WaitTimeSeconds 0: local-aws-sqs holds a multi-message receive for the full wait otherwise.
+  const { Messages = [] } = await opts.sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: opts.queueUrl,
+      MaxNumberOfMessages: opts.source.batchSize,
+      WaitTimeSeconds: 0,
+      AttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+    }),
+  );
+  if (Messages.length === 0) return 0;
+  const event: SQSEvent = { Records: Messages.map((m) => toRecord(m, opts.queueArn)) };
+  const fn = opts.source.fn;
+  let failedIds: Set<string>;
+  try {
+    const handler = await loadHandler(fn);
+    const result = (await handler(event, lambdaContext(fn, functions[fn].timeoutSeconds * 1000, crypto.randomUUID()))) as
+      | SQSBatchResponse
+      | undefined;
+    failedIds = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  } catch (error) {
+    console.error(`${fn} failed its whole batch:`, (error as Error).message);
+    failedIds = new Set(Messages.map((m) => m.MessageId!));
+  }
+  const done = Messages.filter((m) => !failedIds.has(m.MessageId!));
+  const failed = Messages.filter((m) => failedIds.has(m.MessageId!));
+  if (done.length) {
+    await opts.sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: opts.queueUrl,
+        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+      }),
+    );
+  }
+  if (failed.length && opts.retryDelaySeconds !== undefined) {
+    await opts.sqs.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: opts.queueUrl,
+        Entries: failed.map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: m.ReceiptHandle!,
+          VisibilityTimeout: opts.retryDelaySeconds,
+        })),
+      }),
+    );
+  }
+  return Messages.length;
+}
+
+function toRecord(m: Message, queueArn: string): SQSRecord {
+  const a = m.Attributes ?? {};
+  return {
+    messageId: m.MessageId!,
+    receiptHandle: m.ReceiptHandle!,
+    body: m.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: a.ApproximateReceiveCount ?? '1',
+      SentTimestamp: a.SentTimestamp ?? String(Date.now()),
+      SenderId: a.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [
+        k,
+        { stringValue: v.StringValue, binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined, stringListValues: [], binaryListValues: [], dataType: v.DataType ?? 'String' },
+      ]),
+    ),
+    md5OfBody: m.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: localRegion,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

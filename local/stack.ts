@@ -1,0 +1,153 @@
+/**
+ * The whole local stack in one call: DynamoDB Local, the SQS server, tables and queues from the
+ * shared definitions, env vars for the handlers, the HTTP API, and one poller per event source.
+ * Used by `npm start` (local/main.ts), the tests' global setup and the benchmarks.
+ */
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import {
+  configKeys,
+  eventSources,
+  type QueueId,
+  queues,
+  type TableId,
+  tableList,
+} from '../lib/defs/index.js';
+import { localCredentials, localRegion } from './aws-local.js';
+import { type CheckpointStore, fileCheckpoints, memoryCheckpoints } from './checkpoints.js';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
+import { type HttpApi, startHttpApi } from './http-api.js';
+import { createVerifier, type LocalKeys } from './jwt.js';
+import { localTableName } from './names.js';
+import type { Poller } from './poller.js';
+import { freePort } from './ports.js';
+import { provisionQueues, provisionTables, streamArnOf } from './provision.js';
+import { type SqsLocal, startSqsServer } from './sqs-server.js';
+import { startSqsPoller } from './sqs-poller.js';
+import { startStreamPoller } from './stream-poller.js';
+
+export interface LocalStackOptions {
+  /** Persist DynamoDB data and stream checkpoints here; undefined = in memory. */
+  readonly dataDir?: string;
+  /** HTTP API port; 0 = any free port. */
+  readonly port: number;
+  readonly keys: LocalKeys;
+  /** Run the event-source pollers (default true). */
+  readonly pollers?: boolean;
+  /** See SqsPollerOptions.retryDelaySeconds. */
+  readonly sqsRetryDelaySeconds?: number;
+  readonly sqsConcurrency?: number;
+  /** Extra env for the handlers (config keys), on top of process.env. */
+  readonly env?: Record<string, string>;
+}
+
+export interface LocalStack {
+  readonly apiUrl: string;
+  readonly dynamoEndpoint: string;
+  readonly sqsEndpoint: string;
+  readonly dynamoPid: number;
+  readonly tableNames: Record<TableId, string>;
+  readonly queueUrls: Record<QueueId, string>;
+  /** The env vars the handlers see (also applied to this process). */
+  readonly env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+  };
+  try {
+    const [dynamoPort, sqsPort] = [await freePort(), await freePort()];
+    const dynamoLocal: DynamoDbLocal = await startDynamoDbLocal({
+      port: dynamoPort,
+      dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined,
+    });
+    started.push(dynamoLocal);
+    const sqsLocal: SqsLocal = await startSqsServer({ port: sqsPort });
+    started.push(sqsLocal);
+
+    const clientConfig = { region: localRegion, credentials: localCredentials };
+    const dynamo = new DynamoDBClient({ ...clientConfig, endpoint: dynamoLocal.endpoint });
+    const streams = new DynamoDBStreamsClient({ ...clientConfig, endpoint: dynamoLocal.endpoint });
+    const sqs = new SQSClient({ ...clientConfig, endpoint: sqsLocal.endpoint });
+    started.push({ stop: async () => [dynamo, streams, sqs].forEach((c) => c.destroy()) });
+
+    await provisionTables(dynamo);
+    const queueRefs = await provisionQueues(sqs);
+
+    const tableNames = Object.fromEntries(tableList.map((t) => [t.id, localTableName(t.id)])) as Record<TableId, string>;
+    const queueUrls = Object.fromEntries(Object.entries(queueRefs).map(([id, q]) => [id, q.url])) as Record<QueueId, string>;
+    const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, opts.env);
+    Object.assign(process.env, env); // before any handler module loads: they read env once
+
+    const api: HttpApi = await startHttpApi({ port: opts.port, verify: await createVerifier(opts.keys) });
+    started.push(api);
+
+    if (opts.pollers !== false) {
+      const checkpoints: CheckpointStore = opts.dataDir
+        ? fileCheckpoints(join(opts.dataDir, 'stream-checkpoints.json'))
+        : memoryCheckpoints();
+      for (const source of eventSources) started.push(await startPoller(source));
+      async function startPoller(source: (typeof eventSources)[number]): Promise<Poller> {
+        if (source.kind === 'sqs') {
+          return startSqsPoller({
+            source,
+            sqs,
+            queueUrl: queueRefs[source.queue].url,
+            queueArn: queueRefs[source.queue].arn,
+            concurrency: opts.sqsConcurrency ?? 4,
+            retryDelaySeconds: opts.sqsRetryDelaySeconds,
+          });
+        }
+        return startStreamPoller({
+          source,
+          streams,
+          sqs,
+          streamArn: await streamArnOf(dynamo, tableNames[source.table]),
+          onFailureQueueUrl: queueRefs[source.onFailure].url,
+          checkpoints,
+        });
+      }
+    }
+
+    return {
+      apiUrl: api.url,
+      dynamoEndpoint: dynamoLocal.endpoint,
+      sqsEndpoint: sqsLocal.endpoint,
+      dynamoPid: dynamoLocal.pid,
+      tableNames,
+      queueUrls,
+      env,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The env a handler gets: what the CDK stack sets in AWS, pointed at the local servers. */
+function handlerEnv(
+  dynamoEndpoint: string,
+  sqsEndpoint: string,
+  tableNames: Record<TableId, string>,
+  queueUrls: Record<QueueId, string>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {
+    AWS_REGION: localRegion,
+    AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+    AWS_ENDPOINT_URL_SQS: sqsEndpoint,
+    POWERTOOLS_SERVICE_NAME: 'tickfeed',
+  };
+  for (const t of tableList) env[t.envVar] = tableNames[t.id];
+  for (const q of Object.values(queues)) env[q.envVar] = queueUrls[q.id];
+  for (const def of Object.values(configKeys)) env[def.envVar] = extra[def.envVar] ?? process.env[def.envVar] ?? def.default;
+  return { ...env, ...extra };
+}

@@ -1,0 +1,198 @@
+/**
+ * Feeds a DynamoDB-stream event source's function the batches Lambda would, shard by shard
+ * (parents before children), with Lambda's failure rules: `batchItemFailures` retries from the
+ * first failed record; a thrown error retries the batch, bisected when configured; after
+ * `retryAttempts` retries, or once the oldest record is older than `maxRecordAgeSeconds`, the batch
+ * is described to the on-failure queue and skipped. Progress is checkpointed per shard.
+ */
+import {
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type Shard,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { functions, type StreamSourceDef } from '../lib/defs/index.js';
+import type { CheckpointStore } from './checkpoints.js';
+import { lambdaContext, loadHandler } from './handlers.js';
+import type { Poller } from './poller.js';
+import { toLambdaRecord } from './stream-records.js';
+
+export interface StreamPollerOptions {
+  readonly source: StreamSourceDef;
+  readonly streams: DynamoDBStreamsClient;
+  readonly sqs: SQSClient;
+  readonly streamArn: string;
+  readonly onFailureQueueUrl: string;
+  readonly checkpoints: CheckpointStore;
+}
+
+export function startStreamPoller(opts: StreamPollerOptions): Poller {
+  let running = true;
+  const active = new Map<string, Promise<void>>();
+  const discover = (async () => {
+    while (running) {
+      try {
+        for (const shard of await listShards(opts)) {
+          const id = shard.ShardId!;
+          if (active.has(id) || checkpoint(opts, id).finished) continue;
+          const parent = shard.ParentShardId;
+          const parentPending = parent && active.has(parent) && !checkpoint(opts, parent).finished;
+          if (parentPending) continue;
+          active.set(id, pollShard(opts, id, () => running).finally(() => active.delete(id)));
+        }
+      } catch (error) {
+        if (running) console.error(`stream poller ${opts.source.id}:`, (error as Error).message);
+      }
+      await sleep(1000);
+    }
+  })();
+  return {
+    id: opts.source.id,
+    async stop() {
+      running = false;
+      await discover;
+      await Promise.allSettled([...active.values()]);
+    },
+  };
+}
+
+const checkpoint = (opts: StreamPollerOptions, shardId: string) =>
+  opts.checkpoints.get(opts.streamArn, opts.source.id, shardId);
+
+async function listShards(opts: StreamPollerOptions): Promise<Shard[]> {
+  const shards: Shard[] = [];
+  let ExclusiveStartShardId: string | undefined;
+  do {
+    const { StreamDescription } = await opts.streams.send(
+      new DescribeStreamCommand({ StreamArn: opts.streamArn, ExclusiveStartShardId }),
+    );
+    shards.push(...(StreamDescription?.Shards ?? []));
+    ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
+  } while (ExclusiveStartShardId);
+  return shards;
+}
+
+async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<string | undefined> {
+  const seq = checkpoint(opts, shardId).sequenceNumber;
+  const { ShardIterator } = await opts.streams.send(
+    new GetShardIteratorCommand({
+      StreamArn: opts.streamArn,
+      ShardId: shardId,
+      ...(seq
+        ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: seq }
+        : { ShardIteratorType: opts.source.startingPosition }),
+    }),
+  );
+  return ShardIterator;
+}
+
+async function pollShard(opts: StreamPollerOptions, shardId: string, running: () => boolean): Promise<void> {
+  let iterator: string | undefined;
+  let idleMs = 20;
+  while (running()) {
+    try {
+      iterator ??= await iteratorFor(opts, shardId);
+      if (!iterator) break; // closed shard with nothing after the checkpoint
+      const out = await opts.streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.source.batchSize }),
+      );
+      const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
+      if (records.length) await deliver(opts, shardId, records, running);
+      iterator = out.NextShardIterator;
+      if (!iterator) break;
+      idleMs = records.length ? 20 : Math.min(idleMs * 2, 200);
+      if (!records.length) await sleep(idleMs);
+    } catch (error) {
+      if (!running()) return;
+      console.error(`stream poller ${opts.source.id} shard ${shardId}:`, (error as Error).message);
+      iterator = undefined; // expired or lost: resume from the checkpoint
+      await sleep(500);
+    }
+  }
+  if (running()) opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, { ...checkpoint(opts, shardId), finished: true });
+}
+
+/** Hands `records` to the function until every one is handled or given up on. */
+async function deliver(
+  opts: StreamPollerOptions,
+  shardId: string,
+  records: DynamoDBRecord[],
+  running: () => boolean,
+): Promise<void> {
+  const { source } = opts;
+  let pending = records;
+  let size = records.length;
+  let retries = 0;
+  const save = (seq: string | undefined) =>
+    seq && opts.checkpoints.set(opts.streamArn, source.id, shardId, { sequenceNumber: seq });
+
+  while (pending.length && running()) {
+    const batch = pending.slice(0, size);
+    const failedAt = await invoke(source, batch);
+    if (failedAt === undefined) {
+      save(batch.at(-1)!.dynamodb!.SequenceNumber);
+      pending = pending.slice(batch.length);
+      size = Math.min(source.batchSize, pending.length || source.batchSize);
+      retries = 0;
+      continue;
+    }
+    // Records before the first failure are done; the retry starts at the failure.
+    save(batch[failedAt - 1]?.dynamodb?.SequenceNumber);
+    pending = pending.slice(failedAt);
+    const retried = batch.slice(failedAt);
+    if (source.bisectBatchOnError && retried.length > 1) size = Math.ceil(retried.length / 2);
+    else size = retried.length;
+    retries += 1;
+    const oldest = retried[0]!.dynamodb!.ApproximateCreationDateTime ?? Date.now() / 1000;
+    const tooOld = Date.now() / 1000 - oldest > source.maxRecordAgeSeconds;
+    if (retries > source.retryAttempts || tooOld) {
+      const failedBatch = pending.slice(0, size);
+      await sendToOnFailure(opts, shardId, failedBatch, retries);
+      save(failedBatch.at(-1)!.dynamodb!.SequenceNumber);
+      pending = pending.slice(failedBatch.length);
+      size = Math.min(source.batchSize, pending.length || source.batchSize);
+      retries = 0;
+      continue;
+    }
+    await sleep(Math.min(50 * 2 ** retries, 2000) * (0.5 + Math.random() / 2));
+  }
+}
+
+/** Invokes the function; returns the index of the first failed record, or undefined on success. */
+async function invoke(source: StreamSourceDef, batch: DynamoDBRecord[]): Promise<number | undefined> {
+  const event: DynamoDBStreamEvent = { Records: batch };
+  try {
+    const handler = await loadHandler(source.fn);
+    const ctx = lambdaContext(source.fn, functions[source.fn].timeoutSeconds * 1000, crypto.randomUUID());
+    const result = (await handler(event, ctx)) as DynamoDBBatchResponse | undefined;
+    const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    if (failed.size === 0) return undefined;
+    const index = batch.findIndex((r) => failed.has(r.dynamodb!.SequenceNumber!));
+    return index < 0 ? 0 : index; // an unknown identifier fails the whole batch, as in Lambda
+  } catch (error) {
+    console.error(`${source.fn} failed a stream batch of ${batch.length}:`, (error as Error).message);
+    return 0;
+  }
+}
+
+/** The on-failure destination gets what Lambda sends: where the batch was, not its records. */
+async function sendToOnFailure(opts: StreamPollerOptions, shardId: string, batch: DynamoDBRecord[], attempts: number) {
+  const body = {
+    requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: attempts, functionArn: opts.source.fn },
+    DDBStreamBatchInfo: {
+      shardId,
+      startSequenceNumber: batch[0]!.dynamodb!.SequenceNumber,
+      endSequenceNumber: batch.at(-1)!.dynamodb!.SequenceNumber,
+      batchSize: batch.length,
+      streamArn: opts.streamArn,
+    },
+    timestamp: new Date().toISOString(),
+  };
+  await opts.sqs.send(new SendMessageCommand({ QueueUrl: opts.onFailureQueueUrl, MessageBody: JSON.stringify(body) }));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,41 @@
+/**
+ * Starts one local stack (in memory) for the whole test run and hands its coordinates to the test
+ * workers through `provide`. Torn down by PID at the end. Refuses to run if AWS credentials of a
+ * real account are configured to be used without an endpoint override (guard against real AWS).
+ */
+import type { TestProject } from 'vitest/node';
+import { generateLocalKeys } from '../local/jwt.js';
+import { startLocalStack } from '../local/stack.js';
+import type { LocalStackInfo } from './support/stack-info.js';
+
+export default async function setup(project: TestProject) {
+  const keys = await generateLocalKeys();
+  const stack = await startLocalStack({
+    port: 0,
+    keys,
+    sqsRetryDelaySeconds: 1,
+    // Low thresholds so tests can cross them with few writes.
+    env: { FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50' },
+  });
+  const info: LocalStackInfo = {
+    apiUrl: stack.apiUrl,
+    dynamoEndpoint: stack.dynamoEndpoint,
+    sqsEndpoint: stack.sqsEndpoint,
+    dynamoPid: stack.dynamoPid,
+    tableNames: stack.tableNames,
+    queueUrls: stack.queueUrls,
+    env: stack.env,
+    privateJwk: keys.privateJwk,
+    publicJwk: keys.publicJwk,
+  };
+  project.provide('localStack', info);
+  return async () => {
+    await stack.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    localStack: LocalStackInfo;
+  }
+}
