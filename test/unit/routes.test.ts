@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { matchPath, resolveRoute } from '../../lib/defs/routes.js';
+
+describe('matchPath', () => {
+  it('extracts decoded parameters segment by segment', () => {
+    expect(matchPath('/users/{userId}/followers', '/users/al%20ice/followers')).toEqual({ userId: 'al ice' });
+  });
+  it('never lets a parameter span a slash or be empty', () => {
+    expect(matchPath('/users/{userId}', '/users/a/b')).toBeUndefined();
+    expect(matchPath('/users/{userId}', '/users/')).toBeUndefined();
+  });
+  it('matches literal segments exactly', () => {
+    expect(matchPath('/health', '/health')).toEqual({});
+    expect(matchPath('/health', '/healthz')).toBeUndefined();
+  });
+});
+
+describe('resolveRoute', () => {
+  it('finds the route for a known method and path', () => {
+    const r = resolveRoute('GET', '/health');
+    expect(r.route?.fn).toBe('health');
+  });
+  it('lists the allowed methods when only the method is wrong', () => {
+    const r = resolveRoute('POST', '/health');
+    expect(r.route).toBeUndefined();
+    expect('allow' in r && r.allow).toEqual(['GET']);
+  });
+  it('allows nothing for an unknown path', () => {
+    const r = resolveRoute('GET', '/nope');
+    expect('allow' in r && r.allow).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { toLambdaRecord } from '../../local/stream-records.js';
+
+const arn = 'arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/x';
+
+describe('toLambdaRecord', () => {
+  it('shapes a Streams API record like a Lambda event record', () => {
+    const r = toLambdaRecord(
+      {
+        eventID: 'e1',
+        eventName: 'INSERT',
+        dynamodb: {
+          ApproximateCreationDateTime: new Date('2026-11-22T10:00:00.900Z'),
+          Keys: { pk: { S: 'a' }, rk: { N: '1' } },
+          NewImage: { pk: { S: 'a' }, b: { B: new Uint8Array([1, 2, 3]) } },
+          SequenceNumber: '100',
+          StreamViewType: 'NEW_AND_OLD_IMAGES',
+        },
+      },
+      arn,
+    );
+    expect(r.eventSourceARN).toBe(arn);
+    expect(r.dynamodb?.ApproximateCreationDateTime).toBe(Date.parse('2026-11-22T10:00:00Z') / 1000);
+    expect(r.dynamodb?.NewImage?.b).toEqual({ B: 'AQID' });
+    expect(r.userIdentity).toBeUndefined();
+  });
+
+  it('turns an unknown event name (DynamoDB Local TTL delete) into a service REMOVE', () => {
+    const r = toLambdaRecord(
+      { eventID: 'e2', eventName: 'UNKNOWN_TO_SDK_VERSION' as 'REMOVE', dynamodb: { SequenceNumber: '1' } },
+      arn,
+    );
+    expect(r.eventName).toBe('REMOVE');
+    expect(r.userIdentity).toEqual({ type: 'Service', principalId: 'dynamodb.amazonaws.com' });
+  });
+});
