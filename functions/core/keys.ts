@@ -62,11 +62,10 @@ export const foreignIdKey = (actor: string, foreignId: string) => ({ pk: `foreig
 // The day in the partition key bounds a partition's size; `split` (0..ROLLUP_PARTITIONS-1, a hash
 // of the chunk id) spreads a hot series over several partitions, and reads query them all.
 //
-// Activity buckets: one per (user, bucket, chunk).
-//   pk = activity#<userId>   sk = <bucket start ISO>#<chunkId>
-//
-// Claims: one per counted stream record, written in the same transaction as the rows it feeds.
-//   pk = claim#<eventID>     sk = claim
+// Activity entries: one per counted activity, in the actor's partition under its window bucket.
+// The entry is also the activity's CLAIM: it is written, conditioned on not existing, in the same
+// transaction as the rows the activity feeds (see rollups/apply.ts).
+//   pk = activity#<userId>   sk = <bucket start ISO>#<eventID>
 
 const DAY_MS = 86_400_000;
 /** Fixed-width ISO 8601 (`2026-11-22T18:30:00.000Z`): sorts as text the way it sorts as time. */
@@ -94,12 +93,11 @@ export const rollupRowRange = (fromMs: number, toMs: number) => ({ lo: isoMs(fro
 
 export const activityPartition = (userId: string) => `activity#${userId}`;
 
-export const activityBucketKey = (userId: string, bucketStartMs: number, chunkId: string) => ({
+/** An activity's window entry and claim: derived from its stream record alone (actor, time, eventID). */
+export const activityEntryKey = (userId: string, bucketStartMs: number, eventId: string) => ({
   pk: activityPartition(userId),
-  sk: `${isoMs(bucketStartMs)}#${chunkId}`,
+  sk: `${isoMs(bucketStartMs)}#${eventId}`,
 });
 
-/** Access pattern "a user's buckets starting at or after fromMs": `sk >= lo`. */
-export const activityBucketsFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });
-
-export const claimKey = (eventId: string) => ({ pk: `claim#${eventId}`, sk: 'claim' });
+/** Access pattern "a user's entries in buckets starting at or after fromMs": `sk >= lo`. */
+export const activityEntriesFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });

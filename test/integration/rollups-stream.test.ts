@@ -5,7 +5,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityBucketKey } from '../../functions/core/keys.js';
+import { activityEntryKey } from '../../functions/core/keys.js';
 import { api, doc, eventually, stack, uid } from '../support/local.js';
 import { coarsen, type Points, readSeries, sumOf, truth } from '../support/rollup-truth.js';
 import { type ActivityInput, copyItem, originalItem, seedOriginals, writeFeedItems } from '../support/seed-originals.js';
@@ -91,11 +91,11 @@ describe('rollups through the stream', () => {
       { actor: casual, verb: 'win', timeMs: now },
       { actor: casual, verb: 'win', timeMs: now - 26 * HOUR }, // older than the window: never bucketed
     ]);
-    // An expired bucket TTL has not removed yet, just outside a 3 h window: filtered on read.
+    // Entries of an expired bucket TTL has not removed yet, just outside a 3 h window: filtered on read.
     const stale = Math.floor(now / HOUR) * HOUR - 3 * HOUR;
     await doc.send(new PutCommand({
       TableName: stack.tableNames.stats,
-      Item: { ...activityBucketKey(busy, stale, 'stale'), start: new Date(stale).toISOString(), count: 50, expiresAt: 1 },
+      Item: { ...activityEntryKey(busy, stale, 'stale'), start: new Date(stale).toISOString(), count: 1, expiresAt: 1 },
     }));
     const read = (user: string, window?: string) =>
       api('GET', `/users/${user}/activity${window ? `?window=${window}` : ''}`, { as: uid('reader') });
@@ -107,6 +107,7 @@ describe('rollups through the stream', () => {
     const hour = (h: number) => new Date(Math.floor(now / HOUR) * HOUR - h * HOUR).toISOString();
     expect(w.buckets).toEqual([{ start: hour(2), count: 2 }, { start: hour(1), count: 2 }, { start: hour(0), count: 3 }]);
     expect(w.segment).toBe('power'); // 50 per 24 h scaled to 3 h = 7
+    expect((await read(busy, '4h')).body.total).toBe(8); // the stale entry's bucket is in a 4 h window
     await eventually(async () => (await read(casual)).body.total === 1);
     const full = (await read(casual)).body;
     expect(full.buckets).toHaveLength(24);

@@ -49,27 +49,28 @@ describe('planChunks', () => {
     activityOf(record('INSERT', original(`u${i % 40}`, i % 45, i % 3 ? { score: i } : { score: 'high' })))!,
   );
 
-  it('fits each chunk in one transaction, claims first, every activity in exactly one chunk', () => {
+  it('fits each chunk in one transaction, claims (= window entries) first, every activity in exactly one chunk', () => {
     const chunks = planChunks(acts, opts);
     expect(chunks.length).toBeGreaterThan(3);
     for (const c of chunks) {
       expect(c.claims.length + c.rows.length).toBeLessThanOrEqual(100);
-      expect(c.claims.map((x) => x.pk)).toEqual(c.activities.map((a) => `claim#${a.eventId}`));
+      expect(c.claims.map((x) => [x.pk, x.sk.split('#')[1]])).toEqual(c.activities.map((a) => [`activity#${a.actor}`, a.eventId]));
       expect(c.id).toBe(c.activities[0]!.eventId);
       for (const row of c.rows) expect(row.sk.endsWith(`#${c.id}`)).toBe(true);
     }
     expect(chunks.flatMap((c) => c.activities)).toEqual(acts);
   });
 
-  it('is deterministic and aggregates per (series, minute) and (user, bucket)', () => {
+  it('is deterministic and aggregates per (series, minute)', () => {
     const chunks = planChunks(acts, opts);
     expect(planChunks(acts, opts)).toEqual(chunks);
     const rows = chunks.flatMap((c) => c.rows);
     const sum = (series: string, field = 'value') =>
-      rows.filter((r) => r.series === series || (series === 'activity' && r.kind === 'activity')).reduce((s, r) => s + Number(r[field]), 0);
+      rows.filter((r) => r.series === series).reduce((s, r) => s + Number(r[field]), 0);
     expect(sum('play.count')).toBe(300);
     expect(sum('play.score.sum')).toBe(acts.reduce((s, a) => s + (a.numbers.score ?? 0), 0)); // "high" skipped
-    expect(sum('activity', 'count')).toBe(300);
+    expect(chunks.flatMap((c) => c.claims).reduce((s, x) => s + Number(x.count), 0)).toBe(300);
+    expect(rows.every((r) => r.kind === 'rollup')).toBe(true);
     expect(Math.max(...rows.filter((r) => r.series === 'play.score.max').map((r) => Number(r.value)))).toBe(299);
     const keys = rows.map((r) => `${r.pk}|${r.sk}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -80,7 +81,9 @@ describe('planChunks', () => {
     expect(planChunks([old], opts)).toEqual([]);
     const dayOld = activityOf(record('INSERT', original('u1', 25 * 60)))!;
     const [chunk] = planChunks([dayOld], opts);
-    expect(chunk!.rows.map((r) => r.kind)).toEqual(['rollup']); // count row; its bucket has left the window
+    expect(chunk!.rows.map((r) => r.series)).toEqual(['play.count']);
+    expect(chunk!.claims[0]!.sk.startsWith('2026-11-21T11:00:00.000Z#')).toBe(true); // outside today's window
+    expect(Number(chunk!.claims[0]!.expiresAt)).toBe((now + 2 * 86_400_000) / 1000); // outlives redelivery
   });
 
   it('spreads a series over ROLLUP_PARTITIONS partitions by chunk', () => {

@@ -11,10 +11,13 @@
  *
  * The scheme — claims in the same transaction as the rows:
  *  - Each counted activity has a claim item keyed by its stream record's eventID (unique and
- *    stable across redeliveries). A chunk of activities is written as ONE TransactWriteItems: a
- *    claim per activity, conditioned on the claim not existing, plus the chunk's aggregated rows.
+ *    stable across redeliveries) — the activity's entry in its actor's recent-activity window,
+ *    keyed by actor, bucket of its time and eventID, all from the record itself. A chunk of
+ *    activities is written as ONE TransactWriteItems: a claim per activity, conditioned on the
+ *    claim not existing, plus the chunk's aggregated rollup rows.
  *  - All or nothing: a chunk's rows exist iff its claims exist. So an activity is in the totals
- *    iff it is claimed, and a claim exists at most once, so it is counted at most once.
+ *    iff it is claimed, and a claim exists at most once, so it is counted at most once (in the
+ *    rollups and, being the entry itself, in the window).
  *  - A redelivered activity's claim condition fails; the transaction is cancelled as a whole (no
  *    rows written), we drop the claimed activities and write the rest as a new chunk. The handler
  *    only reports success once every activity of the batch is claimed, so each is counted at
@@ -22,10 +25,10 @@
  *  - Row keys carry the chunk's first eventID. Two applied chunks never share an activity, so
  *    they never share a first eventID, so no row overwrites another applied chunk's row; a retried
  *    identical chunk (after a failure that applied nothing) rewrites identical keys.
- *  - Claims expire after 2 days, beyond the stream's 24 h retention, so no redelivery outlives its
- *    claim. Chunks are independent, so they are written concurrently.
- * Cost: a claim per activity (transactional writes cost 2 WCU per item) plus the rows; see the
- * closing note of issue 5 for measured rows per batch.
+ *  - Claims expire after max(2 days, the window), beyond the stream's 24 h retention, so no
+ *    redelivery outlives its claim. Chunks are independent, so they are written concurrently.
+ * Cost: one item per activity (which the window needs anyway) plus the rollup rows; transactional
+ * writes cost 2 WCU per item. bench/rollup-rate.ts measures rows per batch.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger.js';

@@ -6,11 +6,12 @@
  *    REMOVEs (user deletes, TTL deletes — locally "UNKNOWN_TO_SDK_VERSION") are not counted:
  *    rollups count what happened, and deletes do not subtract.
  * 2. `planChunks` cuts the activities, in stream order, into chunks that each fit one
- *    TransactWriteItems (≤ 100 items): per chunk one claim per activity plus one row per
- *    (series, minute) and per (user, activity bucket), aggregated over the chunk.
+ *    TransactWriteItems (≤ 100 items): per chunk one claim per activity — which is also the
+ *    activity's entry in its actor's recent-activity window — plus one row per (series, minute),
+ *    aggregated over the chunk.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { activityBucketKey, claimKey, isoMs, rollupRowKey } from '../keys.js';
+import { activityEntryKey, isoMs, rollupRowKey } from '../keys.js';
 import { countSeries, type RollupSpec } from './spec.js';
 import { bucketExpiresAt, bucketStart, type WindowConfig } from './windows.js';
 
@@ -65,47 +66,40 @@ export interface Chunk {
   /** eventID of the chunk's first activity; part of every row key it writes. */
   readonly id: string;
   readonly activities: readonly Activity[];
-  /** Claims first (index i = activities[i]), then rows. */
+  /** Claims = window entries, first (index i = activities[i]), then rows. */
   readonly claims: readonly StatItem[];
   readonly rows: readonly StatItem[];
 }
 
-/** How long a claim must outlive any redelivery: the stream keeps records 24 h. */
+/** A claim must outlive any redelivery of its record: the stream keeps records 24 h. */
 export const CLAIM_TTL_MS = 2 * 86_400_000;
 const MINUTE_MS = 60_000;
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 interface Cell {
-  kind: 'rollup' | 'activity';
-  series?: string;
-  combine?: 'sum' | 'min' | 'max';
-  userId?: string;
+  series: string;
+  combine: 'sum' | 'min' | 'max';
   startMs: number;
   value: number;
   n: number;
   expiresAtMs?: number;
 }
 
-/** The cells an activity adds to (key → contribution); empty if everything it touches has expired. */
+/** The rollup cells an activity adds to (key → contribution); empty once its minute has expired. */
 function cellsOf(a: Activity, opts: PlanOptions): Map<string, Cell> {
   const cells = new Map<string, Cell>();
   const minute = Math.floor(a.timeMs / MINUTE_MS) * MINUTE_MS;
   const rollupExpires = opts.rollupTtlMs === undefined ? undefined : minute + opts.rollupTtlMs;
   if (rollupExpires === undefined || rollupExpires > opts.nowMs) {
     const count = countSeries(a.verb);
-    cells.set(`r|${count}|${minute}`, { kind: 'rollup', series: count, combine: 'sum', startMs: minute, value: 1, n: 1, expiresAtMs: rollupExpires });
+    cells.set(`r|${count}|${minute}`, { series: count, combine: 'sum', startMs: minute, value: 1, n: 1, expiresAtMs: rollupExpires });
     for (const entry of opts.spec.byEventType.get(a.verb) ?? []) {
       const v = a.numbers[entry.attribute];
       if (v === undefined) continue;
       cells.set(`r|${entry.name}|${minute}`, {
-        kind: 'rollup', series: entry.name, combine: entry.func, startMs: minute, value: v, n: 1, expiresAtMs: rollupExpires,
+        series: entry.name, combine: entry.func, startMs: minute, value: v, n: 1, expiresAtMs: rollupExpires,
       });
     }
-  }
-  const start = bucketStart(a.timeMs, opts.window);
-  const bucketExpires = bucketExpiresAt(start, opts.window);
-  if (bucketExpires > opts.nowMs) {
-    cells.set(`a|${a.actor}|${start}`, { kind: 'activity', userId: a.actor, startMs: start, value: 1, n: 1, expiresAtMs: bucketExpires });
   }
   return cells;
 }
@@ -133,7 +127,7 @@ export function planChunks(activities: readonly Activity[], opts: PlanOptions): 
   };
   for (const a of activities) {
     const own = cellsOf(a, opts);
-    if (own.size === 0) continue; // nothing left to count (all expired): no claim needed either
+    if (own.size === 0 && !inWindow(a, opts)) continue; // nothing left to count: no claim either
     const added = [...own.keys()].filter((k) => !cells.has(k)).length;
     if (members.length && members.length + 1 + cells.size + added > maxItems) close();
     members.push(a);
@@ -147,24 +141,28 @@ export function planChunks(activities: readonly Activity[], opts: PlanOptions): 
   return chunks;
 }
 
+/** Whether the activity's window bucket is still kept at `nowMs`. */
+const inWindow = (a: Activity, opts: PlanOptions) => bucketExpiresAt(bucketStart(a.timeMs, opts.window), opts.window) > opts.nowMs;
+
 function buildChunk(activities: Activity[], cells: Map<string, Cell>, opts: PlanOptions): Chunk {
   const id = activities[0]!.eventId;
-  const claimExpires = seconds(opts.nowMs + CLAIM_TTL_MS);
-  const claims = activities.map((a) => ({ ...claimKey(a.eventId), kind: 'claim', chunk: id, expiresAt: claimExpires }));
+  const claimExpires = opts.nowMs + CLAIM_TTL_MS;
+  const claims = activities.map((a) => {
+    const start = bucketStart(a.timeMs, opts.window);
+    return {
+      ...activityEntryKey(a.actor, start, a.eventId),
+      kind: 'activity', userId: a.actor, start: isoMs(start), count: 1, chunk: id,
+      // kept while in the window, and at least as long as a redelivery is possible
+      expiresAt: seconds(Math.max(claimExpires, bucketExpiresAt(start, opts.window))),
+    };
+  });
   const rows: StatItem[] = [];
   for (const cell of cells.values()) {
     const ttl: Record<string, number> = cell.expiresAtMs === undefined ? {} : { expiresAt: seconds(cell.expiresAtMs) };
-    if (cell.kind === 'rollup') {
-      rows.push({
-        ...rollupRowKey(cell.series!, cell.startMs, id, opts.partitions),
-        kind: 'rollup', series: cell.series!, t: isoMs(cell.startMs), value: cell.value, n: cell.n, ...ttl,
-      });
-    } else {
-      rows.push({
-        ...activityBucketKey(cell.userId!, cell.startMs, id),
-        kind: 'activity', userId: cell.userId!, start: isoMs(cell.startMs), count: cell.value, ...ttl,
-      });
-    }
+    rows.push({
+      ...rollupRowKey(cell.series, cell.startMs, id, opts.partitions),
+      kind: 'rollup', series: cell.series, t: isoMs(cell.startMs), value: cell.value, n: cell.n, ...ttl,
+    });
   }
   return { id, activities, claims, rows };
 }

@@ -3,7 +3,7 @@
  * which sort-key range, which points) is pure; `querySeries`/`queryActivity` send it.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { activityBucketsFrom, activityPartition, rollupPartition, rollupRowRange } from '../keys.js';
+import { activityEntriesFrom, activityPartition, rollupPartition, rollupRowRange } from '../keys.js';
 import type { Combine } from './spec.js';
 
 export type Granularity = 'minute' | 'hour' | 'day';
@@ -118,7 +118,7 @@ export async function queryActivity(send: Send, table: string, userId: string, f
   const items = await queryAll(send, {
     TableName: table,
     KeyConditionExpression: 'pk = :pk AND sk >= :lo',
-    ExpressionAttributeValues: { ':pk': activityPartition(userId), ':lo': activityBucketsFrom(fromMs).lo },
+    ExpressionAttributeValues: { ':pk': activityPartition(userId), ':lo': activityEntriesFrom(fromMs).lo },
     ProjectionExpression: '#s, #c',
     ExpressionAttributeNames: { '#s': 'start', '#c': 'count' },
   });
