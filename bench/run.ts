@@ -1,0 +1,47 @@
+/**
+ * `npm run bench`: starts a fresh in-memory local stack, runs every scenario with a progress
+ * display, prints one markdown table and saves the same figures to bench/results/latest.json.
+ * Each figure is a median/p99 over repetitions or a ratio measured side by side in this run,
+ * because absolute times on a shared 2-core machine are noisy.
+ */
+import { resolve } from 'node:path';
+import { generateLocalKeys } from '../local/jwt.js';
+import { startLocalStack } from '../local/stack.js';
+import { type BenchContext, createContext } from './context.js';
+import { type Figure, machine, progress, save, toMarkdown } from './report.js';
+import { scenarios } from './scenarios/index.js';
+
+const only = process.argv.slice(2);
+const keys = await generateLocalKeys();
+progress('starting the local stack (in memory)…');
+const stack = await startLocalStack({
+  port: 0,
+  keys,
+  sqsRetryDelaySeconds: 1,
+  env: {
+    // Room for the 5,000-item feeds the reading scenario pages through.
+    FEED_MAX_ITEMS: '100000',
+    FANOUT_PULL_THRESHOLD: '100000',
+  },
+});
+const figures: Figure[] = [];
+let ctx: BenchContext | undefined;
+try {
+  ctx = await createContext(stack, keys);
+  for (const scenario of scenarios) {
+    if (only.length && !only.includes(scenario.id)) continue;
+    progress(`${scenario.id}: ${scenario.title}…`);
+    const started = Date.now();
+    figures.push(...(await scenario.run(ctx)));
+    progress(`${scenario.id}: done in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  }
+} finally {
+  ctx?.close();
+  await stack.stop();
+}
+const m = machine();
+console.log(`\n${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date}\n`);
+console.log(toMarkdown(figures));
+const out = resolve(import.meta.dirname, 'results', only.length ? `partial-${only.join('-')}.json` : 'latest.json');
+save(out, figures);
+console.log(`\nsaved ${out}`);

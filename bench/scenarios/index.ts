@@ -1,0 +1,11 @@
+import type { BenchContext } from '../context.js';
+import type { Figure } from '../report.js';
+
+export interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  run(ctx: BenchContext): Promise<Figure[]>;
+}
+
+/** In the order they run. */
+export const scenarios: Scenario[] = [];
