@@ -21,6 +21,11 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/me', fn: 'me', auth: true },
   { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true },
   { method: 'GET', path: '/users/{userId}/activity', fn: 'activityRead', auth: true },
+  { method: 'PUT', path: '/following/{userId}', fn: 'graph', auth: true },
+  { method: 'DELETE', path: '/following/{userId}', fn: 'graph', auth: true },
+  { method: 'GET', path: '/users/{userId}/followers', fn: 'graph', auth: true },
+  { method: 'GET', path: '/users/{userId}/following', fn: 'graph', auth: true },
+  { method: 'GET', path: '/users/{userId}', fn: 'graph', auth: true },
 ];
 
 /** Route key as API Gateway writes it into `event.routeKey`. */
