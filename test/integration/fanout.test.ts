@@ -31,9 +31,9 @@ describe('fan-out', () => {
     const followers = await seedFollowers(author, 1000);
     const seeded = Date.now() - t;
 
-    const [post] = originals(author, 1);
     t = Date.now();
-    await writeFeedItems([post!]);
+    const posted = await api('POST', '/activities', { as: author, json: { verb: 'post', content: 'hello, 1,000' } });
+    expect(posted.status).toBe(201);
     // Cheap probe (a spread sample), then the full count once.
     const sample = followers.filter((_, i) => i % 50 === 0 || i === followers.length - 1);
     await eventually(async () => [...(await feedCounts(sample)).values()].every((c) => c === 1), 60_000, 200);
@@ -41,6 +41,9 @@ describe('fan-out', () => {
     const counts = await feedCounts([...followers, ...leavers]);
     expect(followers.filter((f) => counts.get(f) !== 1)).toEqual([]);
     expect(leavers.map((l) => counts.get(l))).toEqual([0, 0, 0, 0, 0]);
+    // The copy is the post as the follower reads it.
+    const page = await api('GET', '/feed', { as: followers[500]! });
+    expect(page.body.items).toEqual([posted.body]);
     const profile = await api('GET', `/users/${author}`, { as: author });
     expect(profile.body).toEqual({ userId: author, followers: 1000, following: 0 });
   });
@@ -48,6 +51,19 @@ describe('fan-out', () => {
   it('propagates a delete of the original to every copy', async () => {
     const author = uid('del');
     const followers = await seedFollowers(author, 200);
+    const posted = await api('POST', '/activities', { as: author, json: { verb: 'post' } });
+    const kept = await api('POST', '/activities', { as: author, json: { verb: 'post' } });
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), 30_000, 300);
+    expect((await api('DELETE', `/activities/${posted.body.id}`, { as: author })).status).toBe(204);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
+    // The marked original is removed once its copies are gone; the other post is untouched.
+    await eventually(async () => (await feedCount(author)) === 1, 10_000, 200);
+    expect((await api('GET', '/feed', { as: followers[0]! })).body.items).toEqual([kept.body]);
+  });
+
+  it('retracts copies when an original is removed directly (not through the API)', async () => {
+    const author = uid('rm');
+    const followers = await seedFollowers(author, 30);
     const [post] = originals(author, 1);
     await writeFeedItems([post!]);
     await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
@@ -103,8 +119,12 @@ describe('follow graph', () => {
 
   it('backfills the newest BACKFILL_LIMIT posts on follow and removes them on unfollow', async () => {
     const author = uid('bf');
+    // A sentinel follower tells us when the posts' own fan-out is over, so that it cannot reach
+    // the reader (who follows after it) and blur what the backfill copied.
+    const [sentinel] = await seedFollowers(author, 1);
     const posts = originals(author, 120);
     await writeFeedItems(posts);
+    await eventually(async () => (await feedCount(sentinel!)) === 120, 30_000, 200);
     const reader = uid('reader');
     expect((await api('PUT', `/following/${author}`, { as: reader })).status).toBe(204);
     await eventually(async () => (await feedCount(reader)) === 100, 30_000, 200);

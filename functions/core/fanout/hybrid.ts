@@ -5,15 +5,17 @@
  *
  *   k+1 Queries for k pulled followees, each with the same key condition (before/since cursor and
  *   retention bound) and Limit; merged by rk (a global time order); duplicates (a copy written
- *   before the author was pulled + the same original via pull) collapse by rk.
+ *   before the author was pulled + the same original via pull, or copies an unpull is writing)
+ *   collapse by rk.
  */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { toActivity } from '../feed/activity.js';
+import { type Page, type PageRequest, pageQuery, readPage } from '../feed/read.js';
 import { tables } from '../../../lib/defs/tables.js';
 import { doc } from '../clients.js';
 import { requireEnv } from '../env.js';
 import { followEdgeKey, pulledPartition } from '../keys.js';
 
-const feedTable = requireEnv(tables.feed.envVar);
 const graphTable = requireEnv(tables.graph.envVar);
 /** Bound on the pulled set read per feed request (a user following more celebrities sees the first). */
 export const MAX_PULLED_PER_READ = 100;
@@ -49,99 +51,67 @@ export async function pulledFollowees(owner: string): Promise<string[]> {
   return candidates.filter((a) => active.has(a));
 }
 
-export interface PageRequest {
-  readonly limit: number;
-  /** Older than this rk (exclusive): the next page. */
-  readonly before?: bigint;
-  /** Newer than this rk (exclusive): a refresh. Returns the items closest to the cursor. */
-  readonly since?: bigint;
-  /** Exclusive upper bound on rk from retention (items past it are hidden). */
-  readonly visibleBelow?: bigint;
-}
-
-export type FeedRow = Record<string, unknown> & { rk: unknown };
-
-export interface MergedPage {
-  /** Newest first, at most `limit`, unique by rk. */
-  readonly items: FeedRow[];
-  /** rk of the last item when there may be more (pass as `before`). */
-  readonly next?: bigint;
-}
-
 /**
- * One page of `owner`'s feed merged with their pulled followees' originals. With no pulled
- * followees this is exactly one Query of the stored feed.
+ * One page of `owner`'s home feed, merged with the originals of the pulled authors they follow:
+ * k+1 Queries (feed/read.ts builds each, same cursor, retention bound and deleted-filter), merged
+ * by rk, deduplicated by rk. With no pulled followees it is exactly `readPage` (one Query).
+ *
+ * No gaps: a source that may hold more than it returned has a frontier (its last evaluated rk);
+ * the merged page only keeps items on the near side of the tightest frontier, and for `before`
+ * pages the next cursor is the last kept item (or that frontier). Each full source returns
+ * `limit` items up to its own frontier, so a page is only short when a filter (deleted items)
+ * shortened a source, as for a single-source page.
  */
-export async function readMergedFeed(owner: string, req: PageRequest, pulled?: readonly string[]): Promise<MergedPage> {
-  const authors = pulled ?? (await pulledFollowees(owner));
-  const sources = [
-    queryPage({ pk: owner }, req),
-    ...authors.map((a) => queryPage({ author: a }, req)),
-  ];
-  const pages = await Promise.all(sources);
-  return mergePages(pages, req);
+export async function readMergedFeed(table: string, req: PageRequest, pulled?: readonly string[]): Promise<Page> {
+  if (req.source.kind !== 'feed') return readPage(table, req);
+  const authors = pulled ?? (await pulledFollowees(req.source.owner));
+  if (authors.length === 0) return readPage(table, req);
+  const sources: PageRequest[] = [req, ...authors.map((userId) => ({ ...req, source: { kind: 'author' as const, userId } }))];
+  const results = await Promise.all(sources.map((r) => querySource(table, r)));
+  return mergeSources(results, req);
 }
 
-/** Merge per-source pages (each ordered as queried) into one page: pure, unit-testable. */
-export function mergePages(pages: readonly { items: FeedRow[]; more: boolean }[], req: PageRequest): MergedPage {
-  const byRk = new Map<bigint, FeedRow>();
-  for (const p of pages) for (const item of p.items) {
-    const rk = BigInt(String(item.rk));
-    if (!byRk.has(rk)) byRk.set(rk, item);
+export interface SourceResult {
+  /** In query order: ascending rk for newest-first pages, descending for `since`. */
+  readonly items: Record<string, unknown>[];
+  /** rk up to which this source is complete, when it may hold more. */
+  readonly frontier?: bigint;
+}
+
+async function querySource(table: string, req: PageRequest): Promise<SourceResult> {
+  const input = pageQuery(table, req);
+  if (!input) return { items: [] };
+  const out = await doc.send(new QueryCommand(input));
+  const raw = out.Items ?? [];
+  const more = raw.length > req.limit;
+  const items = more ? raw.slice(0, req.limit) : raw;
+  if (more) return { items, frontier: rkOf(items.at(-1)!) };
+  if (out.LastEvaluatedKey) return { items, frontier: rkOf(out.LastEvaluatedKey) };
+  return { items };
+}
+
+/** Pure merge of per-source results into one page (unit-testable). */
+export function mergeSources(results: readonly SourceResult[], req: Pick<PageRequest, 'limit' | 'since'>): Page {
+  const sinceMode = req.since !== undefined;
+  const byRk = new Map<bigint, Record<string, unknown>>();
+  for (const r of results) for (const item of r.items) if (!byRk.has(rkOf(item))) byRk.set(rkOf(item), item);
+  const frontiers = results.map((r) => r.frontier).filter((f): f is bigint => f !== undefined);
+  // Newest-first pages move to larger rk: safe up to the smallest frontier. `since` pages move to
+  // smaller rk from the cursor: safe down to the largest frontier.
+  const frontier = frontiers.length === 0 ? undefined : frontiers.reduce((a, b) => (sinceMode ? (a > b ? a : b) : a < b ? a : b));
+  let rks = [...byRk.keys()].filter((rk) => frontier === undefined || (sinceMode ? rk >= frontier : rk <= frontier));
+  rks.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (sinceMode) {
+    rks = rks.slice(-req.limit); // the items closest to the cursor, newest first
+    const items = rks.map((rk) => toActivity(byRk.get(rk)!));
+    return { items, lastRangeKey: items.at(-1)?.rangeKey ?? null };
   }
-  let rks = [...byRk.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // newest first
-  // For `since`, each source returned the items closest to the cursor: keep the closest `limit`.
-  rks = req.since !== undefined && req.before === undefined ? rks.slice(-req.limit) : rks.slice(0, req.limit);
-  const items = rks.map((rk) => byRk.get(rk)!);
-  // A source that filled its page may hold more; so may the merge if it cut items off.
-  const more = byRk.size > req.limit || pages.some((p) => p.more);
-  const last = rks.at(-1);
-  return { items, ...(more && last !== undefined ? { next: last } : {}) };
+  const kept = rks.slice(0, req.limit);
+  const items = kept.map((rk) => toActivity(byRk.get(rk)!));
+  let lastRangeKey: string | null = null;
+  if (rks.length > req.limit) lastRangeKey = String(kept.at(-1)!);
+  else if (frontier !== undefined) lastRangeKey = String(frontier);
+  return { items, lastRangeKey };
 }
 
-async function queryPage(
-  key: { pk: string } | { author: string },
-  req: PageRequest,
-): Promise<{ items: FeedRow[]; more: boolean }> {
-  const byAuthor = 'author' in key;
-  const conditions: string[] = [byAuthor ? 'author = :p' : 'pk = :p'];
-  const values: Record<string, unknown> = { ':p': byAuthor ? key.author : key.pk };
-  // Ascending rk = newest first. Older than `before`: rk > before. Newer than `since` and still
-  // visible under retention: rk < min(since, visibleBelow).
-  const lo = req.before;
-  const hi = [req.since, req.visibleBelow]
-    .filter((b): b is bigint => b !== undefined)
-    .reduce<bigint | undefined>((m, b) => (m === undefined || b < m ? b : m), undefined);
-  if (lo !== undefined && hi !== undefined) {
-    if (hi - lo < 2n) return { items: [], more: false };
-    conditions.push('rk BETWEEN :lo AND :hi');
-    values[':lo'] = lo + 1n;
-    values[':hi'] = hi - 1n;
-  } else if (lo !== undefined) {
-    conditions.push('rk > :lo');
-    values[':lo'] = lo;
-  } else if (hi !== undefined) {
-    conditions.push('rk < :hi');
-    values[':hi'] = hi;
-  }
-  return runQuery(byAuthor, conditions, values, req);
-}
-
-async function runQuery(
-  byAuthor: boolean,
-  conditions: string[],
-  values: Record<string, unknown>,
-  req: PageRequest,
-): Promise<{ items: FeedRow[]; more: boolean }> {
-  const { Items = [], LastEvaluatedKey } = await doc.send(
-    new QueryCommand({
-      TableName: feedTable,
-      ...(byAuthor ? { IndexName: 'byAuthor' } : {}),
-      KeyConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeValues: values,
-      Limit: req.limit,
-      ScanIndexForward: !(req.since !== undefined && req.before === undefined),
-    }),
-  );
-  return { items: Items as FeedRow[], more: LastEvaluatedKey !== undefined };
-}
+const rkOf = (item: Record<string, unknown>): bigint => BigInt(String(item.rk));

@@ -4,7 +4,8 @@
  * 1M-follower author becomes many one-page jobs chained by continuation messages.
  *
  *   fanout   copy a post into the feeds of one page of the author's followers, then the next page
- *   retract  delete a post's copies (same rk) from one page of followers, then the next page
+ *   retract  delete a post's copies (same rk) from one page of followers, then the next page;
+ *            the last page removes the original if it was only marked deleted
  *   backfill copy a followee's recent posts into a new follower's feed
  *   cleanup  delete an unfollowed user's posts from the ex-follower's feed
  *   pull     author crossed the threshold up: mark them pulled, add them to followers' pulled sets
@@ -28,7 +29,7 @@ const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unk
 
 export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fanout'), author: userId, rk, image, cursor }),
-  z.object({ kind: z.literal('retract'), author: userId, rk, cursor }),
+  z.object({ kind: z.literal('retract'), author: userId, rk, cursor, removeOriginal: z.boolean().optional() }),
   z.object({ kind: z.literal('backfill'), follower: userId, followee: userId }),
   z.object({ kind: z.literal('cleanup'), follower: userId, followee: userId }),
   z.object({ kind: z.literal('pull'), author: userId, cursor }),

@@ -3,9 +3,12 @@
  * record exists, so "the author's write succeeded but the job was never enqueued" cannot happen —
  * a crash before the enqueue just means the stream delivers the record again.
  *
- *   INSERT of an original (NewImage has `author`)            → fanout job
- *   REMOVE of an original by a user (not a TTL deletion)     → retract job
- *   copies (no `author`), MODIFY, TTL deletions, other items → nothing
+ *   INSERT of an original (NewImage has `author`)                  → fanout job
+ *   MODIFY of an original that gains `deletedAt` (DELETE /activities) → retract job, which also
+ *     removes the original once its copies are gone
+ *   REMOVE of an original not marked deleted (a direct delete)    → retract job
+ *   copies (no `author`), other MODIFYs, TTL deletions, the removal
+ *   of an already-retracted original, other items                → nothing
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { Job } from './jobs.js';
@@ -22,11 +25,18 @@ export function jobOfRecord(record: DynamoDBRecord): Job | undefined {
     const { author: _a, pk: _pk, ...rest } = image;
     return { kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> };
   }
+  if (record.eventName === 'MODIFY') {
+    const author = d?.NewImage?.author?.S;
+    const rk = d?.NewImage?.rk?.N;
+    if (!author || !rk || !d?.NewImage?.deletedAt || d.OldImage?.deletedAt) return undefined;
+    return { kind: 'retract', author, rk, removeOriginal: true };
+  }
   if (record.eventName === 'REMOVE') {
     if (record.userIdentity?.principalId === TTL_PRINCIPAL) return undefined; // expiry: copies expire too
-    const author = d?.OldImage?.author?.S;
-    const rk = d?.OldImage?.rk?.N ?? d?.Keys?.rk?.N;
-    if (!author || !rk) return undefined;
+    const old = d?.OldImage;
+    const author = old?.author?.S;
+    const rk = old?.rk?.N ?? d?.Keys?.rk?.N;
+    if (!author || !rk || old?.deletedAt) return undefined; // marked ones were retracted on MODIFY
     return { kind: 'retract', author, rk };
   }
   return undefined;

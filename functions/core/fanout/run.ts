@@ -8,7 +8,7 @@
  * failure after the send loses nothing: the message comes back and rewrites the same keys. (A
  * redelivered page may send its continuation twice; both chains write the same keys.)
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { tables } from '../../../lib/defs/tables.js';
 import { doc } from '../clients.js';
@@ -69,6 +69,19 @@ async function retract(job: Extract<Job, { kind: 'retract' }>): Promise<void> {
   const page = await listFollows('followers', job.author, FOLLOWER_PAGE, job.cursor);
   if (page.cursor) await enqueueJob({ ...job, cursor: page.cursor });
   await deleteFeedCopies(page.userIds.map((owner) => ({ owner, rk })));
+  // Reads hide the marked original already; remove it once the last page is done. (Pages run in
+  // parallel, so earlier ones may still be deleting: harmless, every copy is deleted by key.)
+  if (!page.cursor && job.removeOriginal) {
+    await doc.send(
+      new DeleteCommand({
+        TableName: feedTable,
+        Key: feedItemKey(job.author, rk),
+        ConditionExpression: 'attribute_exists(deletedAt)',
+      }),
+    ).catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error; // already removed
+    });
+  }
 }
 
 async function backfill(follower: string, followee: string): Promise<void> {
@@ -131,6 +144,7 @@ export async function recentOriginals(author: string, limit: number, newerThan?:
       IndexName: 'byAuthor',
       KeyConditionExpression: newerThan === undefined ? 'author = :a' : 'author = :a AND rk < :bound',
       ExpressionAttributeValues: { ':a': author, ...(newerThan === undefined ? {} : { ':bound': newerThan }) },
+      FilterExpression: 'attribute_not_exists(deletedAt)',
       Limit: limit,
     }),
   );
@@ -200,11 +214,12 @@ async function setPulled(author: string, pulled: boolean): Promise<void> {
   );
 }
 
+/** The original is there and not marked deleted. */
 async function originalExists(author: string, rk: bigint): Promise<boolean> {
   const { Item } = await doc.send(
-    new GetCommand({ TableName: feedTable, Key: feedItemKey(author, rk), ProjectionExpression: 'pk', ConsistentRead: true }),
+    new GetCommand({ TableName: feedTable, Key: feedItemKey(author, rk), ProjectionExpression: 'pk, deletedAt', ConsistentRead: true }),
   );
-  return Item !== undefined;
+  return Item !== undefined && Item.deletedAt === undefined;
 }
 
 const rkOf = (item: Record<string, unknown>): bigint => BigInt(String(item.rk));
