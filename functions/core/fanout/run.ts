@@ -169,8 +169,10 @@ async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
 
 /**
  * Author fell below the lower threshold: clear the flag (first page), then per page of followers
- * copy the posts made while pulled (newest BACKFILL_LIMIT) into their feeds BEFORE dropping the
- * author from their pulled sets — a read in between sees both, deduplicated by rk.
+ * copy the author's newest BACKFILL_LIMIT posts (those of the pull era among them; the others are
+ * rewritten in place) into their feeds BEFORE dropping the author from their pulled sets — a read
+ * in between sees both, deduplicated by rk. Cost: ≤ followers × BACKFILL_LIMIT writes, once per
+ * flip; the 10 % hysteresis keeps flips rare.
  */
 async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<void> {
   const p = await profile(job.author);
@@ -180,8 +182,9 @@ async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<void> {
   } else if (p.pulled) return; // pulled again meanwhile: its job owns the sets
   const page = await listFollows('followers', job.author, UNPULL_PAGE, job.cursor);
   if (page.cursor) await enqueueJob({ ...job, cursor: page.cursor });
-  const since = p.pulledAt === undefined ? undefined : rangeKeyOf(p.pulledAt, 0n) + 10n ** 12n;
-  const originals = await recentOriginals(job.author, backfillLimit, since);
+  // The newest BACKFILL_LIMIT originals, not "those since pulledAt": a post's rk comes from its
+  // (client-settable) time, so posts of the pull era need not sort after the flip.
+  const originals = await recentOriginals(job.author, backfillLimit);
   await writeFeedCopies(page.userIds.flatMap((owner) => originals.map((item) => ({ owner, item }))));
   await batchWriteAll(graphTable, page.userIds.map((f) => ({ DeleteRequest: { Key: pulledKey(f, job.author) } })));
 }
