@@ -31,7 +31,10 @@ export type FunctionId =
   | 'fanoutWorker'
   | 'rollups'
   | 'rollupsRead'
-  | 'activityRead';
+  | 'activityRead'
+  | 'activities'
+  | 'feedRead'
+  | 'openapi';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -83,6 +86,18 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: [],
     config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
+  /** POST /activities, GET/DELETE /activities/{id}: originals + foreignId markers (graph). */
+  activities: {
+    id: 'activities',
+    entry: 'functions/handlers/activities.ts',
+    ...http,
+    tables: { feed: 'readwrite', graph: 'readwrite' },
+    sendsTo: [],
+    config: [],
+  },
+  /** GET /feed, GET /users/{userId}/activities: one Query per page, read only. */
+  feedRead: { id: 'feedRead', entry: 'functions/handlers/feed-read.ts', ...http, tables: { feed: 'read' }, sendsTo: [], config: [] },
+  openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
 };
 
 export const functionList: readonly FunctionDef[] = Object.values(functions);
