@@ -29,7 +29,7 @@ export function putOriginal(t: StoreTables, item: FeedItem): PutCommandInput {
     TableName: t.feed,
     Item: item,
     ConditionExpression: 'attribute_not_exists(pk)',
-    ReturnConsumedCapacity: 'TOTAL',
+    ReturnConsumedCapacity: 'INDEXES',
   };
 }
 
@@ -49,7 +49,7 @@ export function putOriginalWithMarker(t: StoreTables, item: FeedItem, foreignId:
         },
       },
     ],
-    ReturnConsumedCapacity: 'TOTAL',
+    ReturnConsumedCapacity: 'INDEXES',
   };
 }
 

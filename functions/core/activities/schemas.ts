@@ -44,7 +44,7 @@ const attributeValue = z.union([
 
 /** RFC 3339 with an offset and up to 9 fractional digits, inside the range keys can express. */
 const activityTime = z.iso
-  .datetime({ offset: true })
+  .datetime({ offset: true, abort: true })
   .refine(
     (iso) => {
       const ticks = ticksFromIso(iso);

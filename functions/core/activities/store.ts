@@ -2,7 +2,7 @@
  * The activity store: post, get, delete. Sends the requests that `commands.ts` builds through the
  * client it is given. Pages are `reader.ts` (the read function gets no graph-table access).
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, type ConsumedCapacity, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -19,8 +19,22 @@ export interface PostResult {
   readonly activity: ActivityView;
   /** False when a foreignId replay returned the original instead of writing. */
   readonly created: boolean;
-  /** Write units the post consumed (0 for a replay), as DynamoDB reported them. */
-  readonly writeUnits: number;
+  /**
+   * Write units the post consumed (0 for a replay), as DynamoDB reported them: `table` for the
+   * items themselves (what a fan-out copy also costs), `total` adding the `byAuthor` index entry
+   * that only the original has.
+   */
+  readonly writeUnits: { readonly table: number; readonly total: number };
+}
+
+const NO_WRITE = { table: 0, total: 0 } as const;
+
+function unitsOf(capacity: readonly ConsumedCapacity[] | ConsumedCapacity | undefined) {
+  const list = capacity === undefined ? [] : Array.isArray(capacity) ? capacity : [capacity as ConsumedCapacity];
+  return {
+    table: list.reduce((s, c) => s + (c.Table?.CapacityUnits ?? 0), 0),
+    total: list.reduce((s, c) => s + (c.CapacityUnits ?? 0), 0),
+  };
 }
 
 /** A random 12-digit discriminator collides with odds ~1e-12 per equal tick; retry a few times. */
@@ -33,15 +47,14 @@ export function createActivityStore(client: DynamoDBDocumentClient, t: cmd.Store
       try {
         if (body.foreignId === undefined) {
           const out = await client.send(new PutCommand(cmd.putOriginal(t, item)));
-          return { activity: viewOf(item), created: true, writeUnits: out.ConsumedCapacity?.CapacityUnits ?? 0 };
+          return { activity: viewOf(item), created: true, writeUnits: unitsOf(out.ConsumedCapacity) };
         }
         const out = await client.send(new TransactWriteCommand(cmd.putOriginalWithMarker(t, item, body.foreignId)));
-        const writeUnits = (out.ConsumedCapacity ?? []).reduce((s, c) => s + (c.CapacityUnits ?? 0), 0);
-        return { activity: viewOf(item), created: true, writeUnits };
+        return { activity: viewOf(item), created: true, writeUnits: unitsOf(out.ConsumedCapacity) };
       } catch (error) {
         if (body.foreignId !== undefined && markerConflict(error)) {
           const original = await replay(actor, body.foreignId);
-          if (original) return { activity: original, created: false, writeUnits: 0 };
+          if (original) return { activity: original, created: false, writeUnits: NO_WRITE };
           // The marker vanished (its original was deleted) between our write and our read: post anew.
         } else if (!keyConflict(error)) {
           throw error;
