@@ -42,6 +42,34 @@ export function parseRangeKey(text: string): bigint | undefined {
 
 // ---- feed table ---------------------------------------------------------------------------
 
+/** Longest user id (UTF-8 bytes) a key may carry: DynamoDB allows 2,048 for a partition key. */
+export const MAX_USER_ID_BYTES = 1024;
+
+/**
+ * Activity id = `<rk>.<base64url(actor)>`: the original's full key (pk = actor, rk), so GET and
+ * DELETE find it with one GetItem/UpdateItem and no index. Opaque to clients.
+ * @example activityIdOf('alice', 9223372035079123456000123456789n) // '9223372035079123456000123456789.YWxpY2U'
+ */
+export function activityIdOf(actor: string, rk: bigint): string {
+  return `${rk}.${Buffer.from(actor, 'utf8').toString('base64url')}`;
+}
+
+/** Decode an activity id; undefined for anything `activityIdOf` cannot have produced. */
+export function parseActivityId(id: string): { actor: string; rk: bigint } | undefined {
+  const dot = id.indexOf('.');
+  if (dot <= 0) return undefined;
+  const rkText = id.slice(0, dot);
+  const rk = parseRangeKey(rkText);
+  const encoded = id.slice(dot + 1);
+  if (rk === undefined || rk.toString() !== rkText || !/^[A-Za-z0-9_-]{1,1400}$/.test(encoded)) return undefined;
+  const actor = Buffer.from(encoded, 'base64url').toString('utf8');
+  // Canonical form only: rejects non-UTF-8 bytes, padding variants and trailing garbage bits.
+  if (actor === '' || Buffer.from(actor, 'utf8').toString('base64url') !== encoded) return undefined;
+  if (Buffer.byteLength(actor, 'utf8') > MAX_USER_ID_BYTES) return undefined;
+  return { actor, rk };
+}
+
+
 /** A feed item: pk = feed owner's user id, rk = the activity's range key. */
 export const feedItemKey = (owner: string, rk: bigint) => ({ pk: owner, rk });
 
@@ -104,68 +132,3 @@ export const activityEntryKey = (userId: string, bucketStartMs: number, eventId:
 
 /** Access pattern "a user's entries in buckets starting at or after fromMs": `sk >= lo`. */
 export const activityEntriesFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });
-
-// ---- activity ids -------------------------------------------------------------------------
-//
-// An activity id names its original's key, so GET/DELETE need no lookup and no scan:
-//   id = <rk as decimal>.<base64url(actor)>
-// e.g. `9223372034826151122071234567890.YWxpY2U`. The rk comes first so ids of one actor sort
-// (as text of equal length) roughly like their feed; base64url keeps any user id (a JWT `sub`
-// may hold `:`, `/`, `.`) inside one URL path segment without escaping.
-
-/** Longest user id we accept as an actor or path parameter (DynamoDB allows 2,048 bytes). */
-export const MAX_USER_ID_BYTES = 256;
-
-export function activityIdOf(actor: string, rk: bigint): string {
-  return `${rk}.${Buffer.from(actor, 'utf8').toString('base64url')}`;
-}
-
-/**
- * Decode an activity id; undefined unless it is exactly what `activityIdOf` produces (canonical
- * rk digits, canonical base64url, a non-empty actor that is valid UTF-8).
- */
-export function parseActivityId(id: string): { actor: string; rk: bigint } | undefined {
-  const dot = id.indexOf('.');
-  if (dot <= 0) return undefined;
-  const rkText = id.slice(0, dot);
-  const actorText = id.slice(dot + 1);
-  const rk = parseRangeKey(rkText);
-  if (rk === undefined || rk.toString() !== rkText) return undefined; // no leading zeros: one id per key
-  if (!/^[A-Za-z0-9_-]+$/.test(actorText)) return undefined;
-  const bytes = Buffer.from(actorText, 'base64url');
-  if (bytes.length === 0 || bytes.length > MAX_USER_ID_BYTES) return undefined;
-  if (bytes.toString('base64url') !== actorText) return undefined; // non-canonical padding bits
-  let actor: string;
-  try {
-    actor = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-  return { actor, rk };
-}
-
-// ---- feed pages ---------------------------------------------------------------------------
-
-/** Where a page starts: the newest items, strictly older than a key, or strictly newer. */
-export type PageCursor = { kind: 'newest' } | { kind: 'before'; rk: bigint } | { kind: 'since'; rk: bigint };
-
-/**
- * Access pattern "a page of one feed (or one author's originals)": the key condition and the scan
- * direction. Ascending rk = newest first, so
- *   newest      pk = :pk                      ascending
- *   before=c    pk = :pk AND rk > :c          ascending  (strictly older than c)
- *   since=c     pk = :pk AND rk < :c          DESCENDING (the items just newer than c, nearest
- *                                                         first; the store reverses them)
- * `since` reads descending so a client that refreshes with a small limit gets the items right
- * above its cursor and can walk up without a gap; ascending would hand it the very newest items
- * and skip whatever lies between them and the cursor.
- */
-export function pageKeyCondition(partitionAttr: 'pk' | 'author', owner: string, cursor: PageCursor) {
-  const values: Record<string, string | bigint> = { ':pk': owner };
-  let expression = '#p = :pk';
-  if (cursor.kind !== 'newest') {
-    expression += cursor.kind === 'before' ? ' AND rk > :c' : ' AND rk < :c';
-    values[':c'] = cursor.rk;
-  }
-  return { expression, names: { '#p': partitionAttr }, values, scanIndexForward: cursor.kind !== 'since' };
-}

@@ -21,12 +21,12 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/me', fn: 'me', auth: true },
   { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true },
   { method: 'GET', path: '/users/{userId}/activity', fn: 'activityRead', auth: true },
-  { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
   { method: 'POST', path: '/activities', fn: 'activities', auth: true },
   { method: 'GET', path: '/activities/{id}', fn: 'activities', auth: true },
   { method: 'DELETE', path: '/activities/{id}', fn: 'activities', auth: true },
   { method: 'GET', path: '/feed', fn: 'feedRead', auth: true },
   { method: 'GET', path: '/users/{userId}/activities', fn: 'feedRead', auth: true },
+  { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 
 /** Route key as API Gateway writes it into `event.routeKey`. */
@@ -48,22 +48,18 @@ export function matchPath(template: string, path: string): Record<string, string
     const g = got[i]!;
     if (w.startsWith('{') && w.endsWith('}')) {
       if (g === '') return undefined;
-      const value = safeDecode(g);
-      if (value === undefined) return undefined; // malformed %-escape: no route, so a 404
-      params[w.slice(1, -1)] = value;
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(g);
+      } catch {
+        return undefined; // malformed %-escape: no route matches (404), never a crash
+      }
+      params[w.slice(1, -1)] = decoded;
     } else if (w !== g) {
       return undefined;
     }
   }
   return params;
-}
-
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Resolve a request to its route, or say which methods the path allows (for a 405). */

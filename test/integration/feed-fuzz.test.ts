@@ -7,8 +7,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { limits } from '../../functions/core/activities/schemas.js';
-import { activityIdOf, foreignIdKey, MAX_RANGE_KEY } from '../../functions/core/keys.js';
+import { LIMITS } from '../../functions/core/feed/schemas.js';
+import { activityIdOf, foreignIdKey, MAX_RANGE_KEY, MAX_USER_ID_BYTES } from '../../functions/core/keys.js';
 import { resolveRoute } from '../../lib/defs/routes.js';
 import { as, mustPost } from '../support/feed.js';
 import { doc, stack, token, uid } from '../support/local.js';
@@ -22,7 +22,7 @@ interface Req {
 
 const ALLOWED_BODY_KEYS = new Set(['verb', 'object', 'content', 'attributes', 'foreignId', 'time']);
 const VERB = /^[a-z0-9_.-]{1,64}$/;
-const ATTRIBUTE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+const ATTRIBUTE_KEY = /^[A-Za-z0-9_]{1,64}$/;
 const ok = { verb: 'like' };
 
 // ---- bodies that are valid JSON objects but break one rule -------------------------------------
@@ -34,16 +34,18 @@ const badBodies = fc.oneof(
   fc.record({ object: fc.string({ minLength: 1, maxLength: 10 }), content: fc.string({ minLength: 1, maxLength: 10 }) }),
   fc
     .oneof(
-      fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { minKeys: limits.attributes + 1, maxKeys: 30 }),
+      fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), { minKeys: LIMITS.attributes + 1, maxKeys: 30 }),
       fc.string({ maxLength: 70 }).filter((k) => !ATTRIBUTE_KEY.test(k)).map((k) => ({ [k]: 1 })),
       fc
         .oneof(
           fc.constant(null),
           fc.array(fc.integer(), { maxLength: 3 }),
           fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
-          fc.string({ minLength: limits.attributeStringChars + 1, maxLength: 300 }),
-          fc.double({ min: limits.attributeNumberAbs * 1.5, max: 1e300, noNaN: true }),
-          fc.double({ max: -limits.attributeNumberAbs * 1.5, min: -1e300, noNaN: true }),
+          fc.string({ minLength: LIMITS.attributeString + 1, maxLength: 300 }),
+          // Outside what a DynamoDB Number holds (0, or |n| in 1e-129..1e125).
+          fc.double({ min: 1e126, max: 1e300, noNaN: true }),
+          fc.double({ max: -1e126, min: -1e300, noNaN: true }),
+          fc.double({ min: Number.MIN_VALUE, max: 1e-131, noNaN: true }),
         )
         .map((v) => ({ a: v })),
       fc.oneof(fc.string(), fc.integer(), fc.array(fc.integer()), fc.constant(null), fc.boolean()),
@@ -58,7 +60,7 @@ const badBodies = fc.oneof(
         fc.constant(null),
         fc.boolean(),
         fc.array(fc.string(), { maxLength: 2 }),
-        fc.string({ minLength: limits.contentChars + 1, maxLength: limits.contentChars + 50 }),
+        fc.string({ minLength: LIMITS.content + 1, maxLength: LIMITS.content + 50 }),
       ),
     )
     .map(([k, v]) => ({ ...ok, [k]: v })),
@@ -92,7 +94,7 @@ const posts: fc.Arbitrary<Req> = fc.oneof(
     .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', 'application/xml', 'multipart/form-data')
     .map((contentType) => ({ method: 'POST', path: '/activities', body: JSON.stringify(ok), contentType })),
   fc.constant({ method: 'POST', path: '/activities', body: '', contentType: 'application/json' }),
-  fc.integer({ min: limits.bodyBytes + 1, max: limits.bodyBytes * 4 }).map((n) => ({
+  fc.integer({ min: LIMITS.bodyBytes + 1, max: LIMITS.bodyBytes * 4 }).map((n) => ({
     method: 'POST',
     path: '/activities',
     body: JSON.stringify({ verb: 'like', content: 'x'.repeat(n) }),
@@ -134,7 +136,7 @@ const byId = (victimIds: readonly string[], victim: string): fc.Arbitrary<Req> =
     ),
     // ... and the victim's real activities, which the fuzzing caller may not delete (403).
     fc.constantFrom(...victimIds).map((id) => ({ method: 'DELETE', path: `/activities/${id}` })),
-    fc.constant({ method: 'GET', path: `/users/${'u'.repeat(300)}/activities` }),
+    fc.constant({ method: 'GET', path: `/users/${'u'.repeat(MAX_USER_ID_BYTES + 1)}/activities` }),
   );
 
 const wrongRoutes: fc.Arbitrary<Req> = fc.oneof(

@@ -1,15 +1,13 @@
 /**
- * Helpers for the feed tests: a per-user API client with a cached token, posting, page walks,
- * and the activity store / feed reader wired to the local tables with a Query counter.
+ * Helpers for the feed tests: a per-user API client with a cached token, posting, bounded
+ * concurrency, and a document client on the local DynamoDB that counts the Queries it sends.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createFeedReader } from '../../functions/core/activities/reader.js';
-import type { ActivityView, PageView } from '../../functions/core/activities/schemas.js';
-import { createActivityStore } from '../../functions/core/activities/store.js';
-import { api, dynamo, stack, token } from './local.js';
+import type { Activity } from '../../functions/core/feed/activity.js';
+import type { Page } from '../../functions/core/feed/read.js';
+import { api, dynamo, token } from './local.js';
 
-export type Activity = ActivityView;
-export type Page = PageView;
+export type { Activity, Page };
 
 /** An API client acting as `user` (one token, minted once). */
 export async function as(user: string) {
@@ -48,8 +46,8 @@ export async function pool<I, O>(inputs: readonly I[], concurrency: number, fn: 
   return out;
 }
 
-/** The store and reader on the local tables, through a client that counts the Queries it sends. */
-export function countingCore() {
+/** A document client like the handlers' (wrapNumbers) that counts every Query it sends. */
+export function countingClient() {
   const counts = { query: 0 };
   const client = DynamoDBDocumentClient.from(dynamo, {
     marshallOptions: { removeUndefinedValues: true },
@@ -62,8 +60,9 @@ export function countingCore() {
     },
     { step: 'initialize', name: 'countQueries' },
   );
-  const tables = { feed: stack.tableNames.feed, graph: stack.tableNames.graph };
-  return { counts, reader: createFeedReader(client, tables.feed), store: createActivityStore(client, tables) };
+  return { counts, client };
 }
 
 export const ascending = (keys: readonly string[]) => keys.every((k, i) => i === 0 || BigInt(keys[i - 1]!) < BigInt(k));
+export const newestFirst = <T extends { rangeKey: string }>(xs: readonly T[]) =>
+  [...xs].sort((a, b) => (BigInt(a.rangeKey) < BigInt(b.rangeKey) ? -1 : 1));
