@@ -64,6 +64,19 @@ describe('cost of a post', () => {
   });
 });
 
+describe('attribute numbers at the ends of what the schema accepts', () => {
+  it('store and return them exactly (the SDK writes them in exponent form)', async () => {
+    const me = await as(uid('numbers'));
+    const attributes = { big: Number.MAX_SAFE_INTEGER, small: -Number.MAX_SAFE_INTEGER, tiny: 1.5e-128, neg: -5e-7, frac: 0.1, zero: 0 };
+    const a = await mustPost(me, { verb: 'n', attributes });
+    expect(a.attributes).toEqual(attributes);
+    expect((await me.get(`/activities/${a.id}`)).body).toMatchObject({ attributes });
+    // One past the SDK's limit is a 400 (it used to be a 500 from the marshaller).
+    const tooBig = await me.post({ verb: 'n', attributes: { big: 2 ** 53 } });
+    expect(tooBig.status).toBe(400);
+  });
+});
+
 describe('keys at the ends of the key space', () => {
   it('round-trip the largest key (time = the epoch) and the smallest (the last representable ns)', async () => {
     const me = await as(uid('edges'));
