@@ -112,13 +112,16 @@ const badQuery = fc.oneof(
   fc.oneof(fc.integer({ min: -1000, max: 0 }).map(String), fc.integer({ min: 101, max: 10 ** 6 }).map(String), fc.string({ maxLength: 8 }).filter((s) => !/^\d+$/.test(s))).map((limit) => ({ limit })),
   fc.tuple(fc.constantFrom('before', 'since'), badCursor).map(([k, v]) => ({ [k]: v })),
   fc.tuple(goodCursor, goodCursor).map(([before, since]) => ({ before, since })),
-  fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !['limit', 'before', 'since'].includes(k)).map((k) => ({ [k]: '1' })),
+  fc
+    .oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'), fc.string({ minLength: 1, maxLength: 12 }))
+    .filter((k) => !['limit', 'before', 'since'].includes(k))
+    .map((k) => [[k, '1']]),
 );
 
 const reads = (victim: string): fc.Arbitrary<Req> =>
   fc.tuple(fc.constantFrom('/feed', `/users/${encodeURIComponent(victim)}/activities`), badQuery).map(([path, q]) => ({
     method: 'GET',
-    path: `${path}?${new URLSearchParams(q as Record<string, string>)}`,
+    path: `${path}?${new URLSearchParams(Array.isArray(q) ? (q as [string, string][]) : (q as Record<string, string>))}`,
   }));
 
 const badIds = fc.oneof(
