@@ -1,68 +1,16 @@
 /**
- * What a post costs (item bytes and write units, as DynamoDB Local reports them), keys at both
- * ends of the key space, and the authorizer cases feed-core.test.ts does not cover.
+ * Edges the other feed tests leave out: attribute numbers at the limits of what can be stored,
+ * keys at both ends of the key space, query parameter names that are special on JS objects, and
+ * tokens signed by another key or issuer.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { originalItem } from '../../functions/core/feed/activity.js';
-import { postActivityBody } from '../../functions/core/feed/schemas.js';
-import { MAX_RANGE_KEY, MAX_TICKS, newDiscriminator, parseActivityId } from '../../functions/core/keys.js';
-import { expiresAtFor } from '../../functions/core/retention/bounds.js';
-import { policyFromEnv } from '../../functions/core/retention/policy.js';
-import { nowTicks } from '../../functions/core/ticks.js';
+import { MAX_RANGE_KEY, MAX_TICKS, parseActivityId } from '../../functions/core/keys.js';
 import { generateLocalKeys, mintToken } from '../../local/jwt.js';
 import { as, mustPost } from '../support/feed.js';
 import { api, doc, stack, token, uid } from '../support/local.js';
 
 const D = 10n ** 12n;
-
-/** Item size by DynamoDB's billing rules: names + values; numbers ≈ digits/2 + 1; maps 3 + 1/element. */
-function itemSizeBytes(item: object): number {
-  const valueSize = (v: unknown): number => {
-    if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
-    if (typeof v === 'boolean' || v === null) return 1;
-    if (typeof v === 'number' || typeof v === 'bigint') return Math.ceil(String(v).replace(/\D/g, '').replace(/^0+|0+$/g, '').length / 2) + 1;
-    if (typeof v === 'object') return 3 + Object.entries(v as object).reduce((s, [k, x]) => s + Buffer.byteLength(k) + valueSize(x) + 1, 0);
-    return 0;
-  };
-  return Object.entries(item).reduce((s, [k, v]) => (v === undefined ? s : s + Buffer.byteLength(k) + valueSize(v)), 0);
-}
-
-describe('cost of a post', () => {
-  it('keeps a typical post at ≤ 1 KB: 1 WCU per feed copy, +1 for the original\'s byAuthor entry', async () => {
-    const actor = `6f1c2b7e-4d3a-4c8e-9b1f-${uid().slice(-12)}`; // a Cognito-style sub
-    const body = postActivityBody.parse({
-      verb: 'game_finished',
-      object: 'game:8f14e45f-ceea-467f-a0e6-3f2b1c1d2e3f',
-      content: 'Finished a ranked match on hard difficulty — new personal best!',
-      attributes: { score: 18_250, level: 'hard', won: true, duration_s: 742 },
-    });
-    const ticks = nowTicks();
-    const item = originalItem(actor, body, ticks, newDiscriminator(), expiresAtFor(ticks, policyFromEnv()));
-    const out = await doc.send(
-      new PutCommand({ TableName: stack.tableNames.feed, Item: item, ReturnConsumedCapacity: 'INDEXES' }),
-    );
-    const bytes = itemSizeBytes({ ...item, rk: String(item.rk) });
-    expect(bytes).toBeLessThanOrEqual(1024);
-    expect(out.ConsumedCapacity?.Table?.CapacityUnits).toBe(1);
-    expect(out.ConsumedCapacity?.GlobalSecondaryIndexes?.byAuthor?.CapacityUnits).toBe(1);
-    // A fan-out copy is the same item without `author`: 1 WCU, no index entry.
-    const { author: _author, ...copy } = item;
-    const copyOut = await doc.send(
-      new PutCommand({ TableName: stack.tableNames.feed, Item: { ...copy, pk: uid('follower') }, ReturnConsumedCapacity: 'INDEXES' }),
-    );
-    expect(copyOut.ConsumedCapacity?.CapacityUnits).toBe(1);
-    expect(copyOut.ConsumedCapacity?.GlobalSecondaryIndexes).toBeUndefined();
-    console.info(`typical post: ${bytes} bytes; original ${out.ConsumedCapacity?.CapacityUnits} WCU (table 1 + byAuthor 1); copy 1 WCU`);
-  });
-
-  it('stores the item the API wrote at that size too', async () => {
-    const me = await as(uid('sized'));
-    const a = await mustPost(me, { verb: 'post', object: 'photo:1', content: 'x'.repeat(280), attributes: { n: 1 } });
-    const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: me.user, rk: BigInt(a.rangeKey) } }));
-    expect(itemSizeBytes({ ...Item, rk: String(Item!.rk) })).toBeLessThanOrEqual(1024);
-  });
-});
 
 describe('attribute numbers at the ends of what the schema accepts', () => {
   it('store and return them exactly (the SDK writes them in exponent form)', async () => {
@@ -97,6 +45,15 @@ describe('keys at the ends of the key space', () => {
     const page = (await me.page('/feed')).body;
     expect(page.items.map((x) => x.id)).toEqual([last.id]);
     expect((await me.get(`/activities/${last.id}`)).body).toEqual(last);
+  });
+});
+
+describe('query parameter names', () => {
+  it.each(['__proto__', 'constructor', 'toString'])('refuse ?%s=1 as an unknown parameter (400), like any other', async (name) => {
+    const me = await as(uid('qname'));
+    const res = await me.get(`/feed?${name}=1`);
+    expect(res.status).toBe(400);
+    expect((res.body as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual([`query.${name}`]);
   });
 });
 

@@ -102,10 +102,9 @@ export function pageOf(
   return { items, lastRangeKey };
 }
 
-/** One page in one Query. `client` is injectable so tests can count what is sent. */
-export async function readPage(table: string, req: PageRequest, client: Pick<typeof doc, 'send'> = doc): Promise<Page> {
+export async function readPage(table: string, req: PageRequest): Promise<Page> {
   const input = pageQuery(table, req);
   if (!input) return { items: [], lastRangeKey: null };
-  const out = await client.send(new QueryCommand(input));
+  const out = await doc.send(new QueryCommand(input));
   return pageOf(req, out);
 }
