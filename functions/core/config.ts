@@ -18,6 +18,12 @@ export function parseDuration(raw: string): number | undefined {
   return ms;
 }
 
+/** An integer ≥ min, or undefined for `off`. */
+function integerOrOff(min: number): (raw: string) => number | undefined {
+  const parse = integer(min);
+  return (raw) => (raw.trim().toLowerCase() === 'off' ? undefined : parse(raw));
+}
+
 function integer(min: number): (raw: string) => number {
   return (raw) => {
     if (!/^\d+$/.test(raw.trim())) throw new Error(`expected an integer ≥ ${min}, got "${raw}"`);
@@ -31,7 +37,7 @@ function integer(min: number): (raw: string) => number {
 export const configParsers = {
   FANOUT_PULL_THRESHOLD: integer(1),
   BACKFILL_LIMIT: integer(0),
-  FEED_MAX_ITEMS: integer(1),
+  FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,
   ROLLUPS: (raw: string) => raw,

@@ -52,3 +52,6 @@ export const profileKey = (userId: string) => ({ pk: `user#${userId}`, sk: 'prof
 
 /** Marker that makes `foreignId` idempotent per actor; holds the original activity's rk. */
 export const foreignIdKey = (actor: string, foreignId: string) => ({ pk: `foreign#${actor}`, sk: foreignId });
+
+/** Per-feed retention state: the maintained item count (only when retention by count is on). */
+export const feedMetaKey = (owner: string) => ({ pk: `feed#${owner}`, sk: 'meta' });

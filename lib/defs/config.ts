@@ -28,7 +28,7 @@ export const configKeys = {
     envVar: 'FEED_MAX_ITEMS',
     contextKey: 'feedMaxItems',
     default: '1000',
-    description: 'Retention by count: a feed keeps at most this many items.',
+    description: 'Retention by count: a feed keeps at most this many items, or off (saves one write per item).',
   },
   FEED_MAX_SPAN: {
     envVar: 'FEED_MAX_SPAN',

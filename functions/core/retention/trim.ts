@@ -1,0 +1,115 @@
+/**
+ * Retention by count, amortized: every feed write adds to a per-feed counter (graph table, one
+ * UpdateItem per feed written); when the counter passes N + margin, one trim deletes the oldest
+ * items down to N. A write never reads the feed; a trim reads and deletes only what it removes
+ * (plus one lock write), so its cost is proportional to the items trimmed.
+ *
+ * The counter can only overestimate (a redelivered fan-out job re-counts its copies; deleted
+ * posts are not subtracted): then a trim removes a few of the oldest items early and reads hide
+ * them a little early. It never lets a feed grow past N + margin.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tables } from '../../../lib/defs/tables.js';
+import { doc } from '../clients.js';
+import { requireEnv } from '../env.js';
+import { feedMetaKey } from '../keys.js';
+import { logger } from '../logger.js';
+import type { RetentionPolicy } from './policy.js';
+
+const feedTable = requireEnv(tables.feed.envVar);
+const graphTable = requireEnv(tables.graph.envVar);
+/** A trim lock older than this is presumed abandoned (its holder crashed). */
+const LOCK_STALE_MS = 60_000;
+
+/**
+ * Record `added` new items in `owner`'s feed; trims when the count passes N + margin.
+ * Returns the number of items trimmed.
+ */
+export async function countAndTrim(owner: string, added: number, policy: RetentionPolicy): Promise<number> {
+  if (policy.maxItems === undefined || added === 0) return 0;
+  const { Attributes } = await doc.send(
+    new UpdateCommand({
+      TableName: graphTable,
+      Key: feedMetaKey(owner),
+      UpdateExpression: 'ADD #count :added',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':added': added },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const count = Number(Attributes?.count ?? 0);
+  if (count <= policy.maxItems + policy.trimMargin) return 0;
+  return trimFeed(owner, count - policy.maxItems);
+}
+
+/** The maintained item count of a feed (0 when never counted). */
+export async function storedCount(owner: string): Promise<number> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graphTable, Key: feedMetaKey(owner) }));
+  return Number(Item?.count ?? 0);
+}
+
+/** Deletes the `excess` oldest items of `owner`'s feed under a lock, then lowers the count. */
+export async function trimFeed(owner: string, excess: number): Promise<number> {
+  if (!(await takeLock(owner))) return 0; // another trim of this feed is running
+  let deleted = 0;
+  try {
+    const oldest = await doc.send(
+      new QueryCommand({
+        TableName: feedTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': owner },
+        ProjectionExpression: 'pk, rk',
+        ScanIndexForward: false, // descending rk = oldest first
+        Limit: excess,
+      }),
+    );
+    const keys = oldest.Items ?? [];
+    for (let i = 0; i < keys.length; i += 25) {
+      await deleteAll(keys.slice(i, i + 25).map((k) => ({ pk: k.pk as string, rk: BigInt(String(k.rk)) })));
+    }
+    deleted = keys.length;
+  } finally {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graphTable,
+        Key: feedMetaKey(owner),
+        UpdateExpression: 'ADD #count :minus REMOVE trimLock',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -deleted },
+      }),
+    );
+  }
+  logger.debug('feed trimmed', { owner, deleted });
+  return deleted;
+}
+
+async function takeLock(owner: string): Promise<boolean> {
+  const now = Date.now();
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graphTable,
+        Key: feedMetaKey(owner),
+        UpdateExpression: 'SET trimLock = :now',
+        ConditionExpression: 'attribute_not_exists(trimLock) OR trimLock < :stale',
+        ExpressionAttributeValues: { ':now': now, ':stale': now - LOCK_STALE_MS },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** BatchWriteItem deletes with bounded, jittered retries of UnprocessedItems. */
+async function deleteAll(keys: { pk: string; rk: bigint }[]): Promise<void> {
+  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+  for (let attempt = 0; requests.length; attempt++) {
+    if (attempt >= 8) throw new Error(`trim: ${requests.length} deletes still unprocessed after ${attempt} attempts`);
+    if (attempt) await new Promise((r) => setTimeout(r, Math.random() * Math.min(2000, 50 * 2 ** attempt)));
+    const out = await doc.send(new BatchWriteCommand({ RequestItems: { [feedTable]: requests } }));
+    requests = (out.UnprocessedItems?.[feedTable] ?? []) as typeof requests;
+  }
+}
