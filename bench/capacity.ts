@@ -1,14 +1,18 @@
 /**
  * Meters DynamoDB consumed capacity on an SDK client: a middleware asks every call for
  * `ReturnConsumedCapacity: TOTAL` and adds up what comes back, so a scenario can read the exact
- * write/read units an operation cost (snapshot before, delta after).
+ * write/read units an operation cost (snapshot before, delta after). It also counts calls per
+ * command and units per table, so a figure can say where the units went.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 export interface CapacityTotals {
   read: number;
   write: number;
+  /** Calls per command name (e.g. `QueryCommand`). */
   calls: Record<string, number>;
+  /** Units per table name, as `{ read, write }`. */
+  tables: Record<string, { read: number; write: number }>;
 }
 
 export interface CapacityMeter {
@@ -18,8 +22,10 @@ export interface CapacityMeter {
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number; TableName?: string };
 
+const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {} });
+
 export function meterCapacity(client: DynamoDBClient): CapacityMeter {
-  const totals: CapacityTotals = { read: 0, write: 0, calls: {} };
+  const totals = empty();
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
@@ -27,27 +33,37 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
       const result = await next(args);
       const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
       const consumed = output.ConsumedCapacity;
+      const name = context.commandName ?? 'unknown';
       for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
-        totals.read += c.ReadCapacityUnits ?? 0;
-        totals.write += c.WriteCapacityUnits ?? 0;
+        let read = c.ReadCapacityUnits ?? 0;
+        let write = c.WriteCapacityUnits ?? 0;
         // Local may only report CapacityUnits; attribute it by operation kind.
         if (c.ReadCapacityUnits === undefined && c.WriteCapacityUnits === undefined && c.CapacityUnits) {
-          if (/Get|Query|Scan/.test(context.commandName ?? '')) totals.read += c.CapacityUnits;
-          else totals.write += c.CapacityUnits;
+          if (/Get|Query|Scan/.test(name)) read = c.CapacityUnits;
+          else write = c.CapacityUnits;
         }
+        totals.read += read;
+        totals.write += write;
+        const t = (totals.tables[c.TableName ?? '?'] ??= { read: 0, write: 0 });
+        t.read += read;
+        t.write += write;
       }
-      const name = context.commandName ?? 'unknown';
       totals.calls[name] = (totals.calls[name] ?? 0) + 1;
       return result;
     },
     { step: 'initialize', name: 'tickfeedCapacityMeter' },
   );
-  return {
-    snapshot: () => ({ read: totals.read, write: totals.write, calls: { ...totals.calls } }),
-    since: (b) => ({
-      read: totals.read - b.read,
-      write: totals.write - b.write,
-      calls: Object.fromEntries(Object.entries(totals.calls).map(([k, v]) => [k, v - (b.calls[k] ?? 0)])),
-    }),
-  };
+  return { snapshot: () => structuredClone(totals), since: (before) => diff(totals, before) };
+}
+
+export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTotals {
+  const out = empty();
+  out.read = after.read - before.read;
+  out.write = after.write - before.write;
+  for (const [k, v] of Object.entries(after.calls)) if (v - (before.calls[k] ?? 0)) out.calls[k] = v - (before.calls[k] ?? 0);
+  for (const [k, v] of Object.entries(after.tables)) {
+    const b = before.tables[k] ?? { read: 0, write: 0 };
+    if (v.read - b.read || v.write - b.write) out.tables[k] = { read: v.read - b.read, write: v.write - b.write };
+  }
+  return out;
 }

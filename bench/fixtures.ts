@@ -31,7 +31,7 @@ export function hasRoute(method: string, path: string): boolean {
 
 /** A row for a figure that could not be measured in this build, saying why. */
 export function notMeasured(scenario: string, metric: string, why: string, target?: string): Figure {
-  return { scenario, metric, value: Number.NaN, unit: '', target, met: target ? false : undefined, note: `not measured: ${why}` };
+  return { scenario, metric, value: Number.NaN, unit: '', target, met: undefined, note: `not measured: ${why}` };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -248,4 +248,25 @@ export function itemLike(template: Record<string, AttributeValue>, owner: string
   if (template.time?.S) item.time = { S: isoFromTicks(ticks) };
   if (template.id?.S) item.id = { S: template.id.S.includes(oldRk) ? template.id.S.replace(oldRk, rk) : template.id.S };
   return item;
+}
+
+/**
+ * Waits until the handlers are quiet: fan-out queue empty and no DynamoDB call from any handler
+ * (HTTP, outbox, fan-out worker, rollups) for `quietMs`. Stream pollers back off to 200 ms when
+ * idle, so 600 ms of silence means their last batch is done.
+ */
+export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_000): Promise<void> {
+  const deadline = now() + timeoutMs;
+  const calls = () => Object.values(ctx.handlerCapacity.snapshot().calls).reduce((s, n) => s + n, 0);
+  let last = calls();
+  let quietSince = now();
+  while (now() < deadline) {
+    await sleep(100);
+    const c = calls();
+    if (c !== last || (await fanoutBacklog(ctx)) > 0) {
+      last = c;
+      quietSince = now();
+    } else if (now() - quietSince >= quietMs) return;
+  }
+  throw new Error('handlers did not go quiet');
 }

@@ -1,5 +1,7 @@
 import type { BenchContext } from '../context.js';
 import type { Figure } from '../report.js';
+import { cost } from './cost.js';
+import { reading } from './reading.js';
 
 export interface Scenario {
   readonly id: string;
@@ -8,4 +10,4 @@ export interface Scenario {
 }
 
 /** In the order they run. */
-export const scenarios: Scenario[] = [];
+export const scenarios: Scenario[] = [reading, cost];

@@ -1,0 +1,128 @@
+/**
+ * Scenario 3 — reading. A 5,000-item feed (copy-shaped items written with raw BatchWriteItem) is
+ * read at page 1 and page 250 (limit 20): through the local HTTP API, through the handler alone
+ * (in-process, no HTTP/JWT), and as a raw Query of the same page on the same DynamoDB Local.
+ * Samples of the three are interleaved so machine noise hits them alike. Queries per page come
+ * from a middleware on the handlers' own client.
+ */
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { MAX_TICKS } from '../../functions/core/keys.js';
+import { nowTicks } from '../../functions/core/ticks.js';
+import type { BenchContext } from '../context.js';
+import { hasRoute, itemLike, notMeasured, rawBatchWrite, storedShapes, uid } from '../fixtures.js';
+import { invokeRoute } from '../invoke.js';
+import type { Figure } from '../report.js';
+import { median, percentile, round, timed } from '../stats.js';
+import type { Scenario } from './index.js';
+
+const FEED_ITEMS = 5000;
+const LIMIT = 20;
+const SAMPLES = 60;
+const S = 'reading';
+
+export const reading: Scenario = {
+  id: 'reading',
+  title: `GET /feed page 1 vs page 250 of a ${FEED_ITEMS}-item feed; handler vs raw Query`,
+  async run(ctx) {
+    if (!hasRoute('GET', '/feed')) {
+      return [notMeasured(S, 'GET /feed', 'the feed read route is not in this build', '≤ 1.15')];
+    }
+    const reader = uid('reader');
+    const rks = await seedFeed(ctx, reader, FEED_ITEMS);
+    const figures: Figure[] = [];
+    const pages = [1, 250] as const;
+    const results: Record<number, { http: number[]; handler: number[]; raw: number[]; queries: number[]; items: number }> = {};
+    for (const page of pages) {
+      const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
+      const path = `/feed?limit=${LIMIT}${cursor ? `&before=${cursor}` : ''}`;
+      // Correctness first: the page must hold the expected items, or the timings mean nothing.
+      const check = await ctx.call('GET', path, reader);
+      const want = rks.slice((page - 1) * LIMIT, page * LIMIT);
+      const got = (check.body?.items ?? []).map((i: { rangeKey?: string; rk?: string }) => String(i.rangeKey ?? i.rk ?? ''));
+      if (check.status !== 200 || !sameKeys(got, want)) {
+        throw new Error(`GET ${path}: ${check.status}, expected ${want.length} items from ${want[0]}, got ${JSON.stringify(check.body).slice(0, 300)}`);
+      }
+      results[page] = { http: [], handler: [], raw: [], queries: [], items: got.length };
+    }
+    for (let s = 0; s < SAMPLES; s++) {
+      for (const page of pages) {
+        const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
+        const path = `/feed?limit=${LIMIT}${cursor ? `&before=${cursor}` : ''}`;
+        const r = results[page]!;
+        r.http.push((await ctx.call('GET', path, reader)).ms);
+        const before = ctx.handlerCapacity.snapshot();
+        r.handler.push((await invokeRoute('GET', path, reader)).ms);
+        r.queries.push(ctx.handlerCapacity.since(before).calls.QueryCommand ?? 0);
+        r.raw.push((await timed(() => rawQuery(ctx, reader, cursor))).ms);
+      }
+    }
+    for (const page of pages) {
+      const r = results[page]!;
+      figures.push(
+        { scenario: S, metric: `page ${page} GET /feed p50 (HTTP API)`, value: round(median(r.http)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} GET /feed p99 (HTTP API)`, value: round(percentile(r.http, 99)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} handler alone p50`, value: round(median(r.handler)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} raw Query p50`, value: round(median(r.raw)), unit: 'ms' },
+      );
+    }
+    const p1 = results[1]!;
+    const p250 = results[250]!;
+    const depth = median(p250.http) / median(p1.http);
+    figures.push({
+      scenario: S,
+      metric: 'page 250 / page 1 (p50, HTTP API)',
+      value: round(depth),
+      unit: '×',
+      target: '≤ 1.15',
+      met: depth <= 1.15,
+      note: depth <= 1.15 ? undefined : `raw Query page 250 / page 1 = ${round(median(p250.raw) / median(p1.raw))}×: the depth cost is DynamoDB Local's, not the handler's`,
+    });
+    for (const page of pages) {
+      const r = results[page]!;
+      const ratio = median(r.handler) / median(r.raw);
+      const qs = median(r.queries);
+      figures.push({
+        scenario: S,
+        metric: `page ${page} handler / raw Query (p50)`,
+        value: round(ratio),
+        unit: '×',
+        target: '≤ 1.2',
+        met: ratio <= 1.2,
+        note: ratio <= 1.2 ? undefined : `handler ${round(median(r.handler))} ms vs raw ${round(median(r.raw))} ms; the handler sent ${qs} Query per page, so the extra ${round(median(r.handler) - median(r.raw))} ms is outside DynamoDB (parse, map, serialize)`,
+      });
+    }
+    figures.push({ scenario: S, metric: 'Queries per page (push feed)', value: median(p1.queries), unit: 'queries' });
+    figures.push(...(await hybrid(ctx)));
+    return figures;
+  },
+};
+
+/** Writes `count` copy-shaped items (newest first) into `owner`'s feed; returns their range keys in feed order. */
+async function seedFeed(ctx: BenchContext, owner: string, count: number): Promise<string[]> {
+  const { copy } = await storedShapes(ctx);
+  const newest = nowTicks();
+  const items = Array.from({ length: count }, (_, i) => itemLike(copy, owner, newest - BigInt(i) * 1_000_000n));
+  await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
+  return items.map((i) => i.rk!.N!).sort(compareRk);
+}
+
+const compareRk = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const sameKeys = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+
+/** The page as a raw Query: rk strictly greater than the cursor (older), newest first. */
+async function rawQuery(ctx: BenchContext, owner: string, cursor: string | undefined) {
+  return ctx.dynamo.send(
+    new QueryCommand({
+      TableName: ctx.stack.tableNames.feed,
+      KeyConditionExpression: cursor ? 'pk = :pk AND rk > :c' : 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: owner }, ...(cursor ? { ':c': { N: cursor } } : {}) },
+      Limit: LIMIT,
+    }),
+  );
+}
+
+/** Hybrid feeds: Queries per page with k pulled authors (filled in once the pull path exists). */
+async function hybrid(_ctx: BenchContext): Promise<Figure[]> {
+  void MAX_TICKS;
+  return [notMeasured(S, 'Queries per page (hybrid, k pulled authors)', 'the hybrid pull path is not in this build')];
+}
