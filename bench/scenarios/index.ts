@@ -2,6 +2,7 @@ import type { BenchContext } from '../context.js';
 import type { Figure } from '../report.js';
 import { cost } from './cost.js';
 import { reading } from './reading.js';
+import { steadyLoad } from './steady-load.js';
 
 export interface Scenario {
   readonly id: string;
@@ -10,4 +11,4 @@ export interface Scenario {
 }
 
 /** In the order they run. */
-export const scenarios: Scenario[] = [reading, cost];
+export const scenarios: Scenario[] = [reading, cost, steadyLoad];
