@@ -13,6 +13,8 @@ export interface CapacityTotals {
   calls: Record<string, number>;
   /** Units per table name, as `{ read, write }`. */
   tables: Record<string, { read: number; write: number }>;
+  /** Items sent per command, for the batch and transaction commands (BatchWriteItem, TransactWriteItems). */
+  items: Record<string, number>;
 }
 
 export interface CapacityMeter {
@@ -22,7 +24,7 @@ export interface CapacityMeter {
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number; TableName?: string };
 
-const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {} });
+const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {} });
 
 export function meterCapacity(client: DynamoDBClient): CapacityMeter {
   const totals = empty();
@@ -30,10 +32,12 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       if (!('ReturnConsumedCapacity' in input)) input.ReturnConsumedCapacity = 'TOTAL';
+      const name = context.commandName ?? 'unknown';
+      const sent = itemsIn(input);
+      if (sent) totals.items[name] = (totals.items[name] ?? 0) + sent;
       const result = await next(args);
       const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
       const consumed = output.ConsumedCapacity;
-      const name = context.commandName ?? 'unknown';
       for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
         let read = c.ReadCapacityUnits ?? 0;
         let write = c.WriteCapacityUnits ?? 0;
@@ -61,9 +65,20 @@ export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTot
   out.read = after.read - before.read;
   out.write = after.write - before.write;
   for (const [k, v] of Object.entries(after.calls)) if (v - (before.calls[k] ?? 0)) out.calls[k] = v - (before.calls[k] ?? 0);
+  for (const [k, v] of Object.entries(after.items)) if (v - (before.items[k] ?? 0)) out.items[k] = v - (before.items[k] ?? 0);
   for (const [k, v] of Object.entries(after.tables)) {
     const b = before.tables[k] ?? { read: 0, write: 0 };
     if (v.read - b.read || v.write - b.write) out.tables[k] = { read: v.read - b.read, write: v.write - b.write };
   }
   return out;
+}
+
+/** Items a batch or transaction request carries (0 for single-item commands). */
+function itemsIn(input: Record<string, unknown>): number {
+  if (Array.isArray(input.TransactItems)) return input.TransactItems.length;
+  const requests = input.RequestItems as Record<string, unknown[] | { Keys?: unknown[] }> | undefined;
+  if (!requests) return 0;
+  let n = 0;
+  for (const r of Object.values(requests)) n += Array.isArray(r) ? r.length : (r.Keys?.length ?? 0);
+  return n;
 }

@@ -8,6 +8,7 @@ import {
   BatchGetItemCommand,
   type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
+  type BatchWriteItemCommandOutput,
   GetItemCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
@@ -167,7 +168,7 @@ export async function rawBatchWrite(
     for (let attempt = 0; pending?.length; attempt++) {
       if (attempt > 10) throw new Error('raw batch write: unprocessed items after 10 retries');
       if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
-      const out = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }));
+      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }));
       pending = out.UnprocessedItems?.[table];
     }
   });
@@ -269,4 +270,10 @@ export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_
     } else if (now() - quietSince >= quietMs) return;
   }
   throw new Error('handlers did not go quiet');
+}
+
+/** An author with `n` followers, shared by the scenarios of one run (5,000 follows are made once). */
+export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
+  const author = uid('author', n);
+  return { author, followers: await followersOf(ctx, author, n, 'f') };
 }
