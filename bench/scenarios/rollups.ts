@@ -1,0 +1,189 @@
+/**
+ * Scenario 4 — rollups. N originals are written to the feed table; once the live pipeline has
+ * settled, the same stretch of the table's stream is read twice:
+ *  - raw: a GetRecords drain (batch size = the rollup event source's), nothing else;
+ *  - ours: the same drain, each batch converted to Lambda's record shape and handed to the rollup
+ *    handler in-process, as the event source does (sequential per shard, like Lambda).
+ * The handler's claims are keyed by the stream record's eventID, and the live rollup poller has
+ * already claimed these records, so each pass gives them fresh eventIDs: the handler then does
+ * the full work (claims + rows) instead of skipping already-counted activities.
+ */
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { nowTicks } from '../../functions/core/ticks.js';
+import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
+import { localCredentials, localRegion } from '../../local/aws-local.js';
+import { lambdaContext, loadHandler } from '../../local/handlers.js';
+import { toLambdaRecord } from '../../local/stream-records.js';
+import type { BenchContext } from '../context.js';
+import { itemLike, notMeasured, now, quiesce, rawBatchWrite, runId, storedShapes, uid } from '../fixtures.js';
+import type { Figure } from '../report.js';
+import { median, round } from '../stats.js';
+import type { Scenario } from './index.js';
+
+const S = 'rollups';
+const ACTIVITIES = 3000;
+const ACTORS = 50;
+const REPS = 2;
+
+export const rollups: Scenario = {
+  id: 'rollups',
+  title: `stream records/s through the rollup handler vs a raw GetRecords drain (${ACTIVITIES} originals)`,
+  async run(ctx) {
+    const source = eventSources.find((s): s is StreamSourceDef => s.kind === 'stream' && (s.fn as string) === 'rollups');
+    if (!source) return [notMeasured(S, 'ours / raw drain', 'the rollup stream consumer is not in this build', '≥ 0.9')];
+    const streams = new DynamoDBStreamsClient({ region: localRegion, credentials: localCredentials, endpoint: ctx.stack.dynamoEndpoint });
+    try {
+      const arn = (await ctx.dynamo.send(new DescribeTableCommand({ TableName: ctx.stack.tableNames.feed }))).Table!.LatestStreamArn!;
+      await quiesce(ctx);
+      const marks = await markStreamEnd(streams, arn);
+      const written = await writeOriginals(ctx);
+      await quiesce(ctx);
+      const start = await startPositions(streams, arn, marks);
+
+      const rawRates: number[] = [];
+      const ourRates: number[] = [];
+      const handlerMs: number[] = [];
+      const drainMs: number[] = [];
+      let rowsPerBatch = 0;
+      let batches = 0;
+      for (let rep = 0; rep < REPS; rep++) {
+        const raw = await drain(streams, arn, start, source.batchSize, written);
+        rawRates.push(raw.records / (raw.ms / 1000));
+        const before = ctx.handlerCapacity.snapshot();
+        const ours = await drain(streams, arn, start, source.batchSize, written, async (batch) => {
+          const records = batch.map((r) => toLambdaRecord(r, arn)).map((r) => withFreshEventId(r, rep));
+          const t = now();
+          const result = (await invoke(source, records)) as { batchItemFailures?: unknown[] } | undefined;
+          handlerMs.push(now() - t);
+          if (result?.batchItemFailures?.length) throw new Error(`rollup handler reported failures: ${JSON.stringify(result.batchItemFailures).slice(0, 200)}`);
+        });
+        const spent = ctx.handlerCapacity.since(before);
+        ourRates.push(ours.records / (ours.ms / 1000));
+        drainMs.push(raw.ms);
+        const items = spent.items.TransactWriteItemsCommand ?? spent.items.BatchWriteItemCommand ?? 0;
+        batches = ours.batches;
+        rowsPerBatch = (items - ours.records) / ours.batches; // one claim per activity, the rest are rows
+      }
+      const ratio = median(ourRates) / median(rawRates);
+      const handlerTotal = handlerMs.reduce((a, b) => a + b, 0) / REPS;
+      return [
+        { scenario: S, metric: `raw GetRecords drain (batch ${source.batchSize})`, value: Math.round(median(rawRates)), unit: 'records/s' },
+        { scenario: S, metric: 'through the rollup handler (drain + handler, sequential per shard)', value: Math.round(median(ourRates)), unit: 'records/s' },
+        { scenario: S, metric: 'rollup handler alone', value: Math.round(written / (handlerTotal / 1000)), unit: 'records/s' },
+        { scenario: S, metric: `rows written per batch of ${source.batchSize} (besides one claim per activity, ${ACTORS} actors)`, value: round(rowsPerBatch, 1), unit: 'rows' },
+        {
+          scenario: S,
+          metric: 'ours / raw drain',
+          value: round(ratio),
+          unit: '×',
+          target: '≥ 0.9',
+          met: ratio >= 0.9,
+          note:
+            ratio >= 0.9
+              ? undefined
+              : `per ${written} records: GetRecords ${round(median(drainMs))} ms, handler ${round(handlerTotal)} ms over ${batches} batches (TransactWriteItems of claims + rows)`,
+        },
+      ];
+    } finally {
+      streams.destroy();
+    }
+  },
+};
+
+/** Writes ACTIVITIES originals (the stored original's exact shape) by ACTORS actors; returns the count. */
+async function writeOriginals(ctx: BenchContext): Promise<number> {
+  const { original } = await storedShapes(ctx);
+  const base = nowTicks();
+  const items = Array.from({ length: ACTIVITIES }, (_, i) => {
+    const actor = uid('rollup-actor', i % ACTORS);
+    return { ...itemLike(original, actor, base + BigInt(i)), actor: { S: actor }, author: { S: actor }, verb: { S: 'post' } };
+  });
+  await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
+  return items.length;
+}
+
+type Marks = Map<string, string | undefined>;
+
+async function shardsOf(streams: DynamoDBStreamsClient, arn: string) {
+  const out = [];
+  let ExclusiveStartShardId: string | undefined;
+  do {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: arn, ExclusiveStartShardId }));
+    out.push(...(StreamDescription?.Shards ?? []));
+    ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
+  } while (ExclusiveStartShardId);
+  return out;
+}
+
+/** For each shard, the last sequence number present now (undefined = empty so far). */
+async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promise<Marks> {
+  const marks: Marks = new Map();
+  for (const shard of await shardsOf(streams, arn)) {
+    let last: string | undefined;
+    let it = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+    while (it) {
+      const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
+      if (!out.Records?.length) break;
+      last = out.Records.at(-1)!.dynamodb!.SequenceNumber;
+      it = out.NextShardIterator;
+    }
+    marks.set(shard.ShardId!, last);
+  }
+  return marks;
+}
+
+type Start = { shardId: string; after?: string }[];
+
+async function startPositions(streams: DynamoDBStreamsClient, arn: string, marks: Marks): Promise<Start> {
+  return (await shardsOf(streams, arn)).map((s) => ({ shardId: s.ShardId!, after: marks.get(s.ShardId!) }));
+}
+
+/** Reads every shard from its start position until `expected` records are read; optionally handles each batch. */
+async function drain(
+  streams: DynamoDBStreamsClient,
+  arn: string,
+  start: Start,
+  limit: number,
+  expected: number,
+  handle?: (batch: StreamRecord[]) => Promise<void>,
+): Promise<{ records: number; ms: number; batches: number }> {
+  const t0 = now();
+  let records = 0;
+  let batches = 0;
+  for (const { shardId, after } of start) {
+    let it = (
+      await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: arn,
+          ShardId: shardId,
+          ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
+      )
+    ).ShardIterator;
+    while (it && records < expected) {
+      const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
+      const batch = out.Records ?? [];
+      if (!batch.length) break;
+      records += batch.length;
+      batches++;
+      if (handle) await handle(batch);
+      it = out.NextShardIterator;
+    }
+  }
+  return { records, ms: now() - t0, batches };
+}
+
+const withFreshEventId = (r: DynamoDBRecord, rep: number): DynamoDBRecord => ({ ...r, eventID: `${r.eventID}-bench-${runId}-${rep}` });
+
+async function invoke(source: StreamSourceDef, records: DynamoDBRecord[]) {
+  const handler = await loadHandler(source.fn);
+  return handler({ Records: records }, lambdaContext(source.fn, 60_000, crypto.randomUUID()));
+}
