@@ -22,6 +22,8 @@ const stack = await startLocalStack({
     // Room for the 5,000-item feeds the reading scenario pages through.
     FEED_MAX_ITEMS: '100000',
     FANOUT_PULL_THRESHOLD: '100000',
+    // Configured rollups on the bench's posts (`attributes.score`), besides the per-verb counts.
+    ROLLUPS: 'post:sum(score),post:max(score)',
   },
 });
 const figures: Figure[] = [];
