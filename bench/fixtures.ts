@@ -17,7 +17,7 @@ import { newDiscriminator, rangeKeyOf } from '../functions/core/keys.js';
 import { isoFromTicks, nowTicks } from '../functions/core/ticks.js';
 import { routes } from '../lib/defs/routes.js';
 import type { BenchContext } from './context.js';
-import type { Figure } from './report.js';
+import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
 
 export const runId = Date.now().toString(36);
@@ -62,9 +62,11 @@ export function followersOf(ctx: BenchContext, author: string, count: number, ki
 }
 
 export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
+  let done = 0;
   await pool(followers.length, FOLLOW_CONCURRENCY, async (i) => {
     const res = await ctx.call('PUT', `/following/${encodeURIComponent(author)}`, followers[i]!);
     if (res.status >= 300) throw new Error(`follow ${followers[i]} → ${author}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    if (++done % 500 === 0) progress(`  following: ${done}/${followers.length}`);
   });
 }
 

@@ -18,7 +18,7 @@ import {
   uid,
   waitForCopies,
 } from '../fixtures.js';
-import type { Figure } from '../report.js';
+import { type Figure, progress } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './index.js';
 
@@ -44,6 +44,7 @@ export const fanoutRate: Scenario = {
     const raw: number[] = [];
     const latency: number[] = [];
     for (let rep = 0; rep < REPS; rep++) {
+      progress(`  fanout: run ${rep + 1}/${REPS}`);
       await quiesce(ctx, 300);
       const res = await ctx.call('POST', '/activities', author, benchActivity(1000 + rep));
       const t201 = now();

@@ -17,7 +17,7 @@ import {
   waitForCopies,
 } from '../fixtures.js';
 import { callNaive, naiveFollow, startNaiveServer } from '../naive-baseline.js';
-import type { Figure } from '../report.js';
+import { type Figure, progress } from '../report.js';
 import { median, percentile, round } from '../stats.js';
 import type { Scenario } from './index.js';
 
@@ -56,6 +56,7 @@ export const postLatency: Scenario = {
         const ms: number[] = [];
         const spent: CapacityTotals[] = [];
         for (let i = 0; i < step.posts; i++) {
+          progress(`  post: ${step.followers} followers, post ${i + 1}/${step.posts}`);
           const before = ctx.handlerCapacity.snapshot();
           const res = await ctx.call('POST', '/activities', author, benchActivity(i));
           spent.push(ctx.handlerCapacity.since(before));
@@ -76,6 +77,7 @@ export const postLatency: Scenario = {
         if (followers.length) await naiveFollow(ctx, naiveAuthor, followers);
         const nms: number[] = [];
         for (let i = 0; i < step.naive; i++) {
+          progress(`  post: naive baseline, ${step.followers} followers, post ${i + 1}/${step.naive}`);
           const res = await callNaive(ctx, server, naiveAuthor, benchActivity(i));
           if (res.status !== 201) throw new Error(`naive POST: ${res.status} ${JSON.stringify(res.body)}`);
           nms.push(res.ms);
