@@ -134,25 +134,27 @@ async function deliver(
 
   while (pending.length && running()) {
     const batch = pending.slice(0, size);
-    const failedAt = await invoke(opts, batch);
-    if (failedAt === undefined) {
+    const outcome = await invoke(opts, batch);
+    if (outcome === undefined) {
       save(batch.at(-1)!.dynamodb!.SequenceNumber);
       pending = pending.slice(batch.length);
       size = Math.min(source.batchSize, pending.length || source.batchSize);
       retries = 0;
       continue;
     }
+    const { failedAt, reported } = outcome;
     // Records before the first failure are done; the retry starts at the failure.
     save(batch[failedAt - 1]?.dynamodb?.SequenceNumber);
+    if (failedAt > 0) retries = 0; // progress: the retry budget belongs to the new first record
     pending = pending.slice(failedAt);
     const retried = batch.slice(failedAt);
-    // Halving the retried part isolates a poison record, so giving up skips as little as possible.
-    size = source.bisectBatchOnError && retried.length > 1 ? Math.ceil(retried.length / 2) : retried.length;
     retries += 1;
     const oldest = retried[0]!.dynamodb!.ApproximateCreationDateTime ?? Date.now() / 1000;
     const tooOld = Date.now() / 1000 - oldest > source.maxRecordAgeSeconds;
     if (retries > source.retryAttempts || tooOld) {
-      const failedBatch = pending.slice(0, size);
+      // A reported failure names its record: give up on that one alone; a thrown error, on the
+      // part that was attempted.
+      const failedBatch = reported ? retried.slice(0, 1) : retried;
       await sendToOnFailure(opts, shardId, failedBatch, retries);
       save(failedBatch.at(-1)!.dynamodb!.SequenceNumber);
       pending = pending.slice(failedBatch.length);
@@ -160,12 +162,20 @@ async function deliver(
       retries = 0;
       continue;
     }
+    // Halving the retried part isolates a poison record, so giving up skips as little as possible.
+    size = source.bisectBatchOnError && retried.length > 1 ? Math.ceil(retried.length / 2) : retried.length;
     await sleep(Math.min(50 * 2 ** retries, 2000) * (0.5 + Math.random() / 2));
   }
 }
 
-/** Invokes the function; returns the index of the first failed record, or undefined on success. */
-async function invoke(opts: StreamPollerOptions, batch: DynamoDBRecord[]): Promise<number | undefined> {
+/**
+ * Invokes the function. Undefined on success; else the index of the first failed record and
+ * whether the function reported it (batchItemFailures) rather than throwing.
+ */
+async function invoke(
+  opts: StreamPollerOptions,
+  batch: DynamoDBRecord[],
+): Promise<{ failedAt: number; reported: boolean } | undefined> {
   const { source } = opts;
   const event: DynamoDBStreamEvent = { Records: batch };
   try {
@@ -173,10 +183,11 @@ async function invoke(opts: StreamPollerOptions, batch: DynamoDBRecord[]): Promi
     const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     if (failed.size === 0) return undefined;
     const index = batch.findIndex((r) => failed.has(r.dynamodb!.SequenceNumber!));
-    return index < 0 ? 0 : index; // an unknown identifier fails the whole batch, as in Lambda
+    // An identifier not in the batch fails the whole batch, as in Lambda.
+    return index < 0 ? { failedAt: 0, reported: false } : { failedAt: index, reported: true };
   } catch (error) {
     console.error(`${source.fn} failed a stream batch of ${batch.length}:`, (error as Error).message);
-    return 0;
+    return { failedAt: 0, reported: false };
   }
 }
 

@@ -8,6 +8,14 @@ import { generateLocalKeys } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
 import type { LocalStackInfo } from './support/stack-info.js';
 
+/** Verbs reserved for the rollup tests (see test/support/seed-originals.ts). */
+export const TEST_ROLLUPS = [
+  'prop_a:sum(score)', 'prop_a:MIN(score)', 'prop_a:Max(score)',
+  'prop_b:sum(score)', 'prop_b:max(level)',
+  'exo:sum(score)', 'exo:min(score)', 'exo:max(score)',
+  'bench_play:sum(score)', 'bench_play:max(score)',
+].join(',');
+
 export default async function setup(project: TestProject) {
   const keys = await generateLocalKeys();
   const stack = await startLocalStack({
@@ -15,7 +23,11 @@ export default async function setup(project: TestProject) {
     keys,
     sqsRetryDelaySeconds: 1,
     // Low thresholds so tests can cross them with few writes.
-    env: { FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50' },
+    env: {
+      FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50',
+      // Rollup tests: verbs they own (series isolate by verb and by time region), mixed-case funcs.
+      ROLLUPS: process.env.ROLLUPS ?? TEST_ROLLUPS,
+    },
   });
   const info: LocalStackInfo = {
     apiUrl: stack.apiUrl,

@@ -5,18 +5,11 @@
  */
 import { type ConfigKey, configKeys } from '../../lib/defs/config.js';
 import { ConfigError } from './errors.js';
+import { parseDuration } from './durations.js';
+import { parseRollupSpec } from './rollups/spec.js';
+import { parseBucketSize, parseSegments } from './rollups/windows.js';
 
-/** Milliseconds, or undefined for `off`. Accepts e.g. `500ms`, `90s`, `15m`, `24h`, `30d`. */
-export function parseDuration(raw: string): number | undefined {
-  const text = raw.trim().toLowerCase();
-  if (text === 'off') return undefined;
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
-  if (!match) throw new Error(`expected a duration like 90s, 24h, 30d or "off", got "${raw}"`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
-  const ms = Number(match[1]) * unit;
-  if (ms <= 0) throw new Error(`duration must be positive, got "${raw}"`);
-  return ms;
-}
+export { parseDuration };
 
 /** An integer ≥ min, or undefined for `off`. */
 function integerOrOff(min: number): (raw: string) => number | undefined {
@@ -40,7 +33,20 @@ export const configParsers = {
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,
-  ROLLUPS: (raw: string) => raw,
+  ROLLUPS: parseRollupSpec,
+  ROLLUP_TTL: parseDuration,
+  ROLLUP_PARTITIONS: (raw: string) => {
+    const n = integer(1)(raw);
+    if (n > 100) throw new Error(`expected at most 100 partitions, got "${raw}"`);
+    return n;
+  },
+  ACTIVITY_BUCKET: parseBucketSize,
+  ACTIVITY_BUCKETS: (raw: string) => {
+    const n = integer(1)(raw);
+    if (n > 1000) throw new Error(`expected at most 1000 buckets, got "${raw}"`);
+    return n;
+  },
+  ACTIVITY_SEGMENTS: parseSegments,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 
 export type ConfigValue<K extends ConfigKey> = ReturnType<(typeof configParsers)[K]>;

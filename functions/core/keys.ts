@@ -55,3 +55,52 @@ export const foreignIdKey = (actor: string, foreignId: string) => ({ pk: `foreig
 
 /** Per-feed retention state: the maintained item count (only when retention by count is on). */
 export const feedMetaKey = (owner: string) => ({ pk: `feed#${owner}`, sk: 'meta' });
+
+// ---- stats table --------------------------------------------------------------------------
+//
+// Rollup rows: one per (series, minute, chunk). A chunk is a run of activities from one stream
+// batch written in one transaction; `chunkId` is the eventID of its first activity, unique among
+// applied chunks because every activity is claimed exactly once (see rollups/apply.ts).
+//   pk = rollup#<series>#<UTC day>#<split>   sk = <minute ISO>#<chunkId>
+// The day in the partition key bounds a partition's size; `split` (0..ROLLUP_PARTITIONS-1, a hash
+// of the chunk id) spreads a hot series over several partitions, and reads query them all.
+//
+// Activity entries: one per counted activity, in the actor's partition under its window bucket.
+// The entry is also the activity's CLAIM: it is written, conditioned on not existing, in the same
+// transaction as the rows the activity feeds (see rollups/apply.ts).
+//   pk = activity#<userId>   sk = <bucket start ISO>#<eventID>
+
+const DAY_MS = 86_400_000;
+/** Fixed-width ISO 8601 (`2026-11-22T18:30:00.000Z`): sorts as text the way it sorts as time. */
+export const isoMs = (ms: number) => new Date(ms).toISOString();
+
+function splitOf(chunkId: string, partitions: number): number {
+  let h = 0;
+  for (let i = 0; i < chunkId.length; i++) h = (h * 31 + chunkId.charCodeAt(i)) >>> 0;
+  return h % partitions;
+}
+
+export const rollupPartition = (series: string, dayStartMs: number, split: number) =>
+  `rollup#${series}#${isoMs(dayStartMs).slice(0, 10)}#${split}`;
+
+export function rollupRowKey(series: string, minuteMs: number, chunkId: string, partitions: number) {
+  const dayStart = Math.floor(minuteMs / DAY_MS) * DAY_MS;
+  return { pk: rollupPartition(series, dayStart, splitOf(chunkId, partitions)), sk: `${isoMs(minuteMs)}#${chunkId}` };
+}
+
+/**
+ * Access pattern "rows of a series in [fromMs, toMs)" inside one day partition: `sk BETWEEN lo AND
+ * hi`. Every sk of minute m is `iso(m)#…`, which sorts after iso(m) and before iso(m + 1 minute).
+ */
+export const rollupRowRange = (fromMs: number, toMs: number) => ({ lo: isoMs(fromMs), hi: isoMs(toMs) });
+
+export const activityPartition = (userId: string) => `activity#${userId}`;
+
+/** An activity's window entry and claim: derived from its stream record alone (actor, time, eventID). */
+export const activityEntryKey = (userId: string, bucketStartMs: number, eventId: string) => ({
+  pk: activityPartition(userId),
+  sk: `${isoMs(bucketStartMs)}#${eventId}`,
+});
+
+/** Access pattern "a user's entries in buckets starting at or after fromMs": `sk >= lo`. */
+export const activityEntriesFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });

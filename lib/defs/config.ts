@@ -46,7 +46,37 @@ export const configKeys = {
     envVar: 'ROLLUPS',
     contextKey: 'rollups',
     default: '',
-    description: 'Rollup spec: comma-separated event_type:func(attribute), func in sum/min/max.',
+    description: 'Rollup spec: comma-separated event_type:func(attribute), func in sum/min/max (any case).',
+  },
+  ROLLUP_TTL: {
+    envVar: 'ROLLUP_TTL',
+    contextKey: 'rollupTtl',
+    default: '90d',
+    description: "Rollup rows expire this long after their minute (DynamoDB TTL, filtered on read too), or off.",
+  },
+  ROLLUP_PARTITIONS: {
+    envVar: 'ROLLUP_PARTITIONS',
+    contextKey: 'rollupPartitions',
+    default: '1',
+    description: 'Partitions per series and day (hot-partition split). Only ever raise it: reads query 0..n-1.',
+  },
+  ACTIVITY_BUCKET: {
+    envVar: 'ACTIVITY_BUCKET',
+    contextKey: 'activityBucket',
+    default: '1h',
+    description: 'Recent-activity windows: size of one bucket (must divide a day evenly).',
+  },
+  ACTIVITY_BUCKETS: {
+    envVar: 'ACTIVITY_BUCKETS',
+    contextKey: 'activityBuckets',
+    default: '24',
+    description: 'Recent-activity windows: buckets kept per user; older buckets expire (TTL) and are filtered on read.',
+  },
+  ACTIVITY_SEGMENTS: {
+    envVar: 'ACTIVITY_SEGMENTS',
+    contextKey: 'activitySegments',
+    default: 'power=50,casual=1',
+    description: 'Minimum activities in the full window for each segment (scaled to shorter windows); below casual is inactive.',
   },
 } as const satisfies Record<string, ConfigKeyDef>;
 

@@ -49,6 +49,24 @@ export const eventSources: readonly EventSourceDef[] = [
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
   },
+  /**
+   * A second consumer of the same stream (one stream table; Lambda allows two consumers per
+   * DynamoDB stream shard). Larger batches aggregate more activities per row. Retries are safe:
+   * the handler counts each activity exactly once under retry, bisection and partial writes.
+   */
+  {
+    kind: 'stream',
+    id: 'feedRollups',
+    table: 'feed',
+    fn: 'rollups',
+    batchSize: 500,
+    startingPosition: 'TRIM_HORIZON',
+    retryAttempts: 10,
+    maxRecordAgeSeconds: 6 * 3600,
+    bisectBatchOnError: true,
+    reportBatchItemFailures: true,
+    onFailure: 'streamFailures',
+  },
   {
     kind: 'sqs',
     id: 'fanoutJobs',

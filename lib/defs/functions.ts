@@ -23,7 +23,15 @@ export interface FunctionDef {
   readonly config: readonly ConfigKey[];
 }
 
-export type FunctionId = 'health' | 'me' | 'fallback' | 'outbox' | 'fanoutWorker';
+export type FunctionId =
+  | 'health'
+  | 'me'
+  | 'fallback'
+  | 'outbox'
+  | 'fanoutWorker'
+  | 'rollups'
+  | 'rollupsRead'
+  | 'activityRead';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -48,6 +56,32 @@ export const functions: Record<FunctionId, FunctionDef> = {
     tables: { feed: 'readwrite', graph: 'read' },
     sendsTo: ['fanout'],
     config: [],
+  },
+  /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
+  rollups: {
+    id: 'rollups',
+    entry: 'functions/handlers/rollups.ts',
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    tables: { stats: 'write' },
+    sendsTo: [],
+    config: ['ROLLUPS', 'ROLLUP_TTL', 'ROLLUP_PARTITIONS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS'],
+  },
+  rollupsRead: {
+    id: 'rollupsRead',
+    entry: 'functions/handlers/rollups-read.ts',
+    ...http,
+    tables: { stats: 'read' },
+    sendsTo: [],
+    config: ['ROLLUP_TTL', 'ROLLUP_PARTITIONS'],
+  },
+  activityRead: {
+    id: 'activityRead',
+    entry: 'functions/handlers/activity-read.ts',
+    ...http,
+    tables: { stats: 'read' },
+    sendsTo: [],
+    config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
 };
 

@@ -19,6 +19,8 @@ export interface RouteDef {
 export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/health', fn: 'health', auth: false },
   { method: 'GET', path: '/me', fn: 'me', auth: true },
+  { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true },
+  { method: 'GET', path: '/users/{userId}/activity', fn: 'activityRead', auth: true },
 ];
 
 /** Route key as API Gateway writes it into `event.routeKey`. */

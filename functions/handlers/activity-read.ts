@@ -1,0 +1,35 @@
+/**
+ * GET /users/{userId}/activity?window=24h — the user's recent activity: the window's buckets
+ * (oldest first, empty ones included), their total and a segment (power / casual / inactive).
+ * The window is rounded up to whole buckets and may not exceed what is kept (default 24 × 1 h).
+ */
+import { tables } from '../../lib/defs/tables.js';
+import { doc } from '../core/clients.js';
+import { readConfig } from '../core/config.js';
+import { parseDuration } from '../core/durations.js';
+import { requireEnv } from '../core/env.js';
+import { ValidationError } from '../core/errors.js';
+import { queryActivity } from '../core/rollups/read.js';
+import { bucketsFor, summarize, windowStart } from '../core/rollups/windows.js';
+import { httpHandler, json } from '../http/handler.js';
+import type { AuthedEvent } from '../http/types.js';
+
+const table = requireEnv(tables.stats.envVar);
+const cfg = { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') };
+const segments = readConfig('ACTIVITY_SEGMENTS');
+
+export const handler = httpHandler<AuthedEvent>(async (event) => {
+  const userId = event.pathParameters?.userId ?? '';
+  const raw = event.queryStringParameters?.window;
+  let n = cfg.buckets;
+  if (raw !== undefined) {
+    try {
+      n = bucketsFor(parseDuration(raw) ?? Number.NaN, cfg);
+    } catch (error) {
+      throw new ValidationError('Invalid window.', [{ field: 'query.window', message: (error as Error).message }]);
+    }
+  }
+  const now = Date.now();
+  const rows = await queryActivity((c) => doc.send(c), table, userId, windowStart(now, n, cfg));
+  return json(200, { userId, windowSeconds: (n * cfg.bucketMs) / 1000, ...summarize(rows, now, n, cfg, segments) });
+});

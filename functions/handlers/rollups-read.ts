@@ -1,0 +1,44 @@
+/**
+ * GET /rollups/{name}?from=&to=&granularity=minute|hour|day — a series' points, combining its rows
+ * per interval (SUM for counts and sums, MIN/MAX for min and max). `from` (inclusive) and `to`
+ * (exclusive) are RFC 3339, aligned outward to the granularity; default: the 60 intervals up to
+ * now. At most 1,440 points per read. Intervals without data are absent (sparse).
+ */
+import { tables } from '../../lib/defs/tables.js';
+import { doc } from '../core/clients.js';
+import { readConfig } from '../core/config.js';
+import { requireEnv } from '../core/env.js';
+import { ValidationError } from '../core/errors.js';
+import { alignQuery, combinePoints, GRANULARITY_MS, type Granularity, partitionReads, querySeries } from '../core/rollups/read.js';
+import { combineOf } from '../core/rollups/spec.js';
+import { httpHandler, json } from '../http/handler.js';
+import type { AuthedEvent } from '../http/types.js';
+
+const table = requireEnv(tables.stats.envVar);
+const ttlMs = readConfig('ROLLUP_TTL');
+const partitions = readConfig('ROLLUP_PARTITIONS');
+
+export const handler = httpHandler<AuthedEvent>(async (event) => {
+  const name = event.pathParameters?.name ?? '';
+  const params = event.queryStringParameters ?? {};
+  const errors: { field: string; message: string }[] = [];
+  const combine = combineOf(name);
+  if (!combine) errors.push({ field: 'path.name', message: 'expected <event_type>.count or <event_type>.<attribute>.sum|min|max' });
+  const granularity = (params.granularity ?? 'minute') as Granularity;
+  if (!(granularity in GRANULARITY_MS)) errors.push({ field: 'query.granularity', message: 'expected minute, hour or day' });
+  const now = Date.now();
+  const to = params.to === undefined ? now : Date.parse(params.to);
+  if (Number.isNaN(to)) errors.push({ field: 'query.to', message: 'expected an RFC 3339 timestamp' });
+  const from = params.from === undefined ? to - 60 * (GRANULARITY_MS[granularity] ?? 0) : Date.parse(params.from);
+  if (Number.isNaN(from)) errors.push({ field: 'query.from', message: 'expected an RFC 3339 timestamp' });
+  if (errors.length) throw new ValidationError('Invalid rollup query.', errors);
+
+  let query;
+  try {
+    query = alignQuery(name, combine!, granularity, from, to);
+  } catch (error) {
+    throw new ValidationError('Invalid rollup range.', [{ field: 'query.from', message: (error as Error).message }]);
+  }
+  const rows = await querySeries((c) => doc.send(c), table, partitionReads(query, now, ttlMs, partitions));
+  return json(200, { name, granularity, points: combinePoints(query, rows, now) });
+});

@@ -1,0 +1,38 @@
+/**
+ * Feed-table stream → rollup rows and recent-activity buckets (issue 5). Counts each original
+ * activity exactly once (see core/rollups/apply.ts); on a failed write reports the first activity
+ * not yet counted, so Lambda retries from there (earlier records are done; later ones that did get
+ * written are recognised by their claims).
+ */
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { tables } from '../../lib/defs/tables.js';
+import { doc } from '../core/clients.js';
+import { readConfig } from '../core/config.js';
+import { requireEnv } from '../core/env.js';
+import { logger } from '../core/logger.js';
+import { applyActivities } from '../core/rollups/apply.js';
+import { activityOf, type PlanOptions } from '../core/rollups/plan.js';
+
+const table = requireEnv(tables.stats.envVar);
+const settings = {
+  spec: readConfig('ROLLUPS'),
+  rollupTtlMs: readConfig('ROLLUP_TTL'),
+  partitions: readConfig('ROLLUP_PARTITIONS'),
+  window: { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') },
+};
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const activities = event.Records.map(activityOf).filter((a) => a !== undefined);
+  const opts: PlanOptions = { ...settings, nowMs: Date.now() };
+  const result = await applyActivities(activities, opts, { send: (c) => doc.send(c), table });
+  logger.debug('rollup batch', {
+    records: event.Records.length,
+    activities: activities.length,
+    chunks: result.chunks,
+    rows: result.rows,
+    alreadyCounted: result.alreadyCounted,
+  });
+  if (!result.failedAt) return { batchItemFailures: [] };
+  logger.error('rollup batch incomplete; retrying from the first uncounted activity', { seq: result.failedAt.seq });
+  return { batchItemFailures: [{ itemIdentifier: result.failedAt.seq }] };
+};

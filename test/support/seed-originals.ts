@@ -1,0 +1,108 @@
+/**
+ * Until posting (issue 3) lands, tests produce activities the way it stores them: an ORIGINAL at
+ * pk = actor carrying `author`, and fan-out COPIES at pk = follower without `author`. Written
+ * straight to the feed table, they flow through the real stream and poller to the rollups
+ * handler. `streamRecord` builds the Lambda record of such an item for direct handler calls.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { newDiscriminator, rangeKeyOf } from '../../functions/core/keys.js';
+import { isoFromTicks } from '../../functions/core/ticks.js';
+import { doc, stack } from './local.js';
+
+export type AttributeScalar = number | string | boolean;
+
+export interface ActivityInput {
+  readonly actor: string;
+  readonly verb: string;
+  /** Epoch ms of the activity (its `time`); sub-ms digits are random. */
+  readonly timeMs: number;
+  readonly attributes?: Readonly<Record<string, AttributeScalar>>;
+}
+
+export type FeedItem = Record<string, unknown> & { pk: string; rk: bigint };
+
+/** The original as posting writes it: pk = actor, `author` = actor. */
+export function originalItem(a: ActivityInput): FeedItem {
+  const ticks = BigInt(a.timeMs) * 1_000_000n + BigInt(randomInt(0, 1_000_000));
+  const rk = rangeKeyOf(ticks, newDiscriminator());
+  return {
+    pk: a.actor,
+    rk,
+    id: `${a.actor}:${rk}`,
+    actor: a.actor,
+    verb: a.verb,
+    time: isoFromTicks(ticks),
+    ...(a.attributes ? { attributes: { ...a.attributes } } : {}),
+    author: a.actor,
+  };
+}
+
+/** A fan-out copy of `original` in `follower`'s feed: same attributes, no `author`. */
+export function copyItem(original: FeedItem, follower: string): FeedItem {
+  const { author: _author, ...rest } = original;
+  return { ...rest, pk: follower };
+}
+
+/** BatchWrite items to the feed table (25 per request, unprocessed items retried). */
+export async function writeFeedItems(items: readonly FeedItem[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let requests: { PutRequest: { Item: FeedItem } }[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; requests.length; attempt++) {
+      if (attempt > 8) throw new Error('unprocessed items after 8 retries');
+      const out = await doc.send(new BatchWriteCommand({ RequestItems: { [stack.tableNames.feed]: requests } }));
+      requests = (out.UnprocessedItems?.[stack.tableNames.feed] ?? []) as typeof requests;
+      if (requests.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+}
+
+export const seedOriginals = (activities: readonly ActivityInput[]) => writeFeedItems(activities.map(originalItem));
+
+// ---- Lambda stream records, for calling the handler directly ---------------------------------
+
+function toAttr(value: unknown): AttributeValue {
+  if (typeof value === 'string') return { S: value };
+  if (typeof value === 'number' || typeof value === 'bigint') return { N: String(value) };
+  if (typeof value === 'boolean') return { BOOL: value };
+  if (value && typeof value === 'object') {
+    return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toAttr(v)])) };
+  }
+  throw new Error(`cannot marshal ${String(value)}`);
+}
+const image = (item: FeedItem) => toAttr(item).M!;
+
+let seq = 10n ** 20n;
+/**
+ * A record as Lambda delivers it. Sequence numbers increase per call; eventIDs are fresh unless
+ * given. `ttl` makes a REMOVE look like a TTL deletion (as the local poller shapes them);
+ * `rawTtl` keeps DynamoDB Local's own event name instead.
+ */
+export function streamRecord(
+  kind: 'INSERT' | 'MODIFY' | 'REMOVE' | 'TTL' | 'UNKNOWN_TO_SDK_VERSION',
+  item: FeedItem,
+  old?: FeedItem,
+): DynamoDBRecord {
+  seq += 1n;
+  const eventName = kind === 'TTL' ? 'REMOVE' : kind;
+  return {
+    eventID: randomUUID().replaceAll('-', ''),
+    eventName: eventName as DynamoDBRecord['eventName'],
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'us-east-1',
+    eventSourceARN: 'arn:aws:dynamodb:us-east-1:000000000000:table/test/stream/x',
+    dynamodb: {
+      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+      Keys: { pk: { S: item.pk }, rk: { N: String(item.rk) } },
+      ...(kind === 'INSERT' || kind === 'MODIFY' ? { NewImage: image(item) } : {}),
+      ...(kind === 'MODIFY' ? { OldImage: image(old ?? item) } : {}),
+      ...(kind !== 'INSERT' && kind !== 'MODIFY' ? { OldImage: image(item) } : {}),
+      SequenceNumber: seq.toString().padStart(21, '0'),
+      SizeBytes: 100,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    ...(kind === 'TTL' ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+  };
+}
