@@ -15,6 +15,8 @@ export interface CapacityTotals {
   tables: Record<string, { read: number; write: number }>;
   /** Items sent per command, for the batch and transaction commands (BatchWriteItem, TransactWriteItems). */
   items: Record<string, number>;
+  /** Milliseconds spent waiting on each command (summed over calls, so concurrent calls add up). */
+  ms: Record<string, number>;
 }
 
 export interface CapacityMeter {
@@ -24,7 +26,7 @@ export interface CapacityMeter {
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number; TableName?: string };
 
-const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {} });
+const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {}, ms: {} });
 
 export function meterCapacity(client: DynamoDBClient): CapacityMeter {
   const totals = empty();
@@ -35,7 +37,9 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
       const name = context.commandName ?? 'unknown';
       const sent = itemsIn(input);
       if (sent) totals.items[name] = (totals.items[name] ?? 0) + sent;
+      const started = performance.now();
       const result = await next(args);
+      totals.ms[name] = (totals.ms[name] ?? 0) + (performance.now() - started);
       const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
       const consumed = output.ConsumedCapacity;
       for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
@@ -65,6 +69,7 @@ export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTot
   out.read = after.read - before.read;
   out.write = after.write - before.write;
   for (const [k, v] of Object.entries(after.calls)) if (v - (before.calls[k] ?? 0)) out.calls[k] = v - (before.calls[k] ?? 0);
+  for (const [k, v] of Object.entries(after.ms)) if (v - (before.ms[k] ?? 0)) out.ms[k] = v - (before.ms[k] ?? 0);
   for (const [k, v] of Object.entries(after.items)) if (v - (before.items[k] ?? 0)) out.items[k] = v - (before.items[k] ?? 0);
   for (const [k, v] of Object.entries(after.tables)) {
     const b = before.tables[k] ?? { read: 0, write: 0 };
