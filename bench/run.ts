@@ -23,7 +23,7 @@ const stack = await startLocalStack({
     FEED_MAX_ITEMS: '100000',
     FANOUT_PULL_THRESHOLD: '100000',
     // Configured rollups on the bench's posts (`attributes.score`), besides the per-verb counts.
-    ROLLUPS: 'post:sum(score),post:max(score)',
+    ROLLUPS: 'post:sum(score),post:max(score),bench_play:sum(score),bench_play:max(score),bench_buy:sum(amount)',
   },
 });
 const figures: Figure[] = [];

@@ -16,21 +16,21 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { nowTicks } from '../../functions/core/ticks.js';
 import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { lambdaContext, loadHandler } from '../../local/handlers.js';
 import { toLambdaRecord } from '../../local/stream-records.js';
 import type { BenchContext } from '../context.js';
-import { itemLike, notMeasured, now, quiesce, rawBatchWrite, runId, storedShapes, uid } from '../fixtures.js';
+import { notMeasured, now, quiesce, rawBatchWrite, runId, uid } from '../fixtures.js';
+import { originalFor } from '../rollup-data.js';
 import type { Figure } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './index.js';
 
 const S = 'rollups';
 const ACTIVITIES = 3000;
-const ACTORS = 200;
 /** GetRecords' maximum: the raw drain is the ceiling. */
 const RAW_LIMIT = 1000;
 const REPS = 2;
@@ -88,7 +88,7 @@ export const rollups: Scenario = {
         { scenario: S, metric: `raw GetRecords drain (Limit ${RAW_LIMIT})`, value: Math.round(median(rawRates)), unit: 'records/s' },
         { scenario: S, metric: 'through the rollup handler (drain + handler, sequential per shard)', value: Math.round(median(ourRates)), unit: 'records/s' },
         { scenario: S, metric: 'rollup handler alone', value: Math.round(records / (handlerTotal / 1000)), unit: 'records/s' },
-        { scenario: S, metric: `rows written per batch of ${source.batchSize} (besides one claim per activity, ${ACTORS} actors)`, value: round(rowsPerBatch, 1), unit: 'rows' },
+        { scenario: S, metric: `rows written per batch of ${source.batchSize} (besides one claim per activity; 3 verbs, 200 actors, 2 minutes)`, value: round(rowsPerBatch, 1), unit: 'rows' },
         {
           scenario: S,
           metric: 'ours / raw drain',
@@ -108,13 +108,16 @@ export const rollups: Scenario = {
   },
 };
 
-/** Writes ACTIVITIES originals (the stored original's exact shape) by ACTORS actors; returns the count. */
+/**
+ * Writes ACTIVITIES originals from bench/rollup-data.ts (3 verbs, 200 actors, times over the last
+ * 2 minutes, as a live stream has them); returns the count.
+ */
 async function writeOriginals(ctx: BenchContext): Promise<number> {
-  const { original } = await storedShapes(ctx);
-  const base = nowTicks();
+  const now = Date.now();
   const items = Array.from({ length: ACTIVITIES }, (_, i) => {
-    const actor = uid('rollup-actor', i % ACTORS);
-    return { ...itemLike(original, actor, base + BigInt(i)), actor: { S: actor }, author: { S: actor }, verb: { S: 'post' } };
+    const o = originalFor(i, now, 2);
+    const actor = uid('rollup', o.actor);
+    return marshall({ ...o, pk: actor, actor, author: actor, id: o.id.replace(o.actor, actor) }, { removeUndefinedValues: true });
   });
   await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
   return items.length;
