@@ -42,6 +42,34 @@ export function parseRangeKey(text: string): bigint | undefined {
 
 // ---- feed table ---------------------------------------------------------------------------
 
+/** Longest user id (UTF-8 bytes) a key may carry: DynamoDB allows 2,048 for a partition key. */
+export const MAX_USER_ID_BYTES = 1024;
+
+/**
+ * Activity id = `<rk>.<base64url(actor)>`: the original's full key (pk = actor, rk), so GET and
+ * DELETE find it with one GetItem/UpdateItem and no index. Opaque to clients.
+ * @example activityIdOf('alice', 9223372035079123456000123456789n) // '9223372035079123456000123456789.YWxpY2U'
+ */
+export function activityIdOf(actor: string, rk: bigint): string {
+  return `${rk}.${Buffer.from(actor, 'utf8').toString('base64url')}`;
+}
+
+/** Decode an activity id; undefined for anything `activityIdOf` cannot have produced. */
+export function parseActivityId(id: string): { actor: string; rk: bigint } | undefined {
+  const dot = id.indexOf('.');
+  if (dot <= 0) return undefined;
+  const rkText = id.slice(0, dot);
+  const rk = parseRangeKey(rkText);
+  const encoded = id.slice(dot + 1);
+  if (rk === undefined || rk.toString() !== rkText || !/^[A-Za-z0-9_-]{1,1400}$/.test(encoded)) return undefined;
+  const actor = Buffer.from(encoded, 'base64url').toString('utf8');
+  // Canonical form only: rejects non-UTF-8 bytes, padding variants and trailing garbage bits.
+  if (actor === '' || Buffer.from(actor, 'utf8').toString('base64url') !== encoded) return undefined;
+  if (Buffer.byteLength(actor, 'utf8') > MAX_USER_ID_BYTES) return undefined;
+  return { actor, rk };
+}
+
+
 /** A feed item: pk = feed owner's user id, rk = the activity's range key. */
 export const feedItemKey = (owner: string, rk: bigint) => ({ pk: owner, rk });
 

@@ -31,7 +31,10 @@ export type FunctionId =
   | 'fanoutWorker'
   | 'rollups'
   | 'rollupsRead'
-  | 'activityRead';
+  | 'activityRead'
+  | 'activities'
+  | 'feedRead'
+  | 'openapi';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -83,6 +86,25 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: [],
     config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
+  /** POST /activities, GET and DELETE /activities/{id}: originals + foreignId markers + feed counter. */
+  activities: {
+    id: 'activities',
+    entry: 'functions/handlers/activities.ts',
+    ...http,
+    tables: { feed: 'readwrite', graph: 'readwrite' },
+    sendsTo: [],
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+  },
+  /** GET /feed, GET /users/{userId}/activities. Graph read: the retention counter. */
+  feedRead: {
+    id: 'feedRead',
+    entry: 'functions/handlers/feed-read.ts',
+    ...http,
+    tables: { feed: 'read', graph: 'read' },
+    sendsTo: [],
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+  },
+  openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
 };
 
 export const functionList: readonly FunctionDef[] = Object.values(functions);

@@ -21,6 +21,12 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/me', fn: 'me', auth: true },
   { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true },
   { method: 'GET', path: '/users/{userId}/activity', fn: 'activityRead', auth: true },
+  { method: 'POST', path: '/activities', fn: 'activities', auth: true },
+  { method: 'GET', path: '/activities/{id}', fn: 'activities', auth: true },
+  { method: 'DELETE', path: '/activities/{id}', fn: 'activities', auth: true },
+  { method: 'GET', path: '/feed', fn: 'feedRead', auth: true },
+  { method: 'GET', path: '/users/{userId}/activities', fn: 'feedRead', auth: true },
+  { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 
 /** Route key as API Gateway writes it into `event.routeKey`. */
@@ -42,7 +48,13 @@ export function matchPath(template: string, path: string): Record<string, string
     const g = got[i]!;
     if (w.startsWith('{') && w.endsWith('}')) {
       if (g === '') return undefined;
-      params[w.slice(1, -1)] = decodeURIComponent(g);
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(g);
+      } catch {
+        return undefined; // malformed %-escape: no route matches (404), never a crash
+      }
+      params[w.slice(1, -1)] = decoded;
     } else if (w !== g) {
       return undefined;
     }

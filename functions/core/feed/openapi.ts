@@ -1,0 +1,118 @@
+/**
+ * The OpenAPI 3.1 document of the feed API, generated from the zod schemas that validate the
+ * requests (`z.toJSONSchema`, JSON Schema 2020-12 = OpenAPI 3.1's dialect).
+ */
+import { z } from 'zod';
+import { LIMITS, pageQuery } from './schemas.js';
+
+const schema = (s: z.ZodType) => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+/** Named schemas (`.meta({ id })` in schemas.ts), cross-referenced as `#/components/schemas/<id>`. */
+function componentSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const out: Record<string, unknown> = {};
+  for (const id of ['PostActivity', 'Activity', 'Page', 'Problem']) {
+    const { $schema: _drop, $id: _id, ...rest } = schemas[id] as Record<string, unknown>;
+    out[id] = rest;
+  }
+  return out;
+}
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+const unauthorized = {
+  description: 'Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`).',
+};
+const ok = (ref: string, description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+function queryParameters() {
+  const props = (schema(pageQuery) as { properties: Record<string, { description?: string }> }).properties;
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: s.description,
+    schema: s,
+  }));
+}
+
+const pageOp = (summary: string, extra: object[] = []) => ({
+  summary,
+  security: [{ jwt: [] }],
+  parameters: [...extra, ...queryParameters()],
+  responses: {
+    200: ok('Page', 'A page, newest first.'),
+    400: problem('Bad limit or cursor, unknown parameter, or both before and since.'),
+    401: unauthorized,
+  },
+});
+
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Activity id.' };
+
+export function openApiDocument(): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'tickfeed', version: '0.1.0', description: 'Activity feeds keyed by time.' },
+    components: {
+      securitySchemes: { jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: componentSchemas(),
+    },
+    paths: {
+      '/activities': {
+        post: {
+          summary: 'Post an activity as the caller.',
+          security: [{ jwt: [] }],
+          requestBody: {
+            required: true,
+            description: `JSON, at most ${LIMITS.bodyBytes} bytes.`,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/PostActivity' } } },
+          },
+          responses: {
+            201: ok('Activity', 'Created.'),
+            200: ok('Activity', 'The foreignId was posted before: the original, nothing written.'),
+            400: problem('Malformed JSON, unknown field or invalid value.'),
+            401: unauthorized,
+            409: problem('The foreignId names an activity that was deleted or expired.'),
+            413: problem(`Body larger than ${LIMITS.bodyBytes} bytes.`),
+            415: problem('Content-Type is not application/json.'),
+          },
+        },
+      },
+      '/activities/{id}': {
+        get: {
+          summary: 'One activity.',
+          security: [{ jwt: [] }],
+          parameters: [idParam],
+          responses: { 200: ok('Activity', 'The activity.'), 401: unauthorized, 404: problem('No such activity.') },
+        },
+        delete: {
+          summary: "Delete one of the caller's activities (copies are retracted asynchronously).",
+          security: [{ jwt: [] }],
+          parameters: [idParam],
+          responses: {
+            204: { description: 'Deleted.' },
+            401: unauthorized,
+            403: problem('Not the actor.'),
+            404: problem('No such activity.'),
+          },
+        },
+      },
+      '/feed': { get: pageOp("The caller's home feed.") },
+      '/users/{userId}/activities': {
+        get: pageOp("A user's own activities.", [{ name: 'userId', in: 'path', required: true, schema: { type: 'string' } }]),
+      },
+    },
+  };
+}

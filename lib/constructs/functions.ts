@@ -1,0 +1,95 @@
+/**
+ * One NodejsFunction per shared function definition. Each resource a function uses is bound in
+ * one call — env var and IAM grant together — with exactly the access its definition declares.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import {
+  type ConfigKey,
+  configKeys,
+  type FunctionDef,
+  type FunctionId,
+  functionList,
+  type QueueId,
+  queues,
+  type TableAccess,
+  type TableId,
+  tables,
+} from '../defs/index.js';
+
+const projectRoot = new URL('../..', import.meta.url).pathname;
+
+/** Where a function's config value comes from in AWS: cdk.json context, else the default. */
+export function contextConfig(scope: Construct, key: ConfigKey): string {
+  const def = configKeys[key];
+  const value: unknown = scope.node.tryGetContext(def.contextKey);
+  return value === undefined || value === null ? def.default : String(value);
+}
+
+export function createFunctions(
+  scope: Construct,
+  resources: { tables: Record<TableId, dynamodb.Table>; queues: Record<QueueId, sqs.Queue> },
+): Record<FunctionId, NodejsFunction> {
+  const out = {} as Record<FunctionId, NodejsFunction>;
+  for (const def of functionList) out[def.id] = createFunction(scope, def, resources);
+  return out;
+}
+
+function createFunction(
+  scope: Construct,
+  def: FunctionDef,
+  resources: { tables: Record<TableId, dynamodb.Table>; queues: Record<QueueId, sqs.Queue> },
+): NodejsFunction {
+  const name = `${def.id[0]!.toUpperCase()}${def.id.slice(1)}`;
+  const logGroup = new logs.LogGroup(scope, `${name}Logs`, {
+    retention: logs.RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const fn = new NodejsFunction(scope, `${name}Function`, {
+    entry: `${projectRoot}${def.entry}`,
+    handler: 'handler',
+    runtime: lambda.Runtime.NODEJS_22_X,
+    architecture: lambda.Architecture.ARM_64,
+    memorySize: def.memoryMb,
+    timeout: Duration.seconds(def.timeoutSeconds),
+    logGroup,
+    loggingFormat: lambda.LoggingFormat.JSON,
+    projectRoot,
+    depsLockFilePath: `${projectRoot}package-lock.json`,
+    environment: {
+      POWERTOOLS_SERVICE_NAME: 'tickfeed',
+      ...Object.fromEntries(def.config.map((key) => [configKeys[key].envVar, contextConfig(scope, key)])),
+    },
+    bundling: {
+      forceDockerBundling: false,
+      format: OutputFormat.ESM,
+      target: 'node22',
+      minify: true,
+      sourceMap: false,
+      mainFields: ['module', 'main'],
+      // The shipped bundle is the tested bundle: the SDK goes in, pinned by our lockfile.
+      externalModules: [],
+      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  for (const [id, access] of Object.entries(def.tables) as [TableId, TableAccess][]) {
+    bindTable(fn, resources.tables[id], tables[id].envVar, access);
+  }
+  for (const id of def.sendsTo) {
+    fn.addEnvironment(queues[id].envVar, resources.queues[id].queueUrl);
+    resources.queues[id].grantSendMessages(fn);
+  }
+  return fn;
+}
+
+function bindTable(fn: NodejsFunction, table: dynamodb.Table, envVar: string, access: TableAccess): void {
+  fn.addEnvironment(envVar, table.tableName);
+  if (access === 'read') table.grantReadData(fn);
+  else if (access === 'write') table.grantWriteData(fn);
+  else table.grantReadWriteData(fn);
+}

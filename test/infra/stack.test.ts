@@ -1,0 +1,170 @@
+/** Template intent, one behaviour per test (no snapshots). */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventSources, functions, routes } from '../../lib/defs/index.js';
+import { synth } from './synth.js';
+
+let template: Template;
+beforeAll(() => {
+  template = synth().template;
+}, 180_000);
+
+/** Logical id of the Lambda function built from a function definition. */
+function functionLogicalId(fnId: string): string {
+  const name = `${fnId[0]!.toUpperCase()}${fnId.slice(1)}Function`;
+  const ids = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith(name));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+function policyStatementsOf(fnId: string): { Action: string | string[]; Resource: unknown }[] {
+  const roleRef = template.toJSON().Resources[functionLogicalId(fnId)].Properties.Role['Fn::GetAtt'][0];
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+    (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleRef),
+  );
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+
+const actionsOn = (fnId: string, tableLogicalPrefix: string) =>
+  policyStatementsOf(fnId)
+    .filter((s) => JSON.stringify(s.Resource).includes(tableLogicalPrefix))
+    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+describe('tables', () => {
+  it('turns on point-in-time recovery and on-demand billing for every table', () => {
+    const tables = template.findResources('AWS::DynamoDB::Table');
+    expect(Object.keys(tables).length).toBeGreaterThanOrEqual(3);
+    for (const t of Object.values(tables)) {
+      expect(t.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(t.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    }
+  });
+
+  it('gives exactly one table a stream, with new and old images', () => {
+    const streaming = Object.values(template.findResources('AWS::DynamoDB::Table')).filter((t) => t.Properties.StreamSpecification);
+    expect(streaming).toHaveLength(1);
+    expect(streaming[0]!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  it('enables TTL on expiresAt for the feed table', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'rk', KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+});
+
+describe('queues', () => {
+  it('redrives fan-out jobs to a DLQ after 5 receives', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }),
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  it('denies non-TLS access to every queue', () => {
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+    expect(policies.length).toBe(Object.keys(template.findResources('AWS::SQS::Queue')).length);
+    for (const p of policies) {
+      expect(p.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+});
+
+describe('functions', () => {
+  it('run Node.js 22 on arm64', () => {
+    for (const fn of Object.keys(functions)) {
+      const props = template.toJSON().Resources[functionLogicalId(fn)].Properties;
+      expect(props.Runtime).toBe('nodejs22.x');
+      expect(props.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it('give the me function read-only access to the graph table and nothing on the feed table', () => {
+    const onGraph = actionsOn('me', 'GraphTable');
+    expect(onGraph).toContain('dynamodb:GetItem');
+    expect(onGraph).not.toContain('dynamodb:PutItem');
+    expect(onGraph).not.toContain('dynamodb:UpdateItem');
+    expect(actionsOn('me', 'FeedTable')).toEqual([]);
+  });
+
+  it('let the fan-out worker write the feed table', () => {
+    expect(actionsOn('fanoutWorker', 'FeedTable')).toContain('dynamodb:BatchWriteItem');
+  });
+
+  it('let the outbox send to the fan-out queue, with its URL in the environment', () => {
+    const statements = policyStatementsOf('outbox');
+    expect(statements.some((s) => JSON.stringify(s.Action).includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes('FanoutQueue'))).toBe(true);
+    const env = template.toJSON().Resources[functionLogicalId('outbox')].Properties.Environment.Variables;
+    expect(JSON.stringify(env.FANOUT_QUEUE_URL)).toContain('FanoutQueue');
+  });
+});
+
+describe('event sources', () => {
+  it('report partial batch failures on the SQS source', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith([Match.stringLikeRegexp('^FanoutQueue')]) }),
+    });
+  });
+
+  it('bound stream retries, bisect failed batches and send exhausted ones to the on-failure queue', () => {
+    const streamSources = eventSources.filter((s) => s.kind === 'stream');
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => m.Properties.StartingPosition,
+    );
+    expect(mappings).toHaveLength(streamSources.length);
+    for (const m of mappings) {
+      expect(m.Properties.BisectBatchOnFunctionError).toBe(true);
+      expect(m.Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+      expect(m.Properties.MaximumRecordAgeInSeconds).toBeGreaterThan(0);
+      expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+      expect(JSON.stringify(m.Properties.DestinationConfig.OnFailure)).toContain('StreamFailuresQueue');
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('puts the JWT authorizer on every authenticated route and on none of the public ones', () => {
+    const all = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    for (const route of routes) {
+      const found = all.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(found, `${route.method} ${route.path}`).toBeDefined();
+      expect(found!.Properties.AuthorizationType ?? 'NONE').toBe(route.auth ? 'JWT' : 'NONE');
+    }
+    const fallback = all.find((r) => r.Properties.RouteKey === '$default');
+    expect(fallback?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+  });
+
+  it('trusts the stack-created Cognito pool by default', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      JwtConfiguration: Match.objectLike({ Issuer: Match.objectLike({ 'Fn::Join': Match.anyValue() }) }),
+    });
+  });
+
+  it('writes JSON access logs', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') }),
+    });
+  });
+});
+
+describe('configuration', { timeout: 180_000 }, () => {
+  it('trusts an external issuer from context instead of creating a pool', () => {
+    const { template: t } = synth({ context: { jwtIssuer: 'https://issuer.example', jwtAudience: 'aud-1' } });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      JwtConfiguration: { Issuer: 'https://issuer.example', Audience: ['aud-1'] },
+    });
+    expect(Object.keys(t.findResources('AWS::Cognito::UserPool'))).toHaveLength(0);
+  });
+
+  it('refuses a malformed config value in cdk.json context, naming it', () => {
+    expect(() => synth({ context: { feedTtl: 'forever' } })).toThrow(/FEED_TTL/);
+  });
+});
