@@ -87,3 +87,16 @@ function itemsIn(input: Record<string, unknown>): number {
   for (const r of Object.values(requests)) n += Array.isArray(r) ? r.length : (r.Keys?.length ?? 0);
   return n;
 }
+
+/**
+ * Where a request's time went, from medians over samples of (total ms, meter delta): e.g.
+ * "QueryCommand 18.2 ms, GetItemCommand 9.1 ms, outside DynamoDB 12.0 ms". Sequential calls
+ * only (concurrent calls would add up to more than the wall time).
+ */
+export function timeSplit(samples: readonly { ms: number; spent: CapacityTotals }[]): string {
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s.spent.ms)))];
+  const parts = names.map((n) => [n.replace(/Command$/, ''), med(samples.map((s) => s.spent.ms[n] ?? 0))] as const);
+  const outside = med(samples.map((s) => s.ms - Object.values(s.spent.ms).reduce((a, b) => a + b, 0)));
+  return [...parts.map(([n, v]) => `${n} ${v.toFixed(1)} ms`), `outside DynamoDB ${outside.toFixed(1)} ms`].join(', ');
+}
