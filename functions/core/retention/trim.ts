@@ -15,6 +15,7 @@ import { doc } from '../clients.js';
 import { requireEnv } from '../env.js';
 import { feedMetaKey } from '../keys.js';
 import { logger } from '../logger.js';
+import { spanBound } from './bounds.js';
 import type { RetentionPolicy } from './policy.js';
 
 const feedTable = requireEnv(tables.feed.envVar);
@@ -22,12 +23,22 @@ const graphTable = requireEnv(tables.graph.envVar);
 /** A trim lock older than this is presumed abandoned (its holder crashed). */
 const LOCK_STALE_MS = 60_000;
 
+/** With a span policy, every this-many writes to a feed also delete what fell out of the span. */
+export const SPAN_CHECK_EVERY = 10;
+
 /**
- * Record `added` new items in `owner`'s feed; trims when the count passes N + margin.
+ * Record `added` new items in `owner`'s feed (the newest of them at `newestRk`); trims when the
+ * count passes N + margin, and every SPAN_CHECK_EVERY writes drops items outside the span.
  * Returns the number of items trimmed.
  */
-export async function countAndTrim(owner: string, added: number, policy: RetentionPolicy): Promise<number> {
-  if (policy.maxItems === undefined || added === 0) return 0;
+export async function countAndTrim(
+  owner: string,
+  added: number,
+  policy: RetentionPolicy,
+  newestRk?: bigint,
+): Promise<number> {
+  const counting = policy.maxItems !== undefined || policy.maxSpanMs !== undefined;
+  if (!counting || added === 0) return 0;
   const { Attributes } = await doc.send(
     new UpdateCommand({
       TableName: graphTable,
@@ -39,8 +50,38 @@ export async function countAndTrim(owner: string, added: number, policy: Retenti
     }),
   );
   const count = Number(Attributes?.count ?? 0);
-  if (count <= policy.maxItems + policy.trimMargin) return 0;
-  return trimFeed(owner, count - policy.maxItems);
+  let trimmed = 0;
+  if (policy.maxSpanMs !== undefined && newestRk !== undefined && count % SPAN_CHECK_EVERY < added) {
+    trimmed += await trimBeyond(owner, spanBound(newestRk, policy)!);
+  }
+  if (policy.maxItems !== undefined && count - trimmed > policy.maxItems + policy.trimMargin) {
+    trimmed += await trimFeed(owner, count - trimmed - policy.maxItems);
+  }
+  return trimmed;
+}
+
+/** Deletes every item at or past `bound` (older than the span), oldest first, under the lock. */
+export async function trimBeyond(owner: string, bound: bigint): Promise<number> {
+  return withLock(owner, async () => {
+    let deleted = 0;
+    for (let round = 0; round < 40; round++) {
+      const { Items = [] } = await doc.send(
+        new QueryCommand({
+          TableName: feedTable,
+          KeyConditionExpression: 'pk = :pk AND rk >= :bound',
+          ExpressionAttributeValues: { ':pk': owner, ':bound': bound },
+          ProjectionExpression: 'pk, rk',
+          Limit: 100,
+        }),
+      );
+      for (let i = 0; i < Items.length; i += 25) {
+        await deleteAll(Items.slice(i, i + 25).map((k) => ({ pk: k.pk as string, rk: BigInt(String(k.rk)) })));
+      }
+      deleted += Items.length;
+      if (Items.length < 100) break;
+    }
+    return deleted;
+  });
 }
 
 /** The maintained item count of a feed (0 when never counted). */
@@ -49,11 +90,9 @@ export async function storedCount(owner: string): Promise<number> {
   return Number(Item?.count ?? 0);
 }
 
-/** Deletes the `excess` oldest items of `owner`'s feed under a lock, then lowers the count. */
+/** Deletes the `excess` oldest items of `owner`'s feed under the lock. */
 export async function trimFeed(owner: string, excess: number): Promise<number> {
-  if (!(await takeLock(owner))) return 0; // another trim of this feed is running
-  let deleted = 0;
-  try {
+  return withLock(owner, async () => {
     const oldest = await doc.send(
       new QueryCommand({
         TableName: feedTable,
@@ -68,7 +107,19 @@ export async function trimFeed(owner: string, excess: number): Promise<number> {
     for (let i = 0; i < keys.length; i += 25) {
       await deleteAll(keys.slice(i, i + 25).map((k) => ({ pk: k.pk as string, rk: BigInt(String(k.rk)) })));
     }
-    deleted = keys.length;
+    return keys.length;
+  });
+}
+
+/**
+ * Runs one trim of a feed at a time (a conditional lock on the feed's meta item) and lowers the
+ * count by what it deleted. A concurrent trim of the same feed skips (returns 0).
+ */
+async function withLock(owner: string, trim: () => Promise<number>): Promise<number> {
+  if (!(await takeLock(owner))) return 0;
+  let deleted = 0;
+  try {
+    deleted = await trim();
   } finally {
     await doc.send(
       new UpdateCommand({
@@ -80,7 +131,7 @@ export async function trimFeed(owner: string, excess: number): Promise<number> {
       }),
     );
   }
-  logger.debug('feed trimmed', { owner, deleted });
+  if (deleted) logger.debug('feed trimmed', { owner, deleted });
   return deleted;
 }
 
