@@ -98,5 +98,5 @@ export function timeSplit(samples: readonly { ms: number; spent: CapacityTotals 
   const names = [...new Set(samples.flatMap((s) => Object.keys(s.spent.ms)))];
   const parts = names.map((n) => [n.replace(/Command$/, ''), med(samples.map((s) => s.spent.ms[n] ?? 0))] as const);
   const outside = med(samples.map((s) => s.ms - Object.values(s.spent.ms).reduce((a, b) => a + b, 0)));
-  return [...parts.map(([n, v]) => `${n} ${v.toFixed(1)} ms`), `outside DynamoDB ${outside.toFixed(1)} ms`].join(', ');
+  return [...parts.filter(([, v]) => v > 0).map(([n, v]) => `${n} ${v.toFixed(1)} ms`), `outside DynamoDB ${outside.toFixed(1)} ms`].join(', ');
 }

@@ -123,7 +123,8 @@ async function writeOriginals(ctx: BenchContext): Promise<number> {
   return items.length;
 }
 
-type Marks = Map<string, string | undefined>;
+/** Where each shard's new records begin: an iterator taken before the write, or a sequence number once seen. */
+type Start = Map<string, { iterator?: string; first?: string }>;
 
 async function shardsOf(streams: DynamoDBStreamsClient, arn: string) {
   const out = [];
@@ -136,30 +137,27 @@ async function shardsOf(streams: DynamoDBStreamsClient, arn: string) {
   return out;
 }
 
-/** For each shard, the last sequence number present now (undefined = empty so far). */
-async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promise<Marks> {
-  const marks: Marks = new Map();
+/** A LATEST iterator on every open shard: the drain then starts exactly after what exists now. */
+async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promise<Start> {
+  const start: Start = new Map();
   for (const shard of await shardsOf(streams, arn)) {
-    let last: string | undefined;
-    let it = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
-    while (it) {
-      const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
-      if (!out.Records?.length) break;
-      last = out.Records.at(-1)!.dynamodb!.SequenceNumber;
-      it = out.NextShardIterator;
-    }
-    marks.set(shard.ShardId!, last);
+    if (shard.SequenceNumberRange?.EndingSequenceNumber) continue; // closed: nothing new can arrive
+    const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shard.ShardId!, ShardIteratorType: 'LATEST' }));
+    start.set(shard.ShardId!, { iterator: ShardIterator });
   }
+  return start;
+}
+
+/** Shards opened since the mark are read from their beginning. */
+async function startPositions(streams: DynamoDBStreamsClient, arn: string, marks: Start): Promise<Start> {
+  for (const shard of await shardsOf(streams, arn)) if (!marks.has(shard.ShardId!) && !shard.SequenceNumberRange?.EndingSequenceNumber) marks.set(shard.ShardId!, {});
   return marks;
 }
 
-type Start = { shardId: string; after?: string }[];
-
-async function startPositions(streams: DynamoDBStreamsClient, arn: string, marks: Marks): Promise<Start> {
-  return (await shardsOf(streams, arn)).map((s) => ({ shardId: s.ShardId!, after: marks.get(s.ShardId!) }));
-}
-
-/** Reads every shard from its start position to its end; optionally handles each batch. */
+/**
+ * Reads every shard from its start to its end; optionally handles each batch. The first pass
+ * uses the marked iterators and records each shard's first sequence number for later passes.
+ */
 async function drain(
   streams: DynamoDBStreamsClient,
   arn: string,
@@ -170,20 +168,16 @@ async function drain(
   const t0 = now();
   let records = 0;
   let batches = 0;
-  for (const { shardId, after } of start) {
-    let it = (
-      await streams.send(
-        new GetShardIteratorCommand({
-          StreamArn: arn,
-          ShardId: shardId,
-          ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
-        }),
-      )
-    ).ShardIterator;
+  for (const [shardId, pos] of start) {
+    let it = pos.first
+      ? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: pos.first }))).ShardIterator
+      : (pos.iterator ?? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator);
+    pos.iterator = undefined; // single use
     while (it) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
       const batch = out.Records ?? [];
       if (!batch.length) break; // caught up: the pipeline was quiet before the drain started
+      pos.first ??= batch[0]!.dynamodb!.SequenceNumber;
       records += batch.length;
       batches++;
       if (handle) await handle(batch);
