@@ -132,3 +132,45 @@ export const activityEntryKey = (userId: string, bucketStartMs: number, eventId:
 
 /** Access pattern "a user's entries in buckets starting at or after fromMs": `sk >= lo`. */
 export const activityEntriesFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });
+
+// ---- follow graph (graph table) -------------------------------------------------------------
+//
+// Each follow is four kinds of item, written in one transaction (see graph/follows.ts):
+//   edge       pk = follow#<follower>     sk = <followee>             state, order, pending flags
+//   followers  pk = followers#<followee>  sk = <order>#<follower>     newest follow first
+//   following  pk = following#<follower>  sk = <order>#<followee>     newest follow first
+//   pulled     pk = pulled#<follower>     sk = <followee>             only while the followee is pulled
+// `order` = MAX − follow ticks, zero-padded: ascending sk = newest first, like feed range keys.
+// The `pulled` set is what a feed read merges from (k small Queries), so it is kept per follower
+// and written/deleted with the edge, or by the pull/unpull jobs when a followee crosses the
+// threshold.
+
+const ORDER_DIGITS = 19;
+
+/** Sort prefix of a follow made at `ticks`: ascending = newest first. */
+export const followOrder = (ticks: bigint): string => (MAX_TICKS - ticks).toString().padStart(ORDER_DIGITS, '0');
+
+export const followEdgeKey = (follower: string, followee: string) => ({ pk: `follow#${follower}`, sk: followee });
+
+export const followersPartition = (followee: string) => `followers#${followee}`;
+export const followingPartition = (follower: string) => `following#${follower}`;
+
+export const followerListKey = (followee: string, order: string, follower: string) => ({
+  pk: followersPartition(followee),
+  sk: `${order}#${follower}`,
+});
+export const followingListKey = (follower: string, order: string, followee: string) => ({
+  pk: followingPartition(follower),
+  sk: `${order}#${followee}`,
+});
+
+/** The user id in a followers/following list sort key (`<order>#<userId>`; ids may contain `#`). */
+export function userOfListSortKey(sk: string): string {
+  return sk.slice(sk.indexOf('#') + 1);
+}
+
+export const pulledPartition = (follower: string) => `pulled#${follower}`;
+export const pulledKey = (follower: string, followee: string) => ({ pk: pulledPartition(follower), sk: followee });
+
+/** Access pattern "one page of a follow list after cursor": the cursor is the last sort key seen. */
+export const listCursorKey = (partition: string, sk: string) => ({ pk: partition, sk });

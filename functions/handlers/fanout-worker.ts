@@ -1,25 +1,27 @@
 /**
- * Fan-out queue consumer. Walking-skeleton version: acknowledges `inserted` jobs by writing a
- * delivery marker, and fails messages it cannot parse (they return, then reach the DLQ).
- * The fan-out issue replaces the job handling.
+ * Fan-out queue consumer: runs each job (core/fanout/run.ts) and reports partial batch failures,
+ * so only failed messages come back; after maxReceiveCount they move to the DLQ. A job that does
+ * not parse fails every time and so ends in the DLQ, visible, instead of being dropped.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { tables } from '../../lib/defs/tables.js';
-import { doc } from '../core/clients.js';
-import { requireEnv } from '../core/env.js';
+import { parseJob } from '../core/fanout/jobs.js';
+import { runJob } from '../core/fanout/run.js';
+import { logger } from '../core/logger.js';
 
-const feedTable = requireEnv(tables.feed.envVar);
 const processor = new BatchProcessor(EventType.SQS);
 
 async function recordHandler(record: SQSRecord): Promise<void> {
-  const job = JSON.parse(record.body) as { kind?: string; pk?: string; rk?: string };
-  if (job.kind !== 'inserted' || !job.pk || !job.rk) throw new Error(`unknown job: ${record.body.slice(0, 100)}`);
-  if (job.pk.startsWith('delivered#')) return; // our own marker: stop the loop here
-  await doc.send(
-    new PutCommand({ TableName: feedTable, Item: { pk: `delivered#${job.pk}`, rk: BigInt(job.rk) } }),
-  );
+  try {
+    await runJob(parseJob(record.body));
+  } catch (error) {
+    logger.warn('fan-out job failed', {
+      error: error as Error,
+      messageId: record.messageId,
+      receiveCount: record.attributes.ApproximateReceiveCount,
+    });
+    throw error;
+  }
 }
 
 export const handler = async (event: SQSEvent) => processPartialResponse(event, recordHandler, processor);

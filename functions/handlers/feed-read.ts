@@ -1,9 +1,11 @@
 /**
  * GET /feed (the caller's home feed) and GET /users/{userId}/activities (a user's own posts, from
- * the sparse byAuthor index). One Query per page; see core/feed/read.ts for the cursor rules.
+ * the sparse byAuthor index). One Query per page (plus one per pulled followee on /feed, see
+ * core/fanout/hybrid.ts); see core/feed/read.ts for the cursor rules.
  */
 import { tables } from '../../lib/defs/tables.js';
 import { requireEnv } from '../core/env.js';
+import { readMergedFeed } from '../core/fanout/hybrid.js';
 import { readPage, type PageRequest, type PageSource } from '../core/feed/read.js';
 import { LIMITS, pageQuery, userIdSchema } from '../core/feed/schemas.js';
 import { ageBound } from '../core/retention/bounds.js';
@@ -33,7 +35,8 @@ export const handler = routes<AuthedEvent>({
     const owner = callerId(event);
     const req = pageRequest(event, { kind: 'feed', owner }); // validated before any retention read
     const bound = await visibleBound(owner, policy, nowTicks());
-    return json(200, await readPage(feedTable, { ...req, bound }));
+    // Stored feed + the pulled authors the caller follows (hybrid fan-out); one Query if none.
+    return json(200, await readMergedFeed(feedTable, { ...req, bound }));
   },
 
   'GET /users/{userId}/activities': async (event) => {

@@ -1,24 +1,27 @@
 /**
- * Feed-table stream → fan-out queue. The stream is the outbox: once an item is in the table, its
- * stream record exists, so a job cannot be lost between "write" and "enqueue".
- * Walking-skeleton version: forwards each inserted key as a job; the fan-out issue replaces it.
+ * Feed-table stream → fan-out queue (see core/fanout/outbox.ts for why the stream is the outbox).
+ * Jobs go out 10 per SendMessageBatch; a record whose job was not accepted is reported as a batch
+ * item failure, so Lambda retries from it (records before it are done; a retried record re-sends a
+ * job whose writes are idempotent).
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { queues } from '../../lib/defs/queues.js';
-import { sqs } from '../core/clients.js';
-import { requireEnv } from '../core/env.js';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { enqueueJobs } from '../core/fanout/jobs.js';
+import { jobOfRecord } from '../core/fanout/outbox.js';
+import { logger } from '../core/logger.js';
 
-const queueUrl = requireEnv(queues.fanout.envVar);
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
-
-async function recordHandler(record: DynamoDBRecord): Promise<void> {
-  if (record.eventName !== 'INSERT') return;
-  const keys = record.dynamodb?.Keys;
-  const job = { kind: 'inserted', pk: keys?.pk?.S, rk: keys?.rk?.N };
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(job) }));
-}
-
-export const handler = async (event: DynamoDBStreamEvent) =>
-  processPartialResponse(event, recordHandler, processor);
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const pending = event.Records.flatMap((record) => {
+    const job = jobOfRecord(record);
+    return job ? [{ job, seq: record.dynamodb!.SequenceNumber! }] : [];
+  });
+  if (pending.length === 0) return { batchItemFailures: [] };
+  let failed: number[];
+  try {
+    failed = await enqueueJobs(pending.map((p) => p.job));
+  } catch (error) {
+    logger.error('outbox: enqueue failed', { error: error as Error, jobs: pending.length });
+    failed = pending.map((_, i) => i); // unknown which got through: retry all (idempotent)
+  }
+  if (failed.length) logger.warn('outbox: jobs not accepted', { failed: failed.length });
+  return { batchItemFailures: failed.map((i) => ({ itemIdentifier: pending[i]!.seq })) };
+};

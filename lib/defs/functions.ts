@@ -32,6 +32,7 @@ export type FunctionId =
   | 'rollups'
   | 'rollupsRead'
   | 'activityRead'
+  | 'graph'
   | 'activities'
   | 'feedRead'
   | 'openapi';
@@ -51,14 +52,24 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: ['fanout'],
     config: [],
   },
+  /** Follow graph routes; enqueues backfill/cleanup/pull jobs. */
+  graph: {
+    id: 'graph',
+    entry: 'functions/handlers/graph.ts',
+    ...http,
+    tables: { graph: 'readwrite' },
+    sendsTo: ['fanout'],
+    config: ['FANOUT_PULL_THRESHOLD'],
+  },
   fanoutWorker: {
     id: 'fanoutWorker',
     entry: 'functions/handlers/fanout-worker.ts',
     timeoutSeconds: 30,
     memoryMb: 1024,
-    tables: { feed: 'readwrite', graph: 'read' },
+    // graph write: pulled sets and flags, pending flags on follow edges.
+    tables: { feed: 'readwrite', graph: 'readwrite' },
     sendsTo: ['fanout'],
-    config: [],
+    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT'],
   },
   /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
   rollups: {

@@ -1,6 +1,8 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { seedFollowers } from '../support/graph-seed.js';
 import { api, doc, eventually, stack, token, uid } from '../support/local.js';
+import { originalItem, writeFeedItems } from '../support/seed-originals.js';
 
 describe('local HTTP API', () => {
   it('serves /health without a token', async () => {
@@ -42,15 +44,18 @@ describe('local HTTP API', () => {
 });
 
 describe('event-source plumbing', () => {
-  it('carries a feed-table write through the stream poller, SQS and the queue worker', async () => {
-    const pk = uid('plumbing');
-    await doc.send(new PutCommand({ TableName: stack.tableNames.feed, Item: { pk, rk: 42n } }));
-    const marker = await eventually(async () => {
+  it('carries an original through the stream, the outbox, SQS and the worker into a follower feed', async () => {
+    const author = uid('plumb-a');
+    const [follower] = await seedFollowers(author, 1);
+    const original = originalItem({ actor: author, verb: 'plumb', timeMs: Date.now() });
+    await writeFeedItems([original]);
+    const copy = await eventually(async () => {
       const { Item } = await doc.send(
-        new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: `delivered#${pk}`, rk: 42n } }),
+        new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: follower, rk: original.rk } }),
       );
       return Item;
     });
-    expect(marker.pk).toBe(`delivered#${pk}`);
+    expect(copy.id).toBe(original.id);
+    expect(copy.author).toBeUndefined(); // a copy stays out of the byAuthor index
   });
 });

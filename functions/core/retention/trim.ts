@@ -4,9 +4,10 @@
  * items down to N. A write never reads the feed; a trim reads and deletes only what it removes
  * (plus one lock write), so its cost is proportional to the items trimmed.
  *
- * The counter can only overestimate (a redelivered fan-out job re-counts its copies; deleted
- * posts are not subtracted): then a trim removes a few of the oldest items early and reads hide
- * them a little early. It never lets a feed grow past N + margin.
+ * The counter can drift (a redelivered fan-out job re-counts its copies; TTL removals and
+ * retracted copies are not subtracted); every trim recounts and corrects it. Between trims an
+ * overestimate makes reads hide a few of the oldest items early; a feed never stores more than
+ * N + margin items.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -55,7 +56,7 @@ export async function countAndTrim(
     trimmed += await trimBeyond(owner, spanBound(newestRk, policy)!);
   }
   if (policy.maxItems !== undefined && count - trimmed > policy.maxItems + policy.trimMargin) {
-    trimmed += await trimFeed(owner, count - trimmed - policy.maxItems);
+    trimmed += await trimFeed(owner, policy.maxItems, count - trimmed);
   }
   return trimmed;
 }
@@ -80,7 +81,7 @@ export async function trimBeyond(owner: string, bound: bigint): Promise<number> 
       deleted += Items.length;
       if (Items.length < 100) break;
     }
-    return deleted;
+    return { deleted };
   });
 }
 
@@ -90,48 +91,82 @@ export async function storedCount(owner: string): Promise<number> {
   return Number(Item?.count ?? 0);
 }
 
-/** Deletes the `excess` oldest items of `owner`'s feed under the lock. */
-export async function trimFeed(owner: string, excess: number): Promise<number> {
+/**
+ * Recounts the feed, then deletes its oldest items down to `maxItems`, under the lock. The recount
+ * (a COUNT Query over the feed: read units for N + margin items, once per `margin` writes) corrects
+ * whatever the counter drifted by since the last trim — TTL removals, retracted copies, a
+ * redelivered job counted twice — so drift never outlives one trim.
+ */
+export async function trimFeed(owner: string, maxItems: number, countedBefore: number): Promise<number> {
   return withLock(owner, async () => {
-    const oldest = await doc.send(
+    const actual = await countItems(owner);
+    const excess = Math.max(0, actual - maxItems);
+    let keys: Record<string, unknown>[] = [];
+    if (excess > 0) {
+      const oldest = await doc.send(
+        new QueryCommand({
+          TableName: feedTable,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': owner },
+          ProjectionExpression: 'pk, rk',
+          ScanIndexForward: false, // descending rk = oldest first
+          Limit: excess,
+        }),
+      );
+      keys = oldest.Items ?? [];
+      for (let i = 0; i < keys.length; i += 25) {
+        await deleteAll(keys.slice(i, i + 25).map((k) => ({ pk: k.pk as string, rk: BigInt(String(k.rk)) })));
+      }
+    }
+    // withLock subtracts what was deleted; this adds the recount's correction on top.
+    return { deleted: keys.length, correction: actual - countedBefore };
+  });
+}
+
+async function countItems(owner: string): Promise<number> {
+  let total = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
       new QueryCommand({
         TableName: feedTable,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': owner },
-        ProjectionExpression: 'pk, rk',
-        ScanIndexForward: false, // descending rk = oldest first
-        Limit: excess,
+        Select: 'COUNT',
+        ExclusiveStartKey,
       }),
     );
-    const keys = oldest.Items ?? [];
-    for (let i = 0; i < keys.length; i += 25) {
-      await deleteAll(keys.slice(i, i + 25).map((k) => ({ pk: k.pk as string, rk: BigInt(String(k.rk)) })));
-    }
-    return keys.length;
-  });
+    total += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return total;
 }
 
 /**
  * Runs one trim of a feed at a time (a conditional lock on the feed's meta item) and lowers the
  * count by what it deleted. A concurrent trim of the same feed skips (returns 0).
  */
-async function withLock(owner: string, trim: () => Promise<number>): Promise<number> {
+async function withLock(
+  owner: string,
+  trim: () => Promise<{ deleted: number; correction?: number }>,
+): Promise<number> {
   if (!(await takeLock(owner))) return 0;
   let deleted = 0;
+  let correction = 0;
   try {
-    deleted = await trim();
+    ({ deleted, correction = 0 } = await trim());
   } finally {
     await doc.send(
       new UpdateCommand({
         TableName: graphTable,
         Key: feedMetaKey(owner),
-        UpdateExpression: 'ADD #count :minus REMOVE trimLock',
+        UpdateExpression: 'ADD #count :delta REMOVE trimLock',
         ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -deleted },
+        ExpressionAttributeValues: { ':delta': correction - deleted },
       }),
     );
   }
-  if (deleted) logger.debug('feed trimmed', { owner, deleted });
+  if (deleted) logger.debug('feed trimmed', { owner, deleted, correction });
   return deleted;
 }
 

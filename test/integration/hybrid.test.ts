@@ -1,0 +1,92 @@
+/**
+ * Hybrid fan-out through HTTP on the shared stack (FANOUT_PULL_THRESHOLD = 50, so an author is
+ * pulled at 50 followers and pushed again below 45): GET /feed merges the stored feed with the
+ * pulled authors' originals, pages without gaps or duplicates, and stays the same across the
+ * threshold change in both directions — also for a reader paging while it happens.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { pulledKey } from '../../functions/core/keys.js';
+import { feedCount } from '../support/feeds.js';
+import { api, doc, eventually, stack, uid } from '../support/local.js';
+
+interface Item {
+  id: string;
+  rangeKey: string;
+}
+
+const isPulledFor = async (reader: string, author: string) =>
+  (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: pulledKey(reader, author) }))).Item !== undefined;
+
+async function readAll(reader: string, limit: number, from?: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let before = from;
+  for (let i = 0; i < 50; i++) {
+    const res = await api('GET', `/feed?limit=${limit}${before ? `&before=${before}` : ''}`, { as: reader });
+    expect(res.status).toBe(200);
+    items.push(...res.body.items);
+    before = res.body.lastRangeKey ?? undefined;
+    if (!before) return items;
+  }
+  throw new Error('feed paging did not end');
+}
+
+describe('hybrid fan-out', () => {
+  it('merges pulled authors into GET /feed by range key, across the threshold change both ways', async () => {
+    const celeb = uid('celeb');
+    const normal = uid('normal');
+    const reader = uid('reader');
+    const fans = Array.from({ length: 49 }, () => uid('fan'));
+    const base = Date.now() - 120_000;
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    const post = async (who: string, s: number) => {
+      const res = await api('POST', '/activities', { as: who, json: { verb: 'post', time: at(s) } });
+      expect(res.status).toBe(201);
+      return res.body as Item;
+    };
+    expect((await api('PUT', `/following/${celeb}`, { as: reader })).status).toBe(204);
+    expect((await api('PUT', `/following/${normal}`, { as: reader })).status).toBe(204);
+
+    // Push era: copies land in the reader's stored feed.
+    const pushEra = [await post(celeb, 1), await post(normal, 2), await post(celeb, 3), await post(normal, 4), await post(celeb, 5)];
+    await eventually(async () => (await feedCount(reader)) === 5, 30_000, 200);
+
+    // 49 fans at once: the 50th follower pulls the celebrity.
+    const follows = await Promise.all(fans.map((f) => api('PUT', `/following/${celeb}`, { as: f })));
+    expect(follows.every((r) => r.status === 204)).toBe(true);
+    await eventually(() => isPulledFor(reader, celeb), 30_000, 200);
+
+    // Pull era: the celebrity's posts are not copied; the normal user's still are.
+    const pullEra = [await post(celeb, 6), await post(normal, 7), await post(celeb, 8), await post(celeb, 9), await post(normal, 10)];
+    await eventually(async () => (await feedCount(reader)) === 7, 30_000, 200);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await feedCount(reader)).toBe(7); // c6, c8, c9 live only in the celebrity's partition
+    // A follower who arrives while the author is pulled gets no copies, and reads the posts anyway.
+    const late = uid('late');
+    expect((await api('PUT', `/following/${celeb}`, { as: late })).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await feedCount(late)).toBe(0);
+    const celebPosts = [...pushEra, ...pullEra].filter((_, i) => [0, 2, 4, 5, 7, 8].includes(i)).reverse().map((i) => i.id);
+    expect((await readAll(late, 4)).map((i) => i.id)).toEqual(celebPosts);
+
+    const expected = [...pushEra, ...pullEra].reverse().map((i) => i.id); // newest first
+    for (const limit of [1, 2, 3, 20]) {
+      expect((await readAll(reader, limit)).map((i) => i.id)).toEqual(expected);
+    }
+    // since: the items just newer than the cursor, closest first, returned newest first.
+    const since = await api('GET', `/feed?since=${pushEra[2]!.rangeKey}&limit=3`, { as: reader });
+    expect(since.body.items.map((i: Item) => i.id)).toEqual([pullEra[0]!, pushEra[4]!, pushEra[3]!].map((i) => i.id));
+
+    // A reader holding a cursor from the pull era keeps paging after the celebrity is pushed again.
+    const firstPage = await api('GET', '/feed?limit=4', { as: reader });
+    expect(firstPage.body.items.map((i: Item) => i.id)).toEqual(expected.slice(0, 4));
+    const leaving = fans.slice(0, 7); // 51 → 44 < 45
+    expect((await Promise.all(leaving.map((f) => api('DELETE', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
+    await eventually(async () => !(await isPulledFor(reader, celeb)), 30_000, 200);
+    // Unpull copied the pull-era posts into the stored feed before dropping the pulled entry.
+    expect(await feedCount(reader)).toBe(10);
+    const rest = await readAll(reader, 4, firstPage.body.lastRangeKey);
+    expect([...firstPage.body.items, ...rest].map((i: Item) => i.id)).toEqual(expected);
+    expect((await readAll(reader, 3)).map((i) => i.id)).toEqual(expected);
+  });
+});
