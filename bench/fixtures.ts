@@ -119,9 +119,8 @@ export const now = () => Number(process.hrtime.bigint()) / 1e6;
 export async function waitForCopies(ctx: BenchContext, owners: readonly string[], rk: string, timeoutMs = 120_000): Promise<Drained> {
   const deadline = now() + timeoutMs;
   if (owners.length === 0) return { doneAt: now(), missing: 0 };
-  const sample = Array.from({ length: Math.min(16, owners.length) }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!);
-  sample.push(owners.at(-1)!);
-  let sampleMissing: string[] = [...sample];
+  const picks = Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!);
+  let sampleMissing: string[] = [...new Set([...picks, owners.at(-1)!])]; // BatchGetItem rejects duplicate keys
   for (;;) {
     const [backlog, missing] = await Promise.all([fanoutBacklog(ctx), missingCopies(ctx, sampleMissing, rk)]);
     sampleMissing = missing;
