@@ -13,7 +13,17 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { newDiscriminator, rangeKeyOf } from '../functions/core/keys.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import {
+  followEdgeKey,
+  followerListKey,
+  followingListKey,
+  followOrder,
+  newDiscriminator,
+  profileKey,
+  rangeKeyOf,
+} from '../functions/core/keys.js';
 import { isoFromTicks, nowTicks } from '../functions/core/ticks.js';
 import { routes } from '../lib/defs/routes.js';
 import type { BenchContext } from './context.js';
@@ -39,26 +49,56 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- follows -------------------------------------------------------------------------------
 
-/** How follows are created: through the HTTP API (PUT /following/{userId} as the follower). */
+/** Follows in flight when they go through the HTTP API. */
 export const FOLLOW_CONCURRENCY = 16;
+/**
+ * Larger follower sets are seeded: PUT /following runs at a few dozen follows/s on this machine
+ * (one transaction + a backfill job each), so 6,000 of them would take minutes of the 10-minute
+ * budget. Seeding writes exactly the items `follow()` writes (edge, both list entries, the
+ * followee's counter), as test/support/graph-seed.ts does, in BatchWriteItem calls.
+ */
+export const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
 
-/**
- * `count` fresh users following `author`, created through PUT /following with bounded
- * concurrency. Memoised per (author, count) within the process.
- */
+/** How each follower set was made, for the figures' notes. */
+export const followMethod = (count: number) => (count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : `PUT /following, ${FOLLOW_CONCURRENCY} in flight`);
+
+/** `count` fresh users following `author`; memoised per (author, count) within the process. */
 export function followersOf(ctx: BenchContext, author: string, count: number, kind = 'f'): Promise<string[]> {
   const key = `${author}:${count}:${kind}`;
   let set = followerSets.get(key);
   if (!set) {
     set = (async () => {
       const ids = Array.from({ length: count }, (_, i) => uid(`${kind}-${author.split('-').pop()}`, i));
-      await follow(ctx, ids, author);
+      if (count > HTTP_FOLLOW_MAX) await seedFollows(ctx, ids, author);
+      else await follow(ctx, ids, author);
       return ids;
     })();
     followerSets.set(key, set);
   }
   return set;
+}
+
+/** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
+export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
+  const items = followers.flatMap((f) => {
+    const ticks = nowTicks();
+    const order = followOrder(ticks);
+    return [
+      { ...followEdgeKey(f, author), state: 'active', order, followedAt: ticks.toString() },
+      { ...followerListKey(author, order, f), userId: f },
+      { ...followingListKey(f, order, author), userId: author },
+    ].map((i) => marshall(i));
+  });
+  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
+  await ctx.doc.send(
+    new UpdateCommand({
+      TableName: ctx.stack.tableNames.graph,
+      Key: profileKey(author),
+      UpdateExpression: 'ADD followers :n',
+      ExpressionAttributeValues: { ':n': followers.length },
+    }),
+  );
 }
 
 export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {

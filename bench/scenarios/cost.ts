@@ -12,7 +12,7 @@ import type { BenchContext } from '../context.js';
 import { dollars, itemSize, onDemand, queryReadUnits, writeUnits } from '../dynamo-cost.js';
 import {
   benchActivity,
-  followersOf,
+  authorWithFollowers,
   hasRoute,
   itemLike,
   notMeasured,
@@ -47,8 +47,7 @@ export const cost: Scenario = {
     let minCopy: { wcu: number; rcu: number } | undefined;
     if (canPost) {
       const shapes = await storedShapes(ctx);
-      const author = uid('cost-author');
-      const followers = canFollow ? await followersOf(ctx, author, FOLLOWERS, 'cost') : [];
+      const { author, followers } = canFollow ? await authorWithFollowers(ctx, FOLLOWERS) : { author: uid('cost-author'), followers: [] };
       const postSamples: CapacityTotals[] = [];
       const fanSamples: CapacityTotals[] = [];
       for (let i = 0; i < POSTS; i++) {
