@@ -193,7 +193,7 @@ async function trimCost(ctx: BenchContext): Promise<Figure[]> {
       unit: '× min',
       target: '≤ 1.05 × min',
       met: spent.read / minR <= 1.05,
-      note: `a ${TRIM_FEED}-item feed trimmed to ${TRIM_FEED - TRIM_EXCESS}; calls ${JSON.stringify(spent.calls)}; ${split(spent)}`,
+      note: `a ${TRIM_FEED}-item feed trimmed to ${TRIM_FEED - TRIM_EXCESS}; calls ${JSON.stringify(spent.calls)}; ${split(spent)}; by the rule a Query reading all ${TRIM_FEED} items costs ${round(queryReadUnits(items.map(itemSize)), 2)} RCU — the trim's recount (Select COUNT over the whole feed) pays that`,
     },
   ];
 }
