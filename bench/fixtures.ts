@@ -318,3 +318,11 @@ export async function authorWithFollowers(ctx: BenchContext, n: number): Promise
   const author = uid('author', n);
   return { author, followers: await followersOf(ctx, author, n, 'f') };
 }
+
+/** Messages in the fan-out dead-letter queue. */
+export async function fanoutDlqDepth(ctx: BenchContext): Promise<number> {
+  const { Attributes = {} } = await ctx.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls.fanoutDlq, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
+  return Number(Attributes.ApproximateNumberOfMessages ?? 0);
+}

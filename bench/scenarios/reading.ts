@@ -6,6 +6,8 @@
  * from a middleware on the handlers' own client.
  */
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { profileKey } from '../../functions/core/keys.js';
 import { nowTicks } from '../../functions/core/ticks.js';
 import { type CapacityTotals, timeSplit } from '../capacity.js';
 import type { BenchContext } from '../context.js';
@@ -134,17 +136,31 @@ async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure
   if (!hasRoute('PUT', '/following/{userId}')) {
     return [notMeasured(S, 'Queries per page (hybrid, k pulled authors)', 'the follow graph is not in this build')];
   }
-  // Computed specifier: the fan-out core lands separately; resolved at run time.
-  const jobsModule = '../../functions/core/fanout/jobs.js';
-  const { enqueueJob } = (await import(jobsModule)) as { enqueueJob(job: { kind: 'pull'; author: string }): Promise<void> };
+  // Loaded here, not at the top: handler-side modules read their env at load (after the stack starts).
+  const { enqueueJob } = await import('../../functions/core/fanout/jobs.js');
   const { copy, original } = await storedShapes(ctx);
   const figures: Figure[] = [];
   for (const k of [1, 4]) {
     const reader = uid('hybrid-reader', k);
     const authors = Array.from({ length: k }, (_, i) => uid(`hybrid-author-${k}`, i));
     for (const a of authors) await follow(ctx, [reader], a);
-    for (const a of authors) await enqueueJob({ kind: 'pull', author: a });
+    for (const a of authors) {
+      // The pull job re-checks the count against FANOUT_PULL_THRESHOLD: make the counter say so.
+      await ctx.doc.send(
+        new UpdateCommand({
+          TableName: ctx.stack.tableNames.graph,
+          Key: profileKey(a),
+          UpdateExpression: 'ADD followers :n',
+          ExpressionAttributeValues: { ':n': Number(ctx.stack.env.FANOUT_PULL_THRESHOLD ?? 100_000) },
+        }),
+      );
+      await enqueueJob({ kind: 'pull', author: a });
+    }
     await quiesce(ctx);
+    for (const a of authors) {
+      const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.graph, Key: profileKey(a) }));
+      if (Item?.pulled !== true) throw new Error(`the pull job did not mark ${a} pulled`);
+    }
     const newest = nowTicks();
     const items = [
       ...Array.from({ length: 1000 }, (_, i) => itemLike(copy, reader, newest - BigInt(i) * 1_000_000n)),

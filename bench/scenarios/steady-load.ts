@@ -48,9 +48,10 @@ export const steadyLoad: Scenario = {
     }
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
+    const dlqBefore = await dlqDepth(ctx);
     const result = await drive({ url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST });
     await quiesce(ctx);
-    const dlq = await dlqDepth(ctx);
+    const dlq = (await dlqDepth(ctx)) - dlqBefore;
     const failures = result.non2xx + result.errors + result.timeouts;
     const codes = Object.entries(result.statusCodes).map(([c, v]) => `${c}×${v.count}`).join(', ');
     return [
