@@ -18,6 +18,8 @@ describe('post body schema', () => {
     ['bad attribute name', { verb: 'p', attributes: { 'a-b': 1 } }],
     ['nested attribute', { verb: 'p', attributes: { a: { b: 1 } } }],
     ['unstorable number', { verb: 'p', attributes: { a: 1e200 } }],
+    ['number the SDK cannot marshal', { verb: 'p', attributes: { a: 2 ** 53 } }],
+    ['number too close to zero', { verb: 'p', attributes: { a: 1e-200 } }],
     ['long attribute string', { verb: 'p', attributes: { a: 'x'.repeat(257) } }],
     ['long content', { verb: 'p', content: 'x'.repeat(2001) }],
     ['lone surrogate', { verb: 'p', content: '\ud800' }],

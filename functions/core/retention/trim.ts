@@ -56,7 +56,7 @@ export async function countAndTrim(
     trimmed += await trimBeyond(owner, spanBound(newestRk, policy)!);
   }
   if (policy.maxItems !== undefined && count - trimmed > policy.maxItems + policy.trimMargin) {
-    trimmed += await trimFeed(owner, policy.maxItems, count - trimmed);
+    trimmed += await trimFeed(owner, policy.maxItems, Math.max(1, Math.floor(policy.trimMargin / 2)));
   }
   return trimmed;
 }
@@ -93,12 +93,13 @@ export async function storedCount(owner: string): Promise<number> {
 
 /**
  * Recounts the feed, then deletes its oldest items down to `maxItems`, under the lock. The recount
- * (a COUNT Query over the feed: read units for N + margin items, once per `margin` writes) corrects
- * whatever the counter drifted by since the last trim — TTL removals, retracted copies, a
- * redelivered job counted twice — so drift never outlives one trim.
+ * (a COUNT Query over the feed: read units for N + margin items, once per `margin` writes) sizes
+ * the deletion exactly. It also corrects the counter when it has drifted by more than `tolerance`
+ * (TTL removals, retracted copies, a redelivered job counted twice); smaller differences are
+ * posts in flight — written, not yet counted — and are left alone, or they would be counted twice.
  */
-export async function trimFeed(owner: string, maxItems: number, countedBefore: number): Promise<number> {
-  return withLock(owner, async () => {
+export async function trimFeed(owner: string, maxItems: number, tolerance: number): Promise<number> {
+  return withLock(owner, async (countedAtLock) => {
     const actual = await countItems(owner);
     const excess = Math.max(0, actual - maxItems);
     let keys: Record<string, unknown>[] = [];
@@ -119,7 +120,8 @@ export async function trimFeed(owner: string, maxItems: number, countedBefore: n
       }
     }
     // withLock subtracts what was deleted; this adds the recount's correction on top.
-    return { deleted: keys.length, correction: actual - countedBefore };
+    const drift = actual - countedAtLock;
+    return { deleted: keys.length, correction: Math.abs(drift) > tolerance ? drift : 0 };
   });
 }
 
@@ -148,13 +150,14 @@ async function countItems(owner: string): Promise<number> {
  */
 async function withLock(
   owner: string,
-  trim: () => Promise<{ deleted: number; correction?: number }>,
+  trim: (countedAtLock: number) => Promise<{ deleted: number; correction?: number }>,
 ): Promise<number> {
-  if (!(await takeLock(owner))) return 0;
+  const countedAtLock = await takeLock(owner);
+  if (countedAtLock === undefined) return 0;
   let deleted = 0;
   let correction = 0;
   try {
-    ({ deleted, correction = 0 } = await trim());
+    ({ deleted, correction = 0 } = await trim(countedAtLock));
   } finally {
     await doc.send(
       new UpdateCommand({
@@ -170,21 +173,23 @@ async function withLock(
   return deleted;
 }
 
-async function takeLock(owner: string): Promise<boolean> {
+/** Takes the feed's trim lock; returns the counter's value at that moment, or undefined if held. */
+async function takeLock(owner: string): Promise<number | undefined> {
   const now = Date.now();
   try {
-    await doc.send(
+    const { Attributes } = await doc.send(
       new UpdateCommand({
         TableName: graphTable,
         Key: feedMetaKey(owner),
         UpdateExpression: 'SET trimLock = :now',
         ConditionExpression: 'attribute_not_exists(trimLock) OR trimLock < :stale',
         ExpressionAttributeValues: { ':now': now, ':stale': now - LOCK_STALE_MS },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return true;
+    return Number(Attributes?.count ?? 0);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
 }
