@@ -52,7 +52,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Follows in flight when they go through the HTTP API. */
 export const FOLLOW_CONCURRENCY = 16;
 /**
- * Larger follower sets are seeded: PUT /following runs at a few dozen follows/s on this machine
+ * Larger follower sets are seeded: PUT /following ran at about 10 follows/s on the shared 2-core machine
  * (one transaction + a backfill job each), so 6,000 of them would take minutes of the 10-minute
  * budget. Seeding writes exactly the items `follow()` writes (edge, both list entries, the
  * followee's counter), as test/support/graph-seed.ts does, in BatchWriteItem calls.
