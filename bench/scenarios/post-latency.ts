@@ -26,7 +26,7 @@ const S = 'post latency';
 const PLAN = [
   { followers: 0, posts: 20, naive: 5 },
   { followers: 1000, posts: 20, naive: 3 },
-  { followers: 5000, posts: 8, naive: 3 },
+  { followers: 5000, posts: 12, naive: 3 },
 ] as const;
 
 export const postLatency: Scenario = {
