@@ -4,7 +4,7 @@
  * (hidden at once on expiry, later removed by DynamoDB Local's TTL).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { doc as handlerDoc } from '../../functions/core/clients.js';
 import { feedMetaKey, newDiscriminator, rangeKeyOf } from '../../functions/core/keys.js';
@@ -15,29 +15,13 @@ import { nowTicks } from '../../functions/core/ticks.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { generateLocalKeys } from '../../local/jwt.js';
 import { startLocalStack } from '../../local/stack.js';
+import { feedRks } from '../support/feeds.js';
 import { api, doc, eventually, stack, uid } from '../support/local.js';
 
 const NS = 1_000_000_000n;
 const N = Number(stack.env.FEED_MAX_ITEMS ?? 1000);
 
-async function storedKeys(owner: string): Promise<bigint[]> {
-  const keys: bigint[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': owner },
-        ProjectionExpression: 'rk',
-        ExclusiveStartKey,
-      }),
-    );
-    keys.push(...(page.Items ?? []).map((i) => BigInt(String(i.rk))));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return keys;
-}
+const storedKeys = async (owner: string) => (await feedRks(owner)).map(BigInt);
 
 async function readWholeFeed(user: string): Promise<string[]> {
   const seen: string[] = [];

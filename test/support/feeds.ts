@@ -21,17 +21,24 @@ export async function feedCount(owner: string): Promise<number> {
   return total;
 }
 
-/** rks (as strings) in `owner`'s stored feed, newest first. */
+/** rks (as strings) in `owner`'s stored feed, newest first, all pages. */
 export async function feedRks(owner: string): Promise<string[]> {
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: stack.tableNames.feed,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': owner },
-      ProjectionExpression: 'rk',
-    }),
-  );
-  return (out.Items ?? []).map((i) => String(i.rk));
+  const rks: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: stack.tableNames.feed,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': owner },
+        ProjectionExpression: 'rk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    rks.push(...(out.Items ?? []).map((i) => String(i.rk)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return rks;
 }
 
 /** Counts per owner, 16 Queries in flight. */
