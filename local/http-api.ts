@@ -103,8 +103,15 @@ function buildEvent(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  // A Map, then Object.fromEntries: every name becomes an own property, as in the JSON event
+  // Lambda receives. Plain assignment would let `?__proto__=1` vanish and `?toString=1` pick up
+  // Object.prototype's function (`name in {}` is true for it).
+  const collected = new Map<string, string>();
+  for (const [name, value] of url.searchParams) {
+    const seen = collected.get(name);
+    collected.set(name, seen === undefined ? value : `${seen},${value}`);
+  }
+  const query: Record<string, string> = Object.fromEntries(collected);
   const isText = TEXT_TYPES.test(headers['content-type'] ?? 'text/plain');
   const now = new Date();
   const requestId = randomUUID();

@@ -24,6 +24,7 @@ import { localTableName } from './names.js';
 import type { Poller } from './poller.js';
 import { freePort } from './ports.js';
 import { provisionQueues, provisionTables, streamArnOf } from './provision.js';
+import { restoreQueues, saveQueues } from './queue-snapshot.js';
 import { type SqsLocal, startSqsServer } from './sqs-server.js';
 import { startSqsPoller } from './sqs-poller.js';
 import { startStreamPoller } from './stream-poller.js';
@@ -75,12 +76,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const streams = new DynamoDBStreamsClient({ ...clientConfig, endpoint: dynamoLocal.endpoint });
     const sqs = new SQSClient({ ...clientConfig, endpoint: sqsLocal.endpoint });
     started.push({ stop: async () => [dynamo, streams, sqs].forEach((c) => c.destroy()) });
+    // Stopped after the pollers (stops run in reverse): whatever is still queued is kept.
+    started.push({
+      stop: async () => {
+        if (opts.dataDir) await saveQueues(sqs, urlsOf(queueRefs), join(opts.dataDir, 'queued-messages.json'));
+      },
+    });
+    let queueRefs: Awaited<ReturnType<typeof provisionQueues>>;
 
     await provisionTables(dynamo);
-    const queueRefs = await provisionQueues(sqs);
+    queueRefs = await provisionQueues(sqs);
+    const snapshotFile = opts.dataDir ? join(opts.dataDir, 'queued-messages.json') : undefined;
+    if (snapshotFile) await restoreQueues(sqs, urlsOf(queueRefs), snapshotFile);
 
     const tableNames = Object.fromEntries(tableList.map((t) => [t.id, localTableName(t.id)])) as Record<TableId, string>;
-    const queueUrls = Object.fromEntries(Object.entries(queueRefs).map(([id, q]) => [id, q.url])) as Record<QueueId, string>;
+    const queueUrls = urlsOf(queueRefs);
     const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, opts.env);
     Object.assign(process.env, env); // before any handler module loads: they read env once
 
@@ -129,6 +139,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     throw error;
   }
 }
+
+const urlsOf = (refs: Record<QueueId, { url: string }>) =>
+  Object.fromEntries(Object.entries(refs).map(([id, q]) => [id, q.url])) as Record<QueueId, string>;
 
 /** The env a handler gets: what the CDK stack sets in AWS, pointed at the local servers. */
 function handlerEnv(

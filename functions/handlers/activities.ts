@@ -40,7 +40,7 @@ export const handler = routes<AuthedEvent>({
     if (created) {
       // Retention by count. The post has succeeded; a failed counter update only delays a trim,
       // and answering 500 now would invite a duplicate post from a client without foreignId.
-      await countAndTrim(actor, 1, policy).catch((error: unknown) =>
+      await countAndTrim(actor, 1, policy, item.rk).catch((error: unknown) =>
         logger.warn('feed counter update failed', { error: error as Error, owner: actor }),
       );
     }

@@ -7,7 +7,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { newDiscriminator, rangeKeyOf } from '../../functions/core/keys.js';
+import { activityIdOf, newDiscriminator, rangeKeyOf } from '../../functions/core/keys.js';
 import { isoFromTicks } from '../../functions/core/ticks.js';
 import { doc, stack } from './local.js';
 
@@ -30,7 +30,7 @@ export function originalItem(a: ActivityInput): FeedItem {
   return {
     pk: a.actor,
     rk,
-    id: `${a.actor}:${rk}`,
+    id: activityIdOf(a.actor, rk),
     actor: a.actor,
     verb: a.verb,
     time: isoFromTicks(ticks),

@@ -18,6 +18,8 @@ describe('post body schema', () => {
     ['bad attribute name', { verb: 'p', attributes: { 'a-b': 1 } }],
     ['nested attribute', { verb: 'p', attributes: { a: { b: 1 } } }],
     ['unstorable number', { verb: 'p', attributes: { a: 1e200 } }],
+    ['number the SDK cannot marshal', { verb: 'p', attributes: { a: 2 ** 53 } }],
+    ['number too close to zero', { verb: 'p', attributes: { a: 1e-200 } }],
     ['long attribute string', { verb: 'p', attributes: { a: 'x'.repeat(257) } }],
     ['long content', { verb: 'p', content: 'x'.repeat(2001) }],
     ['lone surrogate', { verb: 'p', content: '\ud800' }],
@@ -51,7 +53,7 @@ describe('page query schema', () => {
     expect(q({ limit: '1' })).toBe(true);
     expect(q({ limit: '100', before: '9223372036854775806999999999999' })).toBe(true);
   });
-  it.each([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { limit: '' }, { limit: '-1' }, { before: 'abc' }, { since: '1'.repeat(32) }, { before: '1', since: '2' }, { page: '2' }])(
+  it.each<Record<string, string>>([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { limit: '' }, { limit: '-1' }, { before: 'abc' }, { since: '1'.repeat(32) }, { before: '1', since: '2' }, { page: '2' }])(
     'rejects %o',
     (v) => expect(q(v)).toBe(false),
   );

@@ -30,3 +30,13 @@ describe('resolveRoute', () => {
     expect('allow' in r && r.allow).toEqual([]);
   });
 });
+
+describe('feed routes', () => {
+  it('routes the activity and feed paths, and never throws on a malformed %-escape', () => {
+    expect(resolveRoute('DELETE', '/activities/1.YQ').route?.fn).toBe('activities');
+    expect(resolveRoute('GET', '/users/a/activities').route?.fn).toBe('feedRead');
+    expect(resolveRoute('GET', '/openapi.json').route).toMatchObject({ fn: 'openapi', auth: false });
+    expect(matchPath('/activities/{id}', '/activities/%E0%A4%A')).toBeUndefined();
+    expect(resolveRoute('PUT', '/feed')).toEqual({ route: undefined, allow: ['GET'] });
+  });
+});

@@ -6,14 +6,12 @@
  *   INSERT of an original (NewImage has `author`)                  → fanout job
  *   MODIFY of an original that gains `deletedAt` (DELETE /activities) → retract job, which also
  *     removes the original once its copies are gone
- *   REMOVE of an original not marked deleted (a direct delete)    → retract job
- *   copies (no `author`), other MODIFYs, TTL deletions, the removal
- *   of an already-retracted original, other items                → nothing
+ *   every REMOVE (a retention trim or TTL expiry of the author's own feed item, or the final
+ *   removal of a retracted original), copies (no `author`), other MODIFYs → nothing: copies in
+ *   followers' feeds follow their own feeds' retention; only DELETE /activities retracts them
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { Job } from './jobs.js';
-
-const TTL_PRINCIPAL = 'dynamodb.amazonaws.com';
 
 export function jobOfRecord(record: DynamoDBRecord): Job | undefined {
   const d = record.dynamodb;
@@ -30,14 +28,6 @@ export function jobOfRecord(record: DynamoDBRecord): Job | undefined {
     const rk = d?.NewImage?.rk?.N;
     if (!author || !rk || !d?.NewImage?.deletedAt || d.OldImage?.deletedAt) return undefined;
     return { kind: 'retract', author, rk, removeOriginal: true };
-  }
-  if (record.eventName === 'REMOVE') {
-    if (record.userIdentity?.principalId === TTL_PRINCIPAL) return undefined; // expiry: copies expire too
-    const old = d?.OldImage;
-    const author = old?.author?.S;
-    const rk = old?.rk?.N ?? d?.Keys?.rk?.N;
-    if (!author || !rk || old?.deletedAt) return undefined; // marked ones were retracted on MODIFY
-    return { kind: 'retract', author, rk };
   }
   return undefined;
 }

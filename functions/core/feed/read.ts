@@ -72,7 +72,11 @@ export function pageQuery(table: string, req: PageRequest): QueryCommandInput | 
     ...(feed ? {} : { IndexName: byAuthor.indexName }),
     KeyConditionExpression: `#owner = :owner${range}`,
     FilterExpression: 'attribute_not_exists(deletedAt)',
-    ExpressionAttributeNames: { '#owner': feed ? tables.feed.partitionKey.name : byAuthor.partitionKey.name, '#rk': 'rk' },
+    // DynamoDB refuses unused names, so `#rk` only when there is a range condition.
+    ExpressionAttributeNames: {
+      '#owner': feed ? tables.feed.partitionKey.name : byAuthor.partitionKey.name,
+      ...(range ? { '#rk': 'rk' } : {}),
+    },
     ExpressionAttributeValues: values,
     ScanIndexForward: req.since === undefined,
     Limit: req.limit + 1,

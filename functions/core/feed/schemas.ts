@@ -30,11 +30,17 @@ const wellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 const text = (min: number, max: number) =>
   z.string().min(min).max(max).refine(wellFormed, { message: 'Invalid UTF-16 (lone surrogate).' });
 
-/** DynamoDB Numbers hold magnitudes 1e-130..1e126; JSON doubles go further. */
+/**
+ * Attribute numbers: what a DynamoDB Number holds (magnitudes 1e-129..1e125) AND what the SDK
+ * will marshal from a JS number — it refuses integers beyond ±(2^53−1) (a 500 otherwise), and
+ * rollups add these as doubles anyway. Min/max are JSON Schema keywords, so docs show the bound.
+ */
 const storableNumber = z
   .number()
-  .refine((n) => n === 0 || (Math.abs(n) < 1e125 && Math.abs(n) > 1e-129), {
-    message: 'Number out of the storable range (|n| between 1e-129 and 1e125, or 0).',
+  .min(-Number.MAX_SAFE_INTEGER)
+  .max(Number.MAX_SAFE_INTEGER)
+  .refine((n) => n === 0 || Math.abs(n) > 1e-129, {
+    message: 'Number too close to zero to store (|n| must exceed 1e-129, or be 0).',
   });
 
 export const verbSchema = z
