@@ -13,6 +13,8 @@ import { type CapacityMeter, meterCapacity } from './capacity.js';
 
 export interface BenchContext {
   readonly stack: LocalStack;
+  /** The JWT key pair the local API trusts (the naive baseline's server verifies with it too). */
+  readonly keys: LocalKeys;
   readonly dynamo: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
   readonly sqs: SQSClient;
@@ -43,6 +45,7 @@ export async function createContext(stack: LocalStack, keys: LocalKeys): Promise
   };
   return {
     stack,
+    keys,
     dynamo,
     doc,
     sqs,

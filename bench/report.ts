@@ -29,7 +29,8 @@ export function toMarkdown(figures: readonly Figure[]): string {
   const lines = ['| scenario | metric | value | target | met |', '|---|---|---:|---|---|'];
   for (const f of figures) {
     const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
-    lines.push(`| ${f.scenario} | ${f.metric}${f.note ? ` (${f.note})` : ''} | ${f.value} ${f.unit} | ${f.target ?? ''} | ${met} |`);
+    const value = Number.isFinite(f.value) ? `${f.value} ${f.unit}`.trim() : 'n/a';
+    lines.push(`| ${f.scenario} | ${f.metric}${f.note ? ` (${f.note})` : ''} | ${value} | ${f.target ?? ''} | ${met} |`);
   }
   return lines.join('\n');
 }

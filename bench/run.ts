@@ -22,9 +22,13 @@ const stack = await startLocalStack({
     // Room for the 5,000-item feeds the reading scenario pages through.
     FEED_MAX_ITEMS: '100000',
     FANOUT_PULL_THRESHOLD: '100000',
+    // Configured rollups on the bench's posts (`attributes.score`), besides the per-verb counts.
+    ROLLUPS: 'post:sum(score),post:max(score),bench_play:sum(score),bench_play:max(score),bench_buy:sum(amount)',
   },
 });
 const figures: Figure[] = [];
+const durations: Record<string, number> = {};
+const runStarted = Date.now();
 let ctx: BenchContext | undefined;
 try {
   ctx = await createContext(stack, keys);
@@ -32,16 +36,24 @@ try {
     if (only.length && !only.includes(scenario.id)) continue;
     progress(`${scenario.id}: ${scenario.title}…`);
     const started = Date.now();
-    figures.push(...(await scenario.run(ctx)));
-    progress(`${scenario.id}: done in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    try {
+      figures.push(...(await scenario.run(ctx)));
+    } catch (error) {
+      // One broken scenario must not hide the others' figures; the table says what failed.
+      console.error(`\n${scenario.id} failed:`, error);
+      figures.push({ scenario: scenario.id, metric: 'scenario failed', value: Number.NaN, unit: '', met: false, note: String((error as Error).message).slice(0, 300) });
+    }
+    durations[scenario.id] = Math.round((Date.now() - started) / 1000);
+    progress(`${scenario.id}: done in ${durations[scenario.id]} s\n`);
   }
 } finally {
   ctx?.close();
   await stack.stop();
 }
 const m = machine();
-console.log(`\n${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date}\n`);
+const totalSeconds = Math.round((Date.now() - runStarted) / 1000);
+console.log(`\n${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date} · scenarios took ${totalSeconds} s (${Object.entries(durations).map(([k, v]) => `${k} ${v} s`).join(', ')})\n`);
 console.log(toMarkdown(figures));
 const out = resolve(import.meta.dirname, 'results', only.length ? `partial-${only.join('-')}.json` : 'latest.json');
-save(out, figures);
+save(out, figures, { totalSeconds, durations });
 console.log(`\nsaved ${out}`);

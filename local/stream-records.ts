@@ -35,12 +35,31 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
   } as DynamoDBRecord;
 }
 
-/** Attribute values as Lambda's JSON has them: binaries base64, everything else unchanged. */
+/**
+ * Attribute values as Lambda's JSON has them: binaries base64, everything else unchanged — except
+ * that the SDK's Streams deserializer turns an empty map `{"M":{}}` into `{}` (no type left), which
+ * we restore, since an empty map is the only attribute value that can come back empty.
+ */
 function toJsonImage<T>(image: T): T {
   if (image === undefined) return image;
-  return JSON.parse(
+  const json = JSON.parse(
     JSON.stringify(image, (_key, value: unknown) =>
       value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
     ),
-  ) as T;
+  ) as Record<string, unknown>;
+  return restoreEmptyMaps(json) as T;
+}
+
+function restoreEmptyMaps(image: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, value] of Object.entries(image)) image[name] = restoreValue(value);
+  return image;
+}
+
+function restoreValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const v = value as Record<string, unknown>;
+  if (Object.keys(v).length === 0) return { M: {} };
+  if (v.M && typeof v.M === 'object') restoreEmptyMaps(v.M as Record<string, unknown>);
+  if (Array.isArray(v.L)) v.L = v.L.map(restoreValue);
+  return v;
 }

@@ -69,7 +69,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // graph write: pulled sets and flags, pending flags on follow edges.
     tables: { feed: 'readwrite', graph: 'readwrite' },
     sendsTo: ['fanout'],
-    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT'],
+    // retention: copies carry the original's expiresAt; count/span trims run per feed written
+    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },
   /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
   rollups: {

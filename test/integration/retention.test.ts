@@ -211,3 +211,67 @@ describe('retention by age', () => {
     }
   }, 120_000);
 });
+
+describe('retention of fan-out and backfill copies', () => {
+  /** A follower whose feed is already full: N + margin old items, counted. */
+  async function fullFeed(owner: string): Promise<bigint[]> {
+    const margin = trimMarginFor(N);
+    const oldest = nowTicks() - 86_400n * NS;
+    const rks = await seed(owner, Array.from({ length: N + margin }, (_, i) => oldest - BigInt(i) * NS));
+    await doc.send(new PutCommand({ TableName: stack.tableNames.graph, Item: { ...feedMetaKey(owner), count: N + margin } }));
+    return rks;
+  }
+
+  it('a fan-out copy that overfills a feed trims it back to the N newest, keeping the copy', async () => {
+    const author = uid('author');
+    const follower = uid('full');
+    const seeded = await fullFeed(follower);
+    expect((await api('PUT', `/following/${author}`, { as: follower })).status).toBeLessThan(300);
+    const post = await api('POST', '/activities', { as: author, json: { verb: 'hello' } });
+    expect(post.status).toBe(201);
+    await eventually(async () => (await storedKeys(follower)).length === N, 30_000, 250);
+    const stored = new Set((await storedKeys(follower)).map(String));
+    expect(stored.has(post.body.rangeKey)).toBe(true);
+    // the oldest seeded items went, the newest N − 1 stayed
+    const sortedSeeded = [...seeded].sort((a, b) => (a < b ? -1 : 1)).map(String);
+    expect(sortedSeeded.slice(0, N - 1).every((rk) => stored.has(rk))).toBe(true);
+    expect(sortedSeeded.slice(N - 1).some((rk) => stored.has(rk))).toBe(false);
+  }, 60_000);
+
+  it('follow backfill copies are counted and trimmed the same way, and carry the age policy', async () => {
+    const author = uid('backfilled');
+    const posts: string[] = [];
+    for (let i = 0; i < 3; i++) posts.push((await api('POST', '/activities', { as: author, json: { verb: 'old' } })).body.rangeKey);
+    // One of the author's posts expires a few seconds from now: its backfilled copy must too.
+    const fleeting = await api('POST', '/activities', {
+      as: author,
+      json: { verb: 'fleeting', time: new Date(Date.now() - 30 * 86_400_000 + 8_000).toISOString() },
+    });
+
+    // A full feed: the backfill overfills it and a trim brings it back to N, newest kept.
+    const full = uid('fullfollower');
+    await fullFeed(full);
+    expect((await api('PUT', `/following/${author}`, { as: full })).status).toBeLessThan(300);
+    await eventually(async () => {
+      const stored = new Set((await storedKeys(full)).map(String));
+      return posts.every((rk) => stored.has(rk)) && stored.size === N;
+    }, 30_000, 250);
+
+    // An empty feed: the backfilled copy of the fleeting post keeps the original's expiry.
+    const fresh = uid('freshfollower');
+    expect((await api('PUT', `/following/${author}`, { as: fresh })).status).toBeLessThan(300);
+    const copy = await eventually(async () => {
+      const { Item } = await doc.send(
+        new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: fresh, rk: BigInt(fleeting.body.rangeKey) } }),
+      );
+      return Item;
+    }, 30_000, 250);
+    const original = await doc.send(
+      new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: author, rk: BigInt(fleeting.body.rangeKey) } }),
+    );
+    expect(String(copy.expiresAt)).toBe(String(original.Item?.expiresAt));
+    const page = async () => (await api('GET', '/feed?limit=10', { as: fresh })).body.items.map((i: { rangeKey: string }) => i.rangeKey);
+    await eventually(async () => !(await page()).includes(fleeting.body.rangeKey), 20_000, 250);
+    expect((await page()).sort()).toEqual([...posts].sort());
+  }, 60_000);
+});

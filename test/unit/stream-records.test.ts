@@ -33,4 +33,20 @@ describe('toLambdaRecord', () => {
     expect(r.eventName).toBe('REMOVE');
     expect(r.userIdentity).toEqual({ type: 'Service', principalId: 'dynamodb.amazonaws.com' });
   });
+
+  it('restores an empty map that the Streams deserializer left untyped', () => {
+    const r = toLambdaRecord(
+      {
+        eventID: 'e3',
+        eventName: 'INSERT',
+        dynamodb: {
+          SequenceNumber: '2',
+          NewImage: { attributes: {} as never, nested: { M: { inner: {} as never, list: { L: [{} as never, { S: 'x' }] } } } },
+        },
+      },
+      arn,
+    );
+    expect(r.dynamodb?.NewImage?.attributes).toEqual({ M: {} });
+    expect(r.dynamodb?.NewImage?.nested).toEqual({ M: { inner: { M: {} }, list: { L: [{ M: {} }, { S: 'x' }] } } });
+  });
 });

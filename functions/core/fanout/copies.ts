@@ -10,9 +10,15 @@
 import { tables } from '../../../lib/defs/tables.js';
 import { requireEnv } from '../env.js';
 import { feedItemKey } from '../keys.js';
+import { logger } from '../logger.js';
+import { policyFromEnv } from '../retention/policy.js';
+import { countAndTrim } from '../retention/trim.js';
 import { type BatchWriteOptions, batchWriteAll } from './batch-write.js';
 
 const feedTable = requireEnv(tables.feed.envVar);
+const retention = policyFromEnv();
+/** Counter updates in flight per call (each is one small UpdateItem). */
+const RETENTION_CONCURRENCY = 16;
 
 /** A feed item as read with `wrapNumbers` (rk is a NumberValue/bigint) or built in code. */
 export type FeedItem = Record<string, unknown> & { rk: unknown };
@@ -28,14 +34,45 @@ export function copyOf(original: FeedItem, owner: string): Record<string, unknow
   return { ...rest, pk: owner };
 }
 
-/** Write copies (idempotent: same keys on every retry). */
+/**
+ * Write copies (idempotent: same keys on every retry), then apply retention to each feed
+ * written: one counter update per feed, and a trim when that feed passes N + margin.
+ */
 export async function writeFeedCopies(copies: readonly FeedCopy[], opts?: BatchWriteOptions): Promise<void> {
-  // Retention hook (issue 6): per-owner counting/trim goes here, once per owner per call.
   await batchWriteAll(
     feedTable,
     copies.map((c) => ({ PutRequest: { Item: copyOf(c.item, c.owner) } })),
     opts,
   );
+  await applyRetention(copies);
+}
+
+/** Per feed: how many copies landed and the newest of them (smallest rk). */
+async function applyRetention(copies: readonly FeedCopy[]): Promise<void> {
+  if (retention.maxItems === undefined && retention.maxSpanMs === undefined) return;
+  const perOwner = new Map<string, { added: number; newest: bigint }>();
+  for (const c of copies) {
+    const rk = BigInt(String(c.item.rk));
+    const entry = perOwner.get(c.owner);
+    if (!entry) perOwner.set(c.owner, { added: 1, newest: rk });
+    else {
+      entry.added += 1;
+      if (rk < entry.newest) entry.newest = rk;
+    }
+  }
+  const owners = [...perOwner.entries()];
+  let next = 0;
+  const worker = async () => {
+    while (next < owners.length) {
+      const [owner, { added, newest }] = owners[next++]!;
+      // The copies are written; a failed counter update only delays a trim (the next trim's
+      // recount corrects the counter), while failing the job would rewrite and re-count them all.
+      await countAndTrim(owner, added, retention, newest).catch((error: unknown) =>
+        logger.warn('feed counter update failed', { error: error as Error, owner }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: RETENTION_CONCURRENCY }, worker));
 }
 
 /** Convenience: one original to many owners. */

@@ -28,7 +28,7 @@
  *  - Claims expire after max(2 days, the window), beyond the stream's 24 h retention, so no
  *    redelivery outlives its claim. Chunks are independent, so they are written concurrently.
  * Cost: one item per activity (which the window needs anyway) plus the rollup rows; transactional
- * writes cost 2 WCU per item. bench/rollup-rate.ts measures rows per batch.
+ * writes cost 2 WCU per item. `npm run bench -- rollups` measures rows per batch.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger.js';

@@ -1,4 +1,4 @@
-/** Deterministic originals for bench/rollup-rate.ts: 3 verbs, 200 actors, times over the last `spreadMinutes`. */
+/** Deterministic originals for the rollups scenario (bench/scenarios/rollups.ts): 3 verbs, 200 actors, times over the last `spreadMinutes`. */
 import { rangeKeyOf } from '../functions/core/keys.js';
 import { isoFromTicks } from '../functions/core/ticks.js';
 

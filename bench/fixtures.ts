@@ -1,0 +1,328 @@
+/**
+ * Shared set-up for the scenarios: unique ids per run, follower sets (memoised, so scenarios that
+ * run in one process share the 5,000 follows), waiting for the fan-out to finish, and the raw
+ * batch-write loop the baselines use.
+ */
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  type BatchGetItemCommandOutput,
+  BatchWriteItemCommand,
+  type BatchWriteItemCommandOutput,
+  GetItemCommand,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import {
+  followEdgeKey,
+  followerListKey,
+  followingListKey,
+  followOrder,
+  newDiscriminator,
+  profileKey,
+  rangeKeyOf,
+} from '../functions/core/keys.js';
+import { isoFromTicks, nowTicks } from '../functions/core/ticks.js';
+import { routes } from '../lib/defs/routes.js';
+import type { BenchContext } from './context.js';
+import { type Figure, progress } from './report.js';
+import { pool } from './stats.js';
+
+export const runId = Date.now().toString(36);
+
+/** A user id unique to this run. */
+export const uid = (kind: string, i: number | string = 0) => `bench-${runId}-${kind}-${i}`;
+
+/** Whether the HTTP API has this route (features land on main one by one). */
+export function hasRoute(method: string, path: string): boolean {
+  return routes.some((r) => r.method === method && r.path === path);
+}
+
+/** A row for a figure that could not be measured in this build, saying why. */
+export function notMeasured(scenario: string, metric: string, why: string, target?: string): Figure {
+  return { scenario, metric, value: Number.NaN, unit: '', target, met: undefined, note: `not measured: ${why}` };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- follows -------------------------------------------------------------------------------
+
+/** Follows in flight when they go through the HTTP API. */
+export const FOLLOW_CONCURRENCY = 16;
+/**
+ * Larger follower sets are seeded: PUT /following ran at about 10 follows/s on the shared 2-core machine
+ * (one transaction + a backfill job each), so 6,000 of them would take minutes of the 10-minute
+ * budget. Seeding writes exactly the items `follow()` writes (edge, both list entries, the
+ * followee's counter), as test/support/graph-seed.ts does, in BatchWriteItem calls.
+ */
+export const HTTP_FOLLOW_MAX = 300;
+const followerSets = new Map<string, Promise<string[]>>();
+
+/** How each follower set was made, for the figures' notes. */
+export const followMethod = (count: number) => (count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : `PUT /following, ${FOLLOW_CONCURRENCY} in flight`);
+
+/** `count` fresh users following `author`; memoised per (author, count) within the process. */
+export function followersOf(ctx: BenchContext, author: string, count: number, kind = 'f'): Promise<string[]> {
+  const key = `${author}:${count}:${kind}`;
+  let set = followerSets.get(key);
+  if (!set) {
+    set = (async () => {
+      const ids = Array.from({ length: count }, (_, i) => uid(`${kind}-${author.split('-').pop()}`, i));
+      if (count > HTTP_FOLLOW_MAX) await seedFollows(ctx, ids, author);
+      else await follow(ctx, ids, author);
+      return ids;
+    })();
+    followerSets.set(key, set);
+  }
+  return set;
+}
+
+/** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
+export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
+  const items = followers.flatMap((f) => {
+    const ticks = nowTicks();
+    const order = followOrder(ticks);
+    return [
+      { ...followEdgeKey(f, author), state: 'active', order, followedAt: ticks.toString() },
+      { ...followerListKey(author, order, f), userId: f },
+      { ...followingListKey(f, order, author), userId: author },
+    ].map((i) => marshall(i));
+  });
+  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
+  await ctx.doc.send(
+    new UpdateCommand({
+      TableName: ctx.stack.tableNames.graph,
+      Key: profileKey(author),
+      UpdateExpression: 'ADD followers :n',
+      ExpressionAttributeValues: { ':n': followers.length },
+    }),
+  );
+}
+
+export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
+  let done = 0;
+  await pool(followers.length, FOLLOW_CONCURRENCY, async (i) => {
+    const res = await ctx.call('PUT', `/following/${encodeURIComponent(author)}`, followers[i]!);
+    if (res.status >= 300) throw new Error(`follow ${followers[i]} → ${author}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    if (++done % 500 === 0) progress(`  following: ${done}/${followers.length}`);
+  });
+}
+
+// ---- waiting for the fan-out ----------------------------------------------------------------
+
+/** Messages visible + in flight on the fan-out queue. */
+export async function fanoutBacklog(ctx: BenchContext): Promise<number> {
+  const { Attributes = {} } = await ctx.sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: ctx.stack.queueUrls.fanout,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
+/** Which of `owners` have no item at range key `rk` yet (BatchGetItem, keys only). */
+export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
+  const table = ctx.stack.tableNames.feed;
+  const found = new Set<string>();
+  const chunks: string[][] = [];
+  for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100) as string[]);
+  await pool(chunks.length, 4, async (c) => {
+    let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((pk) => ({ pk: { S: pk }, rk: { N: rk } }));
+    for (let attempt = 0; keys?.length && attempt < 20; attempt++) {
+      const out: BatchGetItemCommandOutput = await ctx.dynamo.send(
+        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk' } } }),
+      );
+      for (const item of out.Responses?.[table] ?? []) found.add(item.pk!.S!);
+      keys = out.UnprocessedKeys?.[table]?.Keys;
+    }
+  });
+  return owners.filter((o) => !found.has(o));
+}
+
+export interface Drained {
+  /** ms (hrtime clock, see `now`) when the last copy was seen. */
+  readonly doneAt: number;
+  readonly missing: number;
+}
+
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/**
+ * Waits until every owner has the copy at `rk`. Cheap while the fan-out runs: polls the queue
+ * backlog and a small sample of owners every 20 ms; once the queue is empty and the sample is
+ * there, verifies every copy with BatchGetItem, and keeps polling any that are still missing.
+ * `doneAt` is when the last copy was first seen (within one poll interval).
+ */
+export async function waitForCopies(ctx: BenchContext, owners: readonly string[], rk: string, timeoutMs = 120_000): Promise<Drained> {
+  const deadline = now() + timeoutMs;
+  if (owners.length === 0) return { doneAt: now(), missing: 0 };
+  const picks = Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!);
+  let sampleMissing: string[] = [...new Set([...picks, owners.at(-1)!])]; // BatchGetItem rejects duplicate keys
+  for (;;) {
+    const [backlog, missing] = await Promise.all([fanoutBacklog(ctx), missingCopies(ctx, sampleMissing, rk)]);
+    sampleMissing = missing;
+    if (backlog === 0 && missing.length === 0) break;
+    if (now() > deadline) return { doneAt: now(), missing: -1 };
+    await sleep(20);
+  }
+  let doneAt = now();
+  let missing = await missingCopies(ctx, owners, rk);
+  while (missing.length && now() < deadline) {
+    await sleep(20);
+    missing = await missingCopies(ctx, missing, rk);
+    doneAt = now();
+  }
+  return { doneAt, missing: missing.length };
+}
+
+/** Waits until the fan-out queue has been empty for `quietMs` (background work settled). */
+export async function fanoutIdle(ctx: BenchContext, quietMs = 500, timeoutMs = 180_000): Promise<void> {
+  const deadline = now() + timeoutMs;
+  let quietSince = now();
+  while (now() < deadline) {
+    if ((await fanoutBacklog(ctx)) > 0) quietSince = now();
+    else if (now() - quietSince >= quietMs) return;
+    await sleep(50);
+  }
+  throw new Error('fan-out queue did not drain');
+}
+
+// ---- raw writes ------------------------------------------------------------------------------
+
+/**
+ * Writes `items` with BatchWriteItem (25 per request), `concurrency` requests in flight, retrying
+ * unprocessed items with backoff: the raw ceiling the scenarios compare against.
+ */
+export async function rawBatchWrite(
+  ctx: BenchContext,
+  table: string,
+  items: readonly Record<string, AttributeValue>[],
+  concurrency: number,
+): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
+  await pool(batches.length, concurrency, async (b) => {
+    let pending: WriteRequest[] | undefined = batches[b];
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 10) throw new Error('raw batch write: unprocessed items after 10 retries');
+      if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
+      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }));
+      pending = out.UnprocessedItems?.[table];
+    }
+  });
+}
+
+// ---- activities and their stored shapes ------------------------------------------------------
+
+/** The activity every scenario posts: a representative size (~300 bytes stored). */
+export function benchActivity(i: number) {
+  return {
+    verb: 'post',
+    object: `note:${runId}-${i}`,
+    content: `bench post ${i}: ${'lorem ipsum dolor sit amet '.repeat(4)}`.slice(0, 120),
+    attributes: { score: (i * 37) % 1000 },
+  };
+}
+
+export interface StoredShapes {
+  /** The author's original as stored (raw attribute values). */
+  readonly original: Record<string, AttributeValue>;
+  /** A follower's copy as stored. */
+  readonly copy: Record<string, AttributeValue>;
+  /** True when both came from a real post and fan-out in this run; false = built from the spec. */
+  readonly real: boolean;
+}
+
+let shapes: Promise<StoredShapes> | undefined;
+
+/**
+ * What an original and a follower copy look like in the table, taken from one real post (so the
+ * raw baselines write items of exactly the same size), or built from the documented item shape
+ * when posting or following is not available in this build.
+ */
+export function storedShapes(ctx: BenchContext): Promise<StoredShapes> {
+  shapes ??= (async () => {
+    if (hasRoute('POST', '/activities') && hasRoute('PUT', '/following/{userId}')) {
+      const author = uid('shape-author');
+      const follower = uid('shape-follower');
+      await follow(ctx, [follower], author);
+      const res = await ctx.call('POST', '/activities', author, benchActivity(0));
+      if (res.status !== 201) throw new Error(`POST /activities: ${res.status} ${JSON.stringify(res.body)}`);
+      const rk = String(res.body.rangeKey);
+      const drained = await waitForCopies(ctx, [follower], rk, 30_000);
+      if (drained.missing === 0) {
+        const table = ctx.stack.tableNames.feed;
+        const get = async (pk: string) =>
+          (await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: { pk: { S: pk }, rk: { N: rk } } }))).Item!;
+        return { original: await get(author), copy: await get(follower), real: true };
+      }
+    }
+    const ticks = nowTicks();
+    const rk = rangeKeyOf(ticks, newDiscriminator()).toString();
+    const a = benchActivity(0);
+    const copy: Record<string, AttributeValue> = {
+      pk: { S: uid('shape-follower') },
+      rk: { N: rk },
+      id: { S: rk },
+      actor: { S: uid('shape-author') },
+      verb: { S: a.verb },
+      object: { S: a.object },
+      content: { S: a.content },
+      attributes: { M: { score: { N: String(a.attributes.score) } } },
+      time: { S: isoFromTicks(ticks) },
+    };
+    return { original: { ...copy, pk: copy.actor!, author: copy.actor! }, copy, real: false };
+  })();
+  return shapes;
+}
+
+/**
+ * A copy-shaped item for `owner` at `ticks`, the same size as `template`: range key, time and
+ * the id (when it embeds the range key) are replaced by values of the same length.
+ */
+export function itemLike(template: Record<string, AttributeValue>, owner: string, ticks: bigint): Record<string, AttributeValue> {
+  const oldRk = template.rk!.N!;
+  const rk = rangeKeyOf(ticks, newDiscriminator()).toString().padStart(oldRk.length, '0');
+  const item: Record<string, AttributeValue> = { ...template, pk: { S: owner }, rk: { N: rk } };
+  if (template.time?.S) item.time = { S: isoFromTicks(ticks) };
+  if (template.id?.S) item.id = { S: template.id.S.includes(oldRk) ? template.id.S.replace(oldRk, rk) : template.id.S };
+  return item;
+}
+
+/**
+ * Waits until the handlers are quiet: fan-out queue empty and no DynamoDB call from any handler
+ * (HTTP, outbox, fan-out worker, rollups) for `quietMs`. Stream pollers back off to 200 ms when
+ * idle, so 600 ms of silence means their last batch is done.
+ */
+export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_000): Promise<void> {
+  const deadline = now() + timeoutMs;
+  const calls = () => Object.values(ctx.handlerCapacity.snapshot().calls).reduce((s, n) => s + n, 0);
+  let last = calls();
+  let quietSince = now();
+  while (now() < deadline) {
+    await sleep(100);
+    const c = calls();
+    if (c !== last || (await fanoutBacklog(ctx)) > 0) {
+      last = c;
+      quietSince = now();
+    } else if (now() - quietSince >= quietMs) return;
+  }
+  throw new Error('handlers did not go quiet');
+}
+
+/** An author with `n` followers, shared by the scenarios of one run (5,000 follows are made once). */
+export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
+  const author = uid('author', n);
+  return { author, followers: await followersOf(ctx, author, n, 'f') };
+}
+
+/** Messages in the fan-out dead-letter queue. */
+export async function fanoutDlqDepth(ctx: BenchContext): Promise<number> {
+  const { Attributes = {} } = await ctx.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls.fanoutDlq, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
+  return Number(Attributes.ApproximateNumberOfMessages ?? 0);
+}

@@ -1,0 +1,67 @@
+/**
+ * Calls an HTTP route's handler in-process with the payload-2.0 event API Gateway (and
+ * local/http-api.ts) would build — no HTTP server, no JWT verification — so a scenario can time
+ * the handler alone.
+ */
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { functions, resolveRoute, routeKey } from '../lib/defs/index.js';
+import { lambdaContext, loadHandler } from '../local/handlers.js';
+
+export interface InvokeResult {
+  readonly status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+  readonly ms: number;
+}
+
+export function httpEvent(method: string, pathWithQuery: string, userId: string, json?: unknown): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const url = new URL(pathWithQuery, 'http://local');
+  const resolved = resolveRoute(method, url.pathname);
+  if (!resolved.route) throw new Error(`no route for ${method} ${url.pathname}`);
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  const now = new Date();
+  const headers: Record<string, string> = { host: '127.0.0.1', 'user-agent': 'tickfeed-bench' };
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  return {
+    version: '2.0',
+    routeKey: routeKey(resolved.route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(resolved.params).length ? resolved.params : undefined,
+    body: json === undefined ? undefined : JSON.stringify(json),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: {
+        principalId: '',
+        integrationLatency: 0,
+        jwt: { claims: { sub: userId, token_use: 'access' }, scopes: [] },
+      },
+      domainName: '127.0.0.1',
+      domainPrefix: 'local',
+      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'tickfeed-bench' },
+      requestId: randomUUID(),
+      routeKey: routeKey(resolved.route),
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+  } as APIGatewayProxyEventV2WithJWTAuthorizer;
+}
+
+/** Invokes the handler behind `method path` in this process and times it. */
+export async function invokeRoute(method: string, pathWithQuery: string, userId: string, json?: unknown): Promise<InvokeResult> {
+  const event = httpEvent(method, pathWithQuery, userId, json);
+  const fn = resolveRoute(method, event.rawPath).route!.fn;
+  const handler = await loadHandler(fn);
+  const context = lambdaContext(fn, functions[fn].timeoutSeconds * 1000, event.requestContext.requestId);
+  const start = process.hrtime.bigint();
+  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined, ms };
+}

@@ -1,0 +1,58 @@
+/**
+ * The steady-load driver, run as a SECOND process by the steady-load scenario so the load
+ * generator does not share an event loop with the stack it measures. Reads its plan as JSON from
+ * the env var BENCH_LOAD, runs autocannon for the given duration against the local API with a
+ * mix of GET /feed and POST /activities (a random user's token per request), and prints one JSON
+ * line with the results on stdout.
+ */
+import autocannon from 'autocannon';
+
+interface Plan {
+  url: string;
+  durationSeconds: number;
+  connections: number;
+  /** Bearer tokens of the users the load acts as. */
+  tokens: string[];
+  /** GET /feed requests per POST /activities. */
+  readsPerPost: number;
+}
+
+const plan = JSON.parse(process.env.BENCH_LOAD ?? '') as Plan;
+const pick = () => plan.tokens[Math.floor(Math.random() * plan.tokens.length)]!;
+let n = 0;
+const read = {
+  method: 'GET' as const,
+  path: '/feed?limit=20',
+  setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { authorization: `Bearer ${pick()}` } }),
+};
+const post = {
+  method: 'POST' as const,
+  path: '/activities',
+  setupRequest: (req: Record<string, unknown>) => ({
+    ...req,
+    headers: { authorization: `Bearer ${pick()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ verb: 'post', object: `note:load-${process.pid}-${n++}`, content: 'steady load '.repeat(8), attributes: { score: n % 100 } }),
+  }),
+};
+
+const result = await autocannon({
+  url: plan.url,
+  connections: plan.connections,
+  duration: plan.durationSeconds,
+  timeout: 10,
+  requests: [...Array.from({ length: plan.readsPerPost }, () => read), post],
+});
+process.stdout.write(
+  `${JSON.stringify({
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodeStats,
+    durationSeconds: result.duration,
+  })}\n`,
+);

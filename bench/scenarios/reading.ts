@@ -1,0 +1,199 @@
+/**
+ * Scenario 3 — reading. A 5,000-item feed (copy-shaped items written with raw BatchWriteItem) is
+ * read at page 1 and page 250 (limit 20): through the local HTTP API, through the handler alone
+ * (in-process, no HTTP/JWT), and as a raw Query of the same page on the same DynamoDB Local.
+ * Samples of the three are interleaved so machine noise hits them alike. Queries per page come
+ * from a middleware on the handlers' own client.
+ */
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { profileKey } from '../../functions/core/keys.js';
+import { nowTicks } from '../../functions/core/ticks.js';
+import { type CapacityTotals, timeSplit } from '../capacity.js';
+import type { BenchContext } from '../context.js';
+import { follow, hasRoute, itemLike, notMeasured, quiesce, rawBatchWrite, storedShapes, uid } from '../fixtures.js';
+import { invokeRoute } from '../invoke.js';
+import type { Figure } from '../report.js';
+import { median, percentile, round, timed } from '../stats.js';
+import type { Scenario } from './index.js';
+
+const FEED_ITEMS = 5000;
+const LIMIT = 20;
+const SAMPLES = 40;
+const S = 'reading';
+
+export const reading: Scenario = {
+  id: 'reading',
+  title: `GET /feed page 1 vs page 250 of a ${FEED_ITEMS}-item feed; handler vs raw Query`,
+  async run(ctx) {
+    if (!hasRoute('GET', '/feed')) {
+      return [notMeasured(S, 'GET /feed', 'the feed read route is not in this build', '≤ 1.15')];
+    }
+    const reader = uid('reader');
+    const rks = await seedFeed(ctx, reader, FEED_ITEMS);
+    await quiesce(ctx); // the seed's stream records pass through the outbox and rollups: let them settle
+    const figures: Figure[] = [];
+    const pages = [1, 250] as const;
+    const results: Record<number, { http: number[]; handler: number[]; raw: number[]; queries: number[]; split: { ms: number; spent: CapacityTotals }[]; items: number }> = {};
+    for (const page of pages) {
+      const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
+      const path = `/feed?limit=${LIMIT}${cursor ? `&before=${cursor}` : ''}`;
+      // Correctness first: the page must hold the expected items, or the timings mean nothing.
+      const check = await ctx.call('GET', path, reader);
+      const want = rks.slice((page - 1) * LIMIT, page * LIMIT);
+      const got = (check.body?.items ?? []).map((i: { rangeKey?: string; rk?: string }) => String(i.rangeKey ?? i.rk ?? ''));
+      if (check.status !== 200 || !sameKeys(got, want)) {
+        throw new Error(`GET ${path}: ${check.status}, expected ${want.length} items from ${want[0]}, got ${JSON.stringify(check.body).slice(0, 300)}`);
+      }
+      results[page] = { http: [], handler: [], raw: [], queries: [], split: [], items: got.length };
+    }
+    for (let s = 0; s < SAMPLES; s++) {
+      for (const page of pages) {
+        const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
+        const path = `/feed?limit=${LIMIT}${cursor ? `&before=${cursor}` : ''}`;
+        const r = results[page]!;
+        r.http.push((await ctx.call('GET', path, reader)).ms);
+        const before = ctx.handlerCapacity.snapshot();
+        const { ms } = await invokeRoute('GET', path, reader);
+        const spent = ctx.handlerCapacity.since(before);
+        r.handler.push(ms);
+        r.split.push({ ms, spent });
+        r.queries.push(spent.calls.QueryCommand ?? 0);
+        r.raw.push((await timed(() => rawQuery(ctx, reader, cursor))).ms);
+      }
+    }
+    for (const page of pages) {
+      const r = results[page]!;
+      figures.push(
+        { scenario: S, metric: `page ${page} GET /feed p50 (HTTP API)`, value: round(median(r.http)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} GET /feed p99 (HTTP API)`, value: round(percentile(r.http, 99)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} handler alone p50`, value: round(median(r.handler)), unit: 'ms' },
+        { scenario: S, metric: `page ${page} raw Query p50`, value: round(median(r.raw)), unit: 'ms' },
+      );
+    }
+    const p1 = results[1]!;
+    const p250 = results[250]!;
+    const depth = median(p250.http) / median(p1.http);
+    figures.push({
+      scenario: S,
+      metric: 'page 250 / page 1 (p50, HTTP API)',
+      value: round(depth),
+      unit: '×',
+      target: '≤ 1.15',
+      met: depth <= 1.15,
+      note: depth <= 1.15 ? undefined : `raw Query page 250 / page 1 = ${round(median(p250.raw) / median(p1.raw))}×: the depth cost is DynamoDB Local's, not the handler's`,
+    });
+    for (const page of pages) {
+      const r = results[page]!;
+      const ratio = median(r.handler) / median(r.raw);
+      figures.push({
+        scenario: S,
+        metric: `page ${page} handler / raw Query (p50)`,
+        value: round(ratio),
+        unit: '×',
+        target: '≤ 1.2',
+        met: ratio <= 1.2,
+        note: ratio <= 1.2 ? undefined : `handler ${round(median(r.handler))} ms vs raw Query ${round(median(r.raw))} ms; inside the handler (p50s): ${timeSplit(r.split)}; calls per page ${JSON.stringify(r.split[0]?.spent.calls)}`,
+      });
+    }
+    figures.push({ scenario: S, metric: 'Queries per page (push feed)', value: median(p1.queries), unit: 'queries' });
+    figures.push(...(await hybrid(ctx, median(p1.handler))));
+    return figures;
+  },
+};
+
+/** Writes `count` copy-shaped items (newest first) into `owner`'s feed; returns their range keys in feed order. */
+async function seedFeed(ctx: BenchContext, owner: string, count: number): Promise<string[]> {
+  const { copy } = await storedShapes(ctx);
+  const newest = nowTicks();
+  const items = Array.from({ length: count }, (_, i) => itemLike(copy, owner, newest - BigInt(i) * 1_000_000n));
+  await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
+  return items.map((i) => i.rk!.N!).sort(compareRk);
+}
+
+const compareRk = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const sameKeys = (a: string[], b: string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+
+/** The page as a raw Query: rk strictly greater than the cursor (older), newest first. */
+async function rawQuery(ctx: BenchContext, owner: string, cursor: string | undefined) {
+  return ctx.dynamo.send(
+    new QueryCommand({
+      TableName: ctx.stack.tableNames.feed,
+      KeyConditionExpression: cursor ? 'pk = :pk AND rk > :c' : 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: owner }, ...(cursor ? { ':c': { N: cursor } } : {}) },
+      Limit: LIMIT,
+    }),
+  );
+}
+
+/**
+ * Hybrid feeds: a reader whose home feed holds 1,000 pushed copies and who follows k pulled
+ * authors with 200 originals each (interleaved in time). Authors become pulled through the real
+ * pull job (the one a threshold crossing enqueues), so the reader's pulled set is what production
+ * would write; only the trigger is skipped, because 100,000 follows would not fit the run.
+ */
+async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure[]> {
+  if (!hasRoute('PUT', '/following/{userId}')) {
+    return [notMeasured(S, 'Queries per page (hybrid, k pulled authors)', 'the follow graph is not in this build')];
+  }
+  // Loaded here, not at the top: handler-side modules read their env at load (after the stack starts).
+  const { enqueueJob } = await import('../../functions/core/fanout/jobs.js');
+  const { copy, original } = await storedShapes(ctx);
+  const figures: Figure[] = [];
+  for (const k of [1, 4]) {
+    const reader = uid('hybrid-reader', k);
+    const authors = Array.from({ length: k }, (_, i) => uid(`hybrid-author-${k}`, i));
+    for (const a of authors) await follow(ctx, [reader], a);
+    for (const a of authors) {
+      // The pull job re-checks the count against FANOUT_PULL_THRESHOLD: make the counter say so.
+      await ctx.doc.send(
+        new UpdateCommand({
+          TableName: ctx.stack.tableNames.graph,
+          Key: profileKey(a),
+          UpdateExpression: 'ADD followers :n',
+          ExpressionAttributeValues: { ':n': Number(ctx.stack.env.FANOUT_PULL_THRESHOLD ?? 100_000) },
+        }),
+      );
+      await enqueueJob({ kind: 'pull', author: a });
+    }
+    await quiesce(ctx);
+    for (const a of authors) {
+      const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.graph, Key: profileKey(a) }));
+      if (Item?.pulled !== true) throw new Error(`the pull job did not mark ${a} pulled`);
+    }
+    const newest = nowTicks();
+    const items = [
+      ...Array.from({ length: 1000 }, (_, i) => itemLike(copy, reader, newest - BigInt(i) * 1_000_000n)),
+      ...authors.flatMap((a, j) =>
+        Array.from({ length: 200 }, (_, i) => ({
+          ...itemLike(original, a, newest - BigInt(i * 5 + j) * 1_000_000n - 500_000n),
+          actor: { S: a },
+          author: { S: a },
+        })),
+      ),
+    ];
+    await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
+    await quiesce(ctx);
+    const check = await ctx.call('GET', '/feed?limit=20', reader);
+    const pulledOnPage = (check.body?.items ?? []).filter((i: { actor?: string }) => authors.includes(i.actor ?? '')).length;
+    if (check.status !== 200 || pulledOnPage === 0) {
+      throw new Error(`hybrid feed of ${reader}: ${check.status}, ${pulledOnPage} pulled items on page 1: ${JSON.stringify(check.body).slice(0, 300)}`);
+    }
+    const samples: { ms: number; spent: CapacityTotals }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const before = ctx.handlerCapacity.snapshot();
+      const { ms } = await invokeRoute('GET', '/feed?limit=20', reader);
+      samples.push({ ms, spent: ctx.handlerCapacity.since(before) });
+    }
+    const queries = median(samples.map((x) => x.spent.calls.QueryCommand ?? 0));
+    const p50 = median(samples.map((x) => x.ms));
+    figures.push({
+      scenario: S,
+      metric: `Queries per page (hybrid, k = ${k} pulled author${k > 1 ? 's' : ''})`,
+      value: queries,
+      unit: 'queries',
+      note: `${pulledOnPage}/20 pulled items on page 1; calls ${JSON.stringify(samples[0]!.spent.calls)}; handler p50 ${round(p50)} ms vs push ${round(pushHandlerP50)} ms`,
+    });
+  }
+  return figures;
+}

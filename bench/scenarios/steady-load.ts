@@ -1,0 +1,98 @@
+/**
+ * Scenario 6 — steady load. A second process (bench/load-driver.ts, autocannon) drives a mixed
+ * GET /feed / POST /activities load at the local API for 60 s as 20 users who follow each other
+ * (so every post fans out a little in the background). Reports requests/s, p50/p99, and every
+ * non-2xx, socket error and timeout; after the load, the fan-out must drain with nothing in the
+ * dead-letter queue.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import type { BenchContext } from '../context.js';
+import { follow, hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
+import type { Figure } from '../report.js';
+import type { Scenario } from './index.js';
+
+const S = 'steady load';
+const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const USERS = 20;
+const FOLLOWS_EACH = 5;
+const CONNECTIONS = 8;
+const READS_PER_POST = 4;
+
+interface LoadResult {
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, { count: number }>;
+}
+
+export const steadyLoad: Scenario = {
+  id: 'load',
+  title: `${DURATION_S} s of mixed GET /feed + POST /activities (${READS_PER_POST}:1) from a second process`,
+  async run(ctx) {
+    if (!hasRoute('GET', '/feed') || !hasRoute('POST', '/activities')) {
+      return [notMeasured(S, 'errors under load', 'GET /feed or POST /activities is not in this build', '0')];
+    }
+    const users = Array.from({ length: USERS }, (_, i) => uid('load', i));
+    if (hasRoute('PUT', '/following/{userId}')) {
+      for (let i = 0; i < USERS; i++) {
+        const followers = Array.from({ length: FOLLOWS_EACH }, (_, k) => users[(i + k + 1) % USERS]!);
+        await follow(ctx, followers, users[i]!);
+      }
+    }
+    await quiesce(ctx);
+    const tokens = await Promise.all(users.map((u) => ctx.token(u)));
+    const dlqBefore = await dlqDepth(ctx);
+    const result = await drive({ url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST });
+    await quiesce(ctx);
+    const dlq = (await dlqDepth(ctx)) - dlqBefore;
+    const failures = result.non2xx + result.errors + result.timeouts;
+    const codes = Object.entries(result.statusCodes).map(([c, v]) => `${c}×${v.count}`).join(', ');
+    return [
+      { scenario: S, metric: `requests/s (${CONNECTIONS} connections, ${READS_PER_POST} reads : 1 post)`, value: Math.round(result.requestsPerSecond), unit: 'req/s' },
+      { scenario: S, metric: 'latency p50', value: result.p50, unit: 'ms' },
+      { scenario: S, metric: 'latency p99', value: result.p99, unit: 'ms' },
+      {
+        scenario: S,
+        metric: `non-2xx + errors + timeouts of ${result.requests} requests`,
+        value: failures,
+        unit: '',
+        target: '0',
+        met: failures === 0,
+        note: `status codes ${codes}; non-2xx ${result.non2xx}, socket errors ${result.errors}, timeouts ${result.timeouts}`,
+      },
+      { scenario: S, metric: 'fan-out jobs dead-lettered during the load', value: dlq, unit: 'msgs', target: '0', met: dlq === 0 },
+    ];
+  },
+};
+
+function drive(plan: { url: string; durationSeconds: number; connections: number; tokens: string[]; readsPerPost: number }): Promise<LoadResult> {
+  const driver = resolve(import.meta.dirname, '..', 'load-driver.ts');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', driver], {
+      env: { ...process.env, BENCH_LOAD: JSON.stringify(plan) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`load driver exited ${code}: ${out.slice(0, 300)}`));
+      resolvePromise(JSON.parse(line) as LoadResult);
+    });
+  });
+}
+
+async function dlqDepth(ctx: BenchContext): Promise<number> {
+  const { Attributes = {} } = await ctx.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls.fanoutDlq, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  );
+  return Number(Attributes.ApproximateNumberOfMessages ?? 0);
+}
