@@ -3,7 +3,7 @@
  * messages that failed meanwhile come back and the fan-out completes with one copy per follower.
  * Own persistent stack; the retry delay is long enough that the restart (several seconds, more on a
  * busy machine) fits inside the jobs' receive budget, as a Lambda visibility timeout would.
- * Opt-in (a third JVM, persistent storage, ~1–3 min): `npm run test:restart`.
+ * A second JVM with persistent storage; about a minute.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,8 @@ import { allDelivered, dataDir, post, seedFollowers, stack, startOwnStack, stopO
 
 let restarted: DynamoDbLocal | undefined;
 
-const enabled = process.env.TICKFEED_RESTART_TEST === '1';
-
 beforeAll(async () => {
-  if (enabled) await startOwnStack({ persistent: true, sqsRetryDelaySeconds: 10 });
+  await startOwnStack({ persistent: true, sqsRetryDelaySeconds: 10 });
 }, 120_000);
 
 afterAll(async () => {
@@ -23,7 +21,7 @@ afterAll(async () => {
   await stopOwnStack();
 });
 
-describe.runIf(enabled)('fan-out across a DynamoDB Local restart', () => {
+describe('fan-out across a DynamoDB Local restart', () => {
   it('finishes a fan-out interrupted by a DynamoDB Local restart (persistent data)', async () => {
     const author = uid('restart');
     const followers = await seedFollowers(author, 1000);
