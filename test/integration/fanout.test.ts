@@ -36,7 +36,7 @@ describe('fan-out', () => {
     expect(posted.status).toBe(201);
     // Cheap probe (a spread sample), then the full count once.
     const sample = followers.filter((_, i) => i % 50 === 0 || i === followers.length - 1);
-    await eventually(async () => [...(await feedCounts(sample)).values()].every((c) => c === 1), 60_000, 200);
+    await eventually(async () => [...(await feedCounts(sample)).values()].every((c) => c === 1), 100_000, 200);
     console.log(`1,000 followers: seeded in ${seeded} ms, delivered in ${Date.now() - t} ms`);
     const counts = await feedCounts([...followers, ...leavers]);
     expect(followers.filter((f) => counts.get(f) !== 1)).toEqual([]);
@@ -46,7 +46,7 @@ describe('fan-out', () => {
     expect(page.body.items).toEqual([posted.body]);
     const profile = await api('GET', `/users/${author}`, { as: author });
     expect(profile.body).toEqual({ userId: author, followers: 1000, following: 0 });
-  });
+  }, 120_000);
 
   it('propagates a delete of the original to every copy', async () => {
     const author = uid('del');
@@ -59,20 +59,21 @@ describe('fan-out', () => {
     // The marked original is removed once its copies are gone; the other post is untouched.
     await eventually(async () => (await feedCount(author)) === 1, 10_000, 200);
     expect((await api('GET', '/feed', { as: followers[0]! })).body.items).toEqual([kept.body]);
-  });
+  }, 120_000);
 
-  it('leaves copies alone when an original leaves its author\'s feed by a plain removal (retention trim, TTL)', async () => {
+  it('does not retract copies when the original is only removed from the author\'s own feed (trim, TTL)', async () => {
     const author = uid('rm');
     const followers = await seedFollowers(author, 30);
     const [post] = originals(author, 1);
     await writeFeedItems([post!]);
     await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
-    // Only DELETE /activities (which marks deletedAt) retracts; a trim of the author's own feed
-    // must not reach into followers' feeds, which follow their own retention.
+    // A retention trim deletes the author's item; followers' copies follow their own feeds' retention.
     await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: { pk: author, rk: post!.rk } }));
-    await new Promise((r) => setTimeout(r, 2_000)); // what a retract would have needed to show
-    expect([...(await feedCounts(followers)).values()].every((c) => c === 1)).toBe(true);
-  });
+    // A later post's fan-out proves the stream has moved past the REMOVE.
+    const [later] = originals(author, 1, Date.now());
+    await writeFeedItems([later!]);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), 30_000, 300);
+  }, 120_000);
 });
 
 describe('follow graph', () => {
@@ -110,7 +111,7 @@ describe('follow graph', () => {
     expect(late).toContain(seen[0]); // the late followers followed last
     const following = await api('GET', `/users/${stayers[0]}/following`, { as: stayers[0] });
     expect(following.body.items).toEqual([{ userId: target }]);
-  });
+  }, 120_000);
 
   it('refuses to follow oneself with a 400 problem', async () => {
     const me = uid('self');
@@ -118,7 +119,7 @@ describe('follow graph', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
     expect((await api('GET', `/users/${me}`, { as: me })).body.following).toBe(0);
-  });
+  }, 120_000);
 
   it('backfills the newest BACKFILL_LIMIT posts on follow and removes them on unfollow', async () => {
     const author = uid('bf');
@@ -135,7 +136,7 @@ describe('follow graph', () => {
     expect(await feedRks(reader)).toEqual(newest100);
     expect((await api('DELETE', `/following/${author}`, { as: reader })).status).toBe(204);
     await eventually(async () => (await feedCount(reader)) === 0, 30_000, 200);
-  });
+  }, 120_000);
 
   it('removes an unfollowed user\'s posts at a cost proportional to what is removed, not to the feed', async () => {
     const reader = uid('reader');
@@ -169,5 +170,5 @@ describe('follow graph', () => {
     expect(smallCost.read).toBeLessThanOrEqual(3);
     expect(bigCost.read).toBeLessThanOrEqual(6);
     console.log('unfollow cleanup cost', { small: smallCost, big: bigCost });
-  });
+  }, 120_000);
 });

@@ -176,6 +176,9 @@ describe('auth', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.components.schemas.PostActivity.additionalProperties).toBe(false);
-    expect(Object.keys(res.body.paths)).toEqual(['/activities', '/activities/{id}', '/feed', '/users/{userId}/activities']);
+    expect(Object.keys(res.body.paths)).toEqual([
+      '/activities', '/activities/{id}', '/feed', '/users/{userId}/activities',
+      '/following/{userId}', '/users/{userId}', '/users/{userId}/followers', '/users/{userId}/following',
+    ]);
   });
 });

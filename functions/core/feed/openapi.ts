@@ -59,6 +59,29 @@ const pageOp = (summary: string, extra: object[] = []) => ({
   },
 });
 
+const userIdParam = { name: 'userId', in: 'path', required: true, schema: { type: 'string' } };
+const jsonOk = (schema: object) => ({ description: 'OK.', content: { 'application/json': { schema } } });
+const followListOp = (summary: string) => ({
+  summary,
+  security: [{ jwt: [] }],
+  parameters: [
+    userIdParam,
+    { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+    { name: 'before', in: 'query', required: false, schema: { type: 'string' }, description: '`next` of the previous page.' },
+  ],
+  responses: {
+    200: jsonOk({
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { type: 'object', properties: { userId: { type: 'string' } } } },
+        next: { type: 'string', description: 'Present when there may be more.' },
+      },
+    }),
+    400: problem('Bad limit or cursor.'),
+    401: unauthorized,
+  },
+});
+
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Activity id.' };
 
 export function openApiDocument(): Record<string, unknown> {
@@ -113,6 +136,30 @@ export function openApiDocument(): Record<string, unknown> {
       '/users/{userId}/activities': {
         get: pageOp("A user's own activities.", [{ name: 'userId', in: 'path', required: true, schema: { type: 'string' } }]),
       },
+      '/following/{userId}': {
+        put: {
+          summary: 'Follow a user; backfills their recent posts. Idempotent.',
+          security: [{ jwt: [] }],
+          parameters: [userIdParam],
+          responses: { 204: { description: 'Following (also when already following).' }, 400: problem('Yourself, or a bad id.'), 401: unauthorized },
+        },
+        delete: {
+          summary: "Unfollow a user; removes their posts from the caller's feed. Idempotent.",
+          security: [{ jwt: [] }],
+          parameters: [userIdParam],
+          responses: { 204: { description: 'Not following (also when not following before).' }, 400: problem('Bad id.'), 401: unauthorized },
+        },
+      },
+      '/users/{userId}': {
+        get: {
+          summary: 'Follow counts.',
+          security: [{ jwt: [] }],
+          parameters: [userIdParam],
+          responses: { 200: jsonOk({ type: 'object', properties: { userId: { type: 'string' }, followers: { type: 'integer' }, following: { type: 'integer' } } }), 401: unauthorized },
+        },
+      },
+      '/users/{userId}/followers': { get: followListOp('Followers, newest follow first.') },
+      '/users/{userId}/following': { get: followListOp('Followed users, newest follow first.') },
     },
   };
 }
