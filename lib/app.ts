@@ -1,6 +1,5 @@
 import type { App } from 'aws-cdk-lib';
-import { validateConfig } from '../functions/core/config.js';
-import { configKeys } from './defs/index.js';
+import { configKeys, validateConfig } from './defs/index.js';
 import { TickfeedStack } from './tickfeed-stack.js';
 
 /** Builds the tickfeed stack into `app`, failing first on a malformed config value in the context. */

@@ -7,8 +7,8 @@ import { JavaMissingError } from './java.js';
 import { loadOrCreateKeys } from './jwt.js';
 import { dataDir, keysFile } from './paths.js';
 import { configKeys } from '../lib/defs/index.js';
-import { ConfigError } from '../functions/core/errors.js';
-import { validateConfig } from '../functions/core/config.js';
+import { ConfigError, validateConfig } from '../lib/defs/index.js';
+import { DataVersionError } from './data-version.js';
 import { startLocalStack } from './stack.js';
 
 const { values } = parseArgs({
@@ -45,7 +45,7 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 } catch (error) {
-  if (error instanceof JavaMissingError || error instanceof ConfigError) {
+  if (error instanceof JavaMissingError || error instanceof ConfigError || error instanceof DataVersionError) {
     console.error(error.message);
     process.exit(1);
   }

@@ -17,6 +17,7 @@ import {
 } from '../lib/defs/index.js';
 import { localCredentials, localRegion } from './aws-local.js';
 import { type CheckpointStore, fileCheckpoints, memoryCheckpoints } from './checkpoints.js';
+import { openDataDir } from './data-version.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import { type HttpApi, startHttpApi } from './http-api.js';
 import { createVerifier, type LocalKeys } from './jwt.js';
@@ -30,7 +31,10 @@ import { startSqsPoller } from './sqs-poller.js';
 import { startStreamPoller } from './stream-poller.js';
 
 export interface LocalStackOptions {
-  /** Persist DynamoDB data and stream checkpoints here; undefined = in memory. */
+  /**
+   * Persist DynamoDB data and stream checkpoints here; undefined = in memory. A directory holding
+   * data of another data model is refused (DataVersionError) before anything starts.
+   */
   readonly dataDir?: string;
   /** HTTP API port; 0 = any free port. */
   readonly port: number;
@@ -57,6 +61,8 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  // Before DynamoDB Local opens the directory: never start on data this version cannot read.
+  if (opts.dataDir) openDataDir(opts.dataDir);
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     for (const s of started.reverse()) await s.stop().catch(() => undefined);

@@ -3,18 +3,13 @@
  * (oldest first, empty ones included), their total and a segment (power / casual / inactive).
  * The window is rounded up to whole buckets and may not exceed what is kept (default 24 × 1 h).
  */
-import { tables } from '../../lib/defs/tables.js';
-import { doc } from '../core/clients.js';
-import { readConfig } from '../core/config.js';
-import { parseDuration } from '../core/durations.js';
-import { requireEnv } from '../core/env.js';
-import { ValidationError } from '../core/errors.js';
-import { queryActivity } from '../core/rollups/read.js';
-import { bucketsFor, summarize, windowStart } from '../core/rollups/windows.js';
+import { readConfig } from '../../lib/defs/config.js';
+import { parseDuration } from '../../lib/defs/durations.js';
+import { ValidationError } from '../model/errors.js';
+import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
 import { httpHandler, json } from '../http/handler.js';
 import type { AuthedEvent } from '../http/types.js';
 
-const table = requireEnv(tables.stats.envVar);
 const cfg = { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') };
 const segments = readConfig('ACTIVITY_SEGMENTS');
 
@@ -30,6 +25,5 @@ export const handler = httpHandler<AuthedEvent>(async (event) => {
     }
   }
   const now = Date.now();
-  const rows = await queryActivity((c) => doc.send(c), table, userId, windowStart(now, n, cfg));
-  return json(200, { userId, windowSeconds: (n * cfg.bucketMs) / 1000, ...summarize(rows, now, n, cfg, segments) });
+  return json(200, { userId, windowSeconds: (n * cfg.bucketMs) / 1000, ...(await readActivityWindow(userId, now, n, cfg, segments)) });
 });

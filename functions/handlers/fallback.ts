@@ -3,7 +3,8 @@
  * path exists under another method, else 404 — instead of API Gateway's bare "Not Found".
  */
 import { resolveRoute } from '../../lib/defs/routes.js';
-import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../model/errors.js';
+import { MethodNotAllowedError } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import type { PublicEvent } from '../http/types.js';
 

@@ -1,13 +1,13 @@
 /**
- * Fan-out queue consumer: runs each job (core/fanout/run.ts) and reports partial batch failures,
+ * Fan-out queue consumer: runs each job (services/fanout/run.ts) and reports partial batch failures,
  * so only failed messages come back; after maxReceiveCount they move to the DLQ. A job that does
  * not parse fails every time and so ends in the DLQ, visible, instead of being dropped.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { parseJob } from '../core/fanout/jobs.js';
-import { runJob } from '../core/fanout/run.js';
-import { logger } from '../core/logger.js';
+import { logger } from '../platform/logger.js';
+import { parseJob } from '../services/fanout/jobs.js';
+import { runJob } from '../services/fanout/run.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 

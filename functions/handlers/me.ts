@@ -1,11 +1,10 @@
 /** GET /me — the caller's user id (from the verified JWT) and their follow counts. */
-import { getProfile } from '../core/profile-store.js';
+import { profileOf } from '../services/following.js';
 import { callerId } from '../http/caller.js';
 import { httpHandler, json } from '../http/handler.js';
 import type { AuthedEvent } from '../http/types.js';
 
 export const handler = httpHandler<AuthedEvent>(async (event) => {
   const userId = callerId(event);
-  const profile = await getProfile(userId);
-  return json(200, { userId, ...profile });
+  return json(200, { userId, ...(await profileOf(userId)) });
 });

@@ -1,5 +1,5 @@
 /** GET /openapi.json — unauthenticated; generated once per container from the request schemas. */
-import { openApiDocument } from '../core/feed/openapi.js';
+import { openApiDocument } from '../http/openapi.js';
 import { httpHandler, json } from '../http/handler.js';
 import type { PublicEvent } from '../http/types.js';
 

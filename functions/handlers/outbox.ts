@@ -1,13 +1,13 @@
 /**
- * Feed-table stream → fan-out queue (see core/fanout/outbox.ts for why the stream is the outbox).
+ * Feed-table stream → fan-out queue (see services/fanout/outbox.ts for why the stream is the outbox).
  * Jobs go out 10 per SendMessageBatch; a record whose job was not accepted is reported as a batch
  * item failure, so Lambda retries from it (records before it are done; a retried record re-sends a
  * job whose writes are idempotent).
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { enqueueJobs } from '../core/fanout/jobs.js';
-import { jobOfRecord } from '../core/fanout/outbox.js';
-import { logger } from '../core/logger.js';
+import { logger } from '../platform/logger.js';
+import { enqueueJobs } from '../services/fanout/jobs.js';
+import { jobOfRecord } from '../services/fanout/outbox.js';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const pending = event.Records.flatMap((record) => {

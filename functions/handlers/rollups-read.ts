@@ -4,17 +4,13 @@
  * (exclusive) are RFC 3339, aligned outward to the granularity; default: the 60 intervals up to
  * now. At most 1,440 points per read. Intervals without data are absent (sparse).
  */
-import { tables } from '../../lib/defs/tables.js';
-import { doc } from '../core/clients.js';
-import { readConfig } from '../core/config.js';
-import { requireEnv } from '../core/env.js';
-import { ValidationError } from '../core/errors.js';
-import { alignQuery, combinePoints, GRANULARITY_MS, type Granularity, partitionReads, querySeries } from '../core/rollups/read.js';
-import { combineOf } from '../core/rollups/spec.js';
+import { readConfig } from '../../lib/defs/config.js';
+import { combineOf } from '../../lib/defs/rollup-spec.js';
+import { ValidationError } from '../model/errors.js';
+import { alignQuery, GRANULARITY_MS, type Granularity, readSeriesPoints } from '../services/rollups/read.js';
 import { httpHandler, json } from '../http/handler.js';
 import type { AuthedEvent } from '../http/types.js';
 
-const table = requireEnv(tables.stats.envVar);
 const ttlMs = readConfig('ROLLUP_TTL');
 const partitions = readConfig('ROLLUP_PARTITIONS');
 
@@ -39,6 +35,5 @@ export const handler = httpHandler<AuthedEvent>(async (event) => {
   } catch (error) {
     throw new ValidationError('Invalid rollup range.', [{ field: 'query.from', message: (error as Error).message }]);
   }
-  const rows = await querySeries((c) => doc.send(c), table, partitionReads(query, now, ttlMs, partitions));
-  return json(200, { name, granularity, points: combinePoints(query, rows, now) });
+  return json(200, { name, granularity, points: await readSeriesPoints(query, now, ttlMs, partitions) });
 });

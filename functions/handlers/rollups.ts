@@ -5,15 +5,11 @@
  * written are recognised by their claims).
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { tables } from '../../lib/defs/tables.js';
-import { doc } from '../core/clients.js';
-import { readConfig } from '../core/config.js';
-import { requireEnv } from '../core/env.js';
-import { logger } from '../core/logger.js';
-import { applyActivities } from '../core/rollups/apply.js';
-import { activityOf, type PlanOptions } from '../core/rollups/plan.js';
+import { readConfig } from '../../lib/defs/config.js';
+import { logger } from '../platform/logger.js';
+import { applyActivities } from '../services/rollups/apply.js';
+import { activityOf, type PlanOptions } from '../services/rollups/plan.js';
 
-const table = requireEnv(tables.stats.envVar);
 const settings = {
   spec: readConfig('ROLLUPS'),
   rollupTtlMs: readConfig('ROLLUP_TTL'),
@@ -24,7 +20,7 @@ const settings = {
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const activities = event.Records.map(activityOf).filter((a) => a !== undefined);
   const opts: PlanOptions = { ...settings, nowMs: Date.now() };
-  const result = await applyActivities(activities, opts, { send: (c) => doc.send(c), table });
+  const result = await applyActivities(activities, opts);
   logger.debug('rollup batch', {
     records: event.Records.length,
     activities: activities.length,

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '../core/errors.js';
+import { UnauthorizedError } from '../model/errors.js';
 import type { AuthedEvent } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
  * problem+json on a known error, a bare 500 otherwise. `routes()` dispatches on the route key
  * API Gateway puts in the event, so one Lambda can serve a capability's few routes.
  */
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError } from '../model/errors.js';
 import { problemResponse } from './problem.js';
 import type { HttpEvent, HttpResult } from './types.js';
 

@@ -1,11 +1,24 @@
 /**
- * The one place that turns errors into HTTP responses: known `AppError`s become RFC 9457
- * `application/problem+json` bodies; anything else is logged and becomes a bare 500 that leaks
- * nothing about the failure.
+ * The one place that turns errors into HTTP responses: known `DomainError`s become RFC 9457
+ * `application/problem+json` bodies, their status decided here from their code; anything else is
+ * logged and becomes a bare 500 that leaks nothing about the failure.
  */
-import { AppError, MethodNotAllowedError, ValidationError } from '../core/errors.js';
-import { logger } from '../core/logger.js';
+import { DomainError, type DomainErrorCode, ValidationError } from '../model/errors.js';
+import { logger } from '../platform/logger.js';
+import { MethodNotAllowedError } from './errors.js';
 import type { HttpResult } from './types.js';
+
+/** HTTP status of each domain error code. */
+export const STATUS_OF: Record<DomainErrorCode, number> = {
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+};
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -32,14 +45,15 @@ export interface ProblemBody {
 }
 
 export function problemResponse(error: unknown, instance?: string): HttpResult {
-  if (!(error instanceof AppError)) {
+  if (!(error instanceof DomainError)) {
     logger.error('unhandled error', { error: error as Error, instance });
     return problem({ type: 'about:blank', title: titles[500]!, status: 500 });
   }
+  const status = STATUS_OF[error.code];
   const body: ProblemBody = {
     type: `urn:tickfeed:problem:${error.code}`,
-    title: titles[error.status] ?? 'Error',
-    status: error.status,
+    title: titles[status] ?? 'Error',
+    status,
     detail: error.message,
     code: error.code,
     ...(instance ? { instance } : {}),
@@ -47,7 +61,7 @@ export function problemResponse(error: unknown, instance?: string): HttpResult {
   };
   const headers: Record<string, string> =
     error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};
-  if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  if (status === 401) headers['www-authenticate'] = 'Bearer';
   return problem(body, headers);
 }
 

@@ -4,7 +4,8 @@
  * both validated by zod schemas whose issues become per-field 400 errors.
  */
 import type { z } from 'zod';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type FieldError } from '../core/errors.js';
+import { type FieldError, ValidationError } from '../model/errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 import type { HttpEvent } from './types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,9 +1,13 @@
 /**
  * Deployment configuration passed to functions as env vars. Locally the value comes from the
  * environment of `npm start`; in AWS from the `cdk.json` context key. Each function lists the
- * keys it needs in `functions.ts`; the functions validate values once at cold start
- * (`functions/core/config.ts`) and `cdk synth` / `npm start` validate them up front.
+ * keys it needs in `functions.ts`; the functions read each value once at cold start
+ * (`readConfig`) and `cdk synth` / `npm start` validate them all up front (`validateConfig`).
  */
+import { parseBucketSize, parseSegments } from './activity-window.js';
+import { parseDuration } from './durations.js';
+import { parseRollupSpec } from './rollup-spec.js';
+
 export interface ConfigKeyDef {
   readonly envVar: string;
   readonly contextKey: string;
@@ -28,19 +32,26 @@ export const configKeys = {
     envVar: 'FEED_MAX_ITEMS',
     contextKey: 'feedMaxItems',
     default: '1000',
-    description: 'Retention by count: a feed keeps at most this many items, or off (saves one write per item).',
+    description:
+      'Retention by count of home feeds: a feed always keeps its N newest items and is trimmed back to N once it holds about 2N + N/4 (or off).',
   },
   FEED_MAX_SPAN: {
     envVar: 'FEED_MAX_SPAN',
     contextKey: 'feedMaxSpan',
     default: 'off',
-    description: "Retention by span: items older than the feed's newest item minus this duration are dropped.",
+    description: "Retention by span of home feeds: trims drop items older than the feed's newest item minus this duration (or off).",
   },
   FEED_TTL: {
     envVar: 'FEED_TTL',
     contextKey: 'feedTtl',
     default: '30d',
-    description: 'Retention by age: feed items expire this long after their time (DynamoDB TTL), or off.',
+    description: 'Retention by age of home feeds: copies expire this long after they were posted (DynamoDB TTL), or off.',
+  },
+  TIMELINE_TTL: {
+    envVar: 'TIMELINE_TTL',
+    contextKey: 'timelineTtl',
+    default: 'off',
+    description: "Age policy for users' own posts (their timelines): off keeps them until deleted.",
   },
   ROLLUPS: {
     envVar: 'ROLLUPS',
@@ -86,4 +97,75 @@ export type ConfigKey = keyof typeof configKeys;
 export function resolveConfig(key: ConfigKey, lookup: (def: ConfigKeyDef) => string | undefined): string {
   const def = configKeys[key];
   return lookup(def) ?? def.default;
+}
+
+/** Configuration that cannot be parsed: fails cold start / `cdk synth` / `npm start` loudly. */
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** An integer ≥ min. */
+function integer(min: number): (raw: string) => number {
+  return (raw) => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new Error(`expected an integer ≥ ${min}, got "${raw}"`);
+    return n;
+  };
+}
+
+/** An integer ≥ min, or undefined for `off`. */
+function integerOrOff(min: number): (raw: string) => number | undefined {
+  const parse = integer(min);
+  return (raw) => (raw.trim().toLowerCase() === 'off' ? undefined : parse(raw));
+}
+
+function integerUpTo(min: number, max: number, what: string): (raw: string) => number {
+  return (raw) => {
+    const n = integer(min)(raw);
+    if (n > max) throw new Error(`expected at most ${max} ${what}, got "${raw}"`);
+    return n;
+  };
+}
+
+/** One parser per key. */
+export const configParsers = {
+  FANOUT_PULL_THRESHOLD: integer(1),
+  BACKFILL_LIMIT: integer(0),
+  FEED_MAX_ITEMS: integerOrOff(1),
+  FEED_MAX_SPAN: parseDuration,
+  FEED_TTL: parseDuration,
+  TIMELINE_TTL: parseDuration,
+  ROLLUPS: parseRollupSpec,
+  ROLLUP_TTL: parseDuration,
+  ROLLUP_PARTITIONS: integerUpTo(1, 100, 'partitions'),
+  ACTIVITY_BUCKET: parseBucketSize,
+  ACTIVITY_BUCKETS: integerUpTo(1, 1000, 'buckets'),
+  ACTIVITY_SEGMENTS: parseSegments,
+} satisfies Record<ConfigKey, (raw: string) => unknown>;
+
+export type ConfigValue<K extends ConfigKey> = ReturnType<(typeof configParsers)[K]>;
+
+/** The parsed value of `key` from `env` (its env var, else the default); ConfigError names the key. */
+export function readConfig<K extends ConfigKey>(key: K, env: NodeJS.ProcessEnv = process.env): ConfigValue<K> {
+  const def = configKeys[key];
+  const raw = env[def.envVar] ?? def.default;
+  try {
+    return configParsers[key](raw) as ConfigValue<K>;
+  } catch (error) {
+    throw new ConfigError(def.envVar, (error as Error).message);
+  }
+}
+
+/** Parse every key from `lookup` (env or cdk.json context); throws ConfigError on the first bad one. */
+export function validateConfig(lookup: (key: ConfigKey) => string | undefined): void {
+  for (const key of Object.keys(configKeys) as ConfigKey[]) {
+    const raw = lookup(key);
+    readConfig(key, raw === undefined ? {} : { [configKeys[key].envVar]: raw });
+  }
 }

@@ -52,12 +52,12 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: ['fanout'],
     config: [],
   },
-  /** Follow graph routes; enqueues backfill/cleanup/pull jobs. */
+  /** Follow graph routes; enqueues backfill/cleanup/pull jobs. Feed write: the pulled set in the follower's home-feed head. */
   graph: {
     id: 'graph',
     entry: 'functions/handlers/graph.ts',
     ...http,
-    tables: { graph: 'readwrite' },
+    tables: { graph: 'readwrite', feed: 'write' },
     sendsTo: ['fanout'],
     config: ['FANOUT_PULL_THRESHOLD'],
   },
@@ -66,10 +66,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/fanout-worker.ts',
     timeoutSeconds: 30,
     memoryMb: 1024,
-    // graph write: pulled sets and flags, pending flags on follow edges.
+    // graph write: pulled flags, pending flags on follow edges.
     tables: { feed: 'readwrite', graph: 'readwrite' },
     sendsTo: ['fanout'],
-    // retention: copies carry the original's expiresAt; count/span trims run per feed written
+    // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes
     config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },
   /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
@@ -98,23 +98,23 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: [],
     config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
-  /** POST /activities, GET and DELETE /activities/{id}: originals + foreignId markers + feed counter. */
+  /** POST /activities, GET and DELETE /activities/{id}: originals, the author's own copy, foreignId markers. */
   activities: {
     id: 'activities',
     entry: 'functions/handlers/activities.ts',
     ...http,
     tables: { feed: 'readwrite', graph: 'readwrite' },
     sendsTo: [],
-    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },
-  /** GET /feed, GET /users/{userId}/activities. Graph read: the retention counter. */
+  /** GET /feed, GET /users/{userId}/activities: one Query on one partition of the feed table. */
   feedRead: {
     id: 'feedRead',
     entry: 'functions/handlers/feed-read.ts',
     ...http,
-    tables: { feed: 'read', graph: 'read' },
+    tables: { feed: 'read' },
     sendsTo: [],
-    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },
   openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
 };

@@ -33,12 +33,13 @@ export interface TableDef {
 export type TableId = 'feed' | 'graph' | 'stats';
 
 /**
- * feed  — every feed item: pk = feed owner's user id, rk = range key (MAX − ticks, plus a
- *         discriminator). The author's original carries `author`, which puts it in the sparse
- *         `byAuthor` index (a user's own posts). Its stream is the outbox for fan-out and the
- *         source of rollups.
- * graph — follow edges, profile counters, idempotency markers (string keys).
- * stats — rollup rows and recent-activity buckets; expiring rows carry a TTL.
+ * feed  — what users own and what they are shown, in separate partitions of one table (one stream):
+ *         `t#<author>` is the author's timeline of originals, `f#<owner>` their home feed of copies
+ *         (the author's own posts included) plus its head item at rk 0. rk = MAX − server ticks,
+ *         so ascending rk is newest first. Its stream is the outbox for fan-out and the source of
+ *         rollups. No index: every read is a Query on one partition.
+ * graph — follow edges and lists, profile counters, foreignId markers (string keys).
+ * stats — rollup rows and recent-activity entries; expiring rows carry a TTL.
  */
 export const tables: Record<TableId, TableDef> = {
   feed: {
@@ -48,13 +49,7 @@ export const tables: Record<TableId, TableDef> = {
     sortKey: { name: 'rk', type: 'N' },
     stream: 'NEW_AND_OLD_IMAGES',
     ttlAttribute: 'expiresAt',
-    globalIndexes: [
-      {
-        indexName: 'byAuthor',
-        partitionKey: { name: 'author', type: 'S' },
-        sortKey: { name: 'rk', type: 'N' },
-      },
-    ],
+    globalIndexes: [],
   },
   graph: {
     id: 'graph',

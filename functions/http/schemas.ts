@@ -1,0 +1,173 @@
+/**
+ * Request and response schemas of the feed API (zod 4). The same objects validate requests and
+ * generate `GET /openapi.json`, so the documentation cannot drift from the checks.
+ *
+ * Sizes: a feed item is copied into every follower's feed, so it should stay ≤ 1 KB (1 write
+ * unit per copy) for typical posts. Every field but `content` is small and bounded; `content` is
+ * the one big field, capped at 2,000 characters (a 280-character post plus metadata is ~0.5 KB;
+ * the cap allows up to ~6 KB of UTF-8, i.e. up to 6 WCU per copy for the rare long post).
+ */
+import { z } from 'zod';
+import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
+import { isValidUserId, isWellFormed } from '../model/user-id.js';
+import { ticksFromIso } from '../platform/clock.js';
+
+export const LIMITS = {
+  verb: 64,
+  object: 256,
+  foreignId: 128,
+  content: 2000,
+  attributes: 20,
+  attributeKey: 64,
+  attributeString: 256,
+  pageDefault: 20,
+  pageMax: 100,
+  /** Request bodies above this many bytes are refused with 413 before they are parsed. */
+  bodyBytes: 16 * 1024,
+} as const;
+
+const wellFormed = isWellFormed;
+const text = (min: number, max: number) =>
+  z.string().min(min).max(max).refine(wellFormed, { message: 'Invalid UTF-16 (lone surrogate).' });
+
+/**
+ * Attribute numbers: what a DynamoDB Number holds (magnitudes 1e-129..1e125) AND what the SDK
+ * will marshal from a JS number — it refuses integers beyond ±(2^53−1) (a 500 otherwise), and
+ * rollups add these as doubles anyway. Min/max are JSON Schema keywords, so docs show the bound.
+ */
+const storableNumber = z
+  .number()
+  .min(-Number.MAX_SAFE_INTEGER)
+  .max(Number.MAX_SAFE_INTEGER)
+  .refine((n) => n === 0 || Math.abs(n) > 1e-129, {
+    message: 'Number too close to zero to store (|n| must exceed 1e-129, or be 0).',
+  });
+
+export const verbSchema = z
+  .string()
+  .regex(/^[a-z0-9_.-]{1,64}$/, { message: 'verb must be 1–64 characters of [a-z0-9_.-].' })
+  .describe('Event type, e.g. `post` or `game_finished`.');
+
+export const attributesSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_]{1,64}$/, { message: 'Attribute names are 1–64 characters of [A-Za-z0-9_].' }),
+    z.union([storableNumber, text(0, LIMITS.attributeString), z.boolean()]),
+  )
+  .refine((a) => Object.keys(a).length <= LIMITS.attributes, { message: `At most ${LIMITS.attributes} attributes.` })
+  .describe('Up to 20 scalar attributes; numbers feed the rollups.');
+
+/** RFC 3339 with an offset and up to 9 fractional digits, inside the range keys can express. */
+export const timeSchema = z
+  .iso.datetime({ offset: true, local: false })
+  .refine(
+    (s) => {
+      const ticks = ticksFromIso(s);
+      return ticks !== undefined && ticks >= 0n && ticks <= MAX_TICKS;
+    },
+    { message: 'time must lie between 1970-01-01T00:00:00Z and 2262-04-11T23:47:16.854775807Z.' },
+  )
+  .describe(
+    "RFC 3339: the activity's own time (ns precision kept; rollups count it in its minute), at most 5 minutes ahead of the server's clock; defaults to when it is posted. It never positions the activity: feeds are ordered by the server's clock (`rangeKey`).",
+  );
+
+export const postActivityBody = z
+  .strictObject({
+    verb: verbSchema,
+    object: text(1, LIMITS.object).optional().describe('What the activity is about, e.g. `photo:42`.'),
+    content: text(1, LIMITS.content).optional().describe('Free text, at most 2,000 characters.'),
+    attributes: attributesSchema.optional(),
+    foreignId: text(1, LIMITS.foreignId)
+      .optional()
+      .describe('Client-chosen idempotency key, unique per actor: reposting it returns the original (200).'),
+    time: timeSchema.optional(),
+  })
+  .meta({ id: 'PostActivity' });
+export type PostActivityBody = z.infer<typeof postActivityBody>;
+
+export const rangeKeySchema = z
+  .string()
+  .regex(/^\d{1,31}$/, { message: 'Expected a range key (decimal digits).' })
+  .refine((s) => parseRangeKey(s) !== undefined, { message: 'Range key out of range.' })
+  .describe('A range key as returned in `rangeKey` / `lastRangeKey`.');
+
+export const pageQuery = z
+  .strictObject({
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, { message: 'limit must be an integer from 1 to 100.' })
+      .refine((s) => Number(s) >= 1 && Number(s) <= LIMITS.pageMax, { message: 'limit must be an integer from 1 to 100.' })
+      .optional()
+      .describe('Page size, 1–100 (default 20).'),
+    before: rangeKeySchema.optional().describe('Return items strictly older than this range key (next page).'),
+    since: rangeKeySchema
+      .optional()
+      .describe('Return items strictly newer than this range key: the `limit` ones closest to it, newest first.'),
+  })
+  .refine((q) => q.before === undefined || q.since === undefined, {
+    message: 'Use either before or since, not both.',
+    path: ['since'],
+  });
+export type PageQuery = z.infer<typeof pageQuery>;
+
+/** Path parameter `userId` of `/users/{userId}/activities`. */
+export const userIdSchema = z
+  .string()
+  .min(1)
+  .refine(isValidUserId, { message: 'Invalid user id.' });
+
+// ---- responses (documentation only; the code builds them in activity.ts) ---------------------
+
+export const activitySchema = z
+  .object({
+    id: z.string().describe('Opaque activity id.'),
+    actor: z.string().describe('User id of the author (the JWT `sub` of the poster).'),
+    verb: z.string(),
+    object: z.string().nullable(),
+    content: z.string().nullable(),
+    attributes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).nullable(),
+    foreignId: z.string().nullable(),
+    time: z.string().describe("The activity's own time, RFC 3339 (the client's `time`, else when it was posted)."),
+    rangeKey: z
+      .string()
+      .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+  })
+  .meta({ id: 'Activity' });
+
+export const pageSchema = z
+  .object({
+    items: z.array(activitySchema).describe('Newest first.'),
+    lastRangeKey: z
+      .string()
+      .nullable()
+      .describe('Pass as `before` for the next (older) page; null when nothing older remains.'),
+  })
+  .meta({ id: 'Page' });
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    code: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem' });
+
+/** Path parameter `userId` of the follow routes: 1–256 characters, no control characters. */
+export const followTargetSchema = z
+  .string()
+  .min(1, { message: '1–256 printable characters' })
+  .max(256, { message: '1–256 printable characters' })
+  .refine((s) => !/[\u0000-\u001f]/.test(s), { message: '1–256 printable characters' });
+
+/** Query of the follower/following lists. */
+export const followListQuery = z.object({
+  limit: z
+    .string()
+    .refine((s) => /^\d{1,3}$/.test(s) && Number(s) >= 1 && Number(s) <= 100, { message: 'an integer 1–100' })
+    .optional()
+    .describe('Page size, 1–100 (default 20).'),
+  before: z.string().optional().describe('The `next` of the previous page.'),
+});

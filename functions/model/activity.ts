@@ -1,0 +1,55 @@
+/**
+ * An activity: the fields a post carries (stored the same in the author's timeline and in every
+ * home-feed copy) and its wire shape. Pure.
+ */
+export type AttributeValue = number | string | boolean;
+
+/** What a client posts, validated (functions/http/schemas.ts). */
+export interface ActivityInput {
+  readonly verb: string;
+  readonly object?: string;
+  readonly content?: string;
+  readonly attributes?: Record<string, AttributeValue>;
+  readonly foreignId?: string;
+  /** The activity's own time (RFC 3339), if the client gave one; never its position. */
+  readonly time?: string;
+}
+
+/** The wire shape. Absent optional fields are `null`. */
+export interface Activity {
+  id: string;
+  actor: string;
+  verb: string;
+  object: string | null;
+  content: string | null;
+  attributes: Record<string, AttributeValue> | null;
+  foreignId: string | null;
+  /** The activity's own time: the client's `time`, else when it was posted. */
+  time: string;
+  /** Where it sits in every feed: MAX − server ticks at posting, as a decimal string. */
+  rangeKey: string;
+}
+
+/** Numbers read with `wrapNumbers` arrive as NumberValue (a string inside). */
+const num = (v: unknown): number => Number(String(v));
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Wire shape of a stored timeline item or home-feed copy (both carry the same fields). */
+export function toActivity(item: { readonly [field: string]: unknown }): Activity {
+  const attrs = item.attributes as Record<string, unknown> | undefined;
+  return {
+    id: String(item.id),
+    actor: String(item.actor),
+    verb: String(item.verb),
+    object: str(item.object),
+    content: str(item.content),
+    attributes: attrs
+      ? Object.fromEntries(
+          Object.entries(attrs).map(([k, v]) => [k, typeof v === 'string' || typeof v === 'boolean' ? v : num(v)]),
+        )
+      : null,
+    foreignId: str(item.foreignId),
+    time: String(item.time),
+    rangeKey: String(item.rk),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * A home feed's head item, at rk 0 of `f#<owner>` (above every post, so the first page's Query
+ * returns it for free):
+ *   pulled    string set: the pulled authors (≥ FANOUT_PULL_THRESHOLD followers) the owner
+ *             follows — their posts are merged at read time instead of copied;
+ *   boundary  rk of the N-th newest copy at the last count trim: the trim's starting point.
+ * Never trimmed (trims delete rk > the N-th newest), never shown (pages skip rk 0).
+ */
+import { homeFeedPartition } from './feed-copy.js';
+import { rkOf } from './range-key.js';
+
+export const HEAD_RK = 0n;
+
+export const feedHeadKey = (owner: string) => ({ pk: homeFeedPartition(owner), rk: HEAD_RK });
+
+export interface FeedHead {
+  readonly pulled: readonly string[];
+  readonly boundary?: bigint;
+}
+
+export const isFeedHead = (item: Record<string, unknown>): boolean => rkOf(item.rk) === HEAD_RK;
+
+export function parseFeedHead(item: Record<string, unknown> | undefined): FeedHead {
+  const pulled = item?.pulled;
+  return {
+    pulled: pulled instanceof Set ? [...(pulled as Set<string>)].sort() : [],
+    boundary: item?.boundary === undefined ? undefined : rkOf(item.boundary),
+  };
+}

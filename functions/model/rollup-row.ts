@@ -1,0 +1,74 @@
+/**
+ * Rollup rows in the stats table: one per (series, minute, chunk). A chunk is a run of activities
+ * from one stream batch written in one transaction; `chunkId` is the eventID of its first
+ * activity, unique among applied chunks because every activity is claimed exactly once (see
+ * services/rollups/apply.ts).
+ *   pk = rollup#<series>#<UTC day>#<split>   sk = <minute ISO>#<chunkId>
+ * The day in the partition key bounds a partition's size; `split` (0..ROLLUP_PARTITIONS-1, a hash
+ * of the chunk id) spreads a hot series over several partitions, and reads query them all.
+ */
+const DAY_MS = 86_400_000;
+/** Fixed-width ISO 8601 (`2026-11-22T18:30:00.000Z`): sorts as text the way it sorts as time. */
+export const isoMs = (ms: number) => new Date(ms).toISOString();
+
+function splitOf(chunkId: string, partitions: number): number {
+  let h = 0;
+  for (let i = 0; i < chunkId.length; i++) h = (h * 31 + chunkId.charCodeAt(i)) >>> 0;
+  return h % partitions;
+}
+
+export const rollupPartition = (series: string, dayStartMs: number, split: number) =>
+  `rollup#${series}#${isoMs(dayStartMs).slice(0, 10)}#${split}`;
+
+export function rollupRowKey(series: string, minuteMs: number, chunkId: string, partitions: number) {
+  const dayStart = Math.floor(minuteMs / DAY_MS) * DAY_MS;
+  return { pk: rollupPartition(series, dayStart, splitOf(chunkId, partitions)), sk: `${isoMs(minuteMs)}#${chunkId}` };
+}
+
+/**
+ * Access pattern "rows of a series in [fromMs, toMs)" inside one day partition: `sk BETWEEN lo AND
+ * hi`. Every sk of minute m is `iso(m)#…`, which sorts after iso(m) and before iso(m + 1 minute).
+ */
+export const rollupRowRange = (fromMs: number, toMs: number) => ({ lo: isoMs(fromMs), hi: isoMs(toMs) });
+
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+
+/** A rollup row: the aggregate of `n` activities of one chunk in one (series, minute). */
+export function rollupRowItem(row: {
+  series: string;
+  minuteMs: number;
+  chunkId: string;
+  partitions: number;
+  value: number;
+  n: number;
+  expiresAtMs?: number;
+}) {
+  return {
+    ...rollupRowKey(row.series, row.minuteMs, row.chunkId, row.partitions),
+    kind: 'rollup',
+    series: row.series,
+    t: isoMs(row.minuteMs),
+    value: row.value,
+    n: row.n,
+    ...(row.expiresAtMs === undefined ? {} : { expiresAt: seconds(row.expiresAtMs) }),
+  };
+}
+
+export interface RollupRowValue {
+  readonly tMs: number;
+  readonly value: number;
+  /** TTL in epoch seconds, if the row expires. */
+  readonly expiresAt?: number;
+}
+
+/** Attributes a series read needs (with `#v` = value). */
+export const ROLLUP_ROW_PROJECTION = { ProjectionExpression: 't, #v, expiresAt', ExpressionAttributeNames: { '#v': 'value' } };
+
+const num = (v: unknown) => (v === undefined ? undefined : Number(String(v)));
+
+export const parseRollupRow = (item: Record<string, unknown>): RollupRowValue => ({
+  tMs: Date.parse(String(item.t)),
+  value: num(item.value)!,
+  expiresAt: num(item.expiresAt),
+});

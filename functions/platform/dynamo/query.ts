@@ -1,0 +1,33 @@
+/**
+ * Query plumbing: one page, or every page of a key range (bounded). Stores build the input; this
+ * only sends it. Items come back with `wrapNumbers` (Numbers as NumberValue), see clients.ts.
+ */
+import { type QueryCommandInput, type QueryCommandOutput, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { doc } from '../clients.js';
+
+export type Item = Record<string, unknown>;
+
+export interface QueryPage {
+  readonly items: Item[];
+  readonly lastEvaluatedKey?: Item;
+}
+
+export async function queryPage(input: QueryCommandInput): Promise<QueryPage> {
+  const out: QueryCommandOutput = await doc.send(new QueryCommand(input));
+  return { items: (out.Items ?? []) as Item[], lastEvaluatedKey: out.LastEvaluatedKey as Item | undefined };
+}
+
+/**
+ * Every item of a Query, page after page, stopping once `maxItems` are collected (the last page
+ * may overshoot; the result is cut to `maxItems`).
+ */
+export async function queryAll(input: QueryCommandInput, maxItems = Number.POSITIVE_INFINITY): Promise<Item[]> {
+  const items: Item[] = [];
+  let start = input.ExclusiveStartKey;
+  do {
+    const page = await queryPage({ ...input, ExclusiveStartKey: start });
+    items.push(...page.items);
+    start = page.lastEvaluatedKey;
+  } while (start && items.length < maxItems);
+  return items.length > maxItems ? items.slice(0, maxItems) : items;
+}

@@ -1,0 +1,23 @@
+/**
+ * cleanup job: after an unfollow, remove the followee's posts from the ex-follower's home feed
+ * without reading that feed: every copy has its original's rk, so the candidates are the
+ * followee's originals that could have been copied — all posted since the follow, plus the
+ * BACKFILL_LIMIT newest before it — tombstones included (a post deleted meanwhile may still have
+ * its copy here: the retract only visits current followers). Cost ∝ those candidates.
+ * Deletes by key only the copies of this followee, so it composes with a concurrent trim.
+ */
+import { rangeKeyOf } from '../../model/range-key.js';
+import { originalKeysWhile } from '../../stores/feed-store.js';
+import { clearPending, getEdge } from '../../stores/graph-store.js';
+import { removeCopies } from '../home-feed-copies.js';
+import { backfillLimit } from './backfill.js';
+
+export async function cleanup(follower: string, followee: string): Promise<void> {
+  const edge = await getEdge(follower, followee);
+  if (edge?.state !== 'gone') return; // followed again: keep the feed as it is
+  const followRk = rangeKeyOf(edge.followedAt, 0n); // posts before the follow have rk ≥ this
+  let before = 0;
+  const rks = await originalKeysWhile(followee, (rk) => rk < followRk || ++before <= backfillLimit());
+  await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
+  await clearPending(follower, followee, 'cleanupPending', 'gone');
+}

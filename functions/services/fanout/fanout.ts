@@ -1,0 +1,31 @@
+/**
+ * fanout job: copy a new post into one page of its author's followers' home feeds (and, on the
+ * first page, the author's own — POST wrote it already; rewriting it is idempotent, and it makes
+ * the copy certain even if the request died after writing the original).
+ *
+ * Delete-safety: a DELETE can mark the original at any moment. Checked before the page (a deleted
+ * post stops its fan-out) AND after the writes: the retract job may already have passed these
+ * followers, so copies written after the mark are ours to take back. Strongly consistent reads
+ * make the two orders exhaustive: either our writes finished before the mark (the retract, which
+ * starts after the mark, deletes them) or our re-check sees the mark.
+ */
+import { getProfile } from '../../stores/graph-store.js';
+import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
+import { logger } from '../../platform/logger.js';
+import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import type { Job } from './jobs.js';
+import { FOLLOWER_PAGE, followerPage, isLive } from './shared.js';
+
+export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<void> {
+  const rk = BigInt(job.rk);
+  const source = { ...itemOfImage(job.image as StreamImage), rk };
+  if (!(await isLive(job.author, rk))) return;
+  const first = !job.cursor;
+  // Decided once, on the first page: a pulled author's posts are merged at read time instead.
+  const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
+  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE);
+  if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
+  const owners = first ? [job.author, ...followers] : followers;
+  await writeCopies(owners.map((owner) => ({ owner, source })));
+  if (!(await isLive(job.author, rk))) await removeCopies(owners.map((owner) => ({ owner, rk })));
+}

@@ -1,0 +1,70 @@
+/**
+ * Fan-out queue jobs. Small and self-contained: a fan-out job carries the post itself (its stream
+ * image) and a follower-page cursor, so a worker needs no lookup to write copies, and a
+ * 1M-follower author becomes many one-page jobs chained by continuation messages.
+ *
+ *   fanout   copy a post into the feeds of one page of the author's followers, then the next page
+ *   retract  delete a post's copies (same rk) from one page of followers, then the next page
+ *            (the author's own copy on the first); the original stays a hidden tombstone until
+ *            its TTL, so late backfills and cleanups still see that it was deleted
+ *   backfill copy a followee's recent posts into a new follower's feed
+ *   cleanup  delete an unfollowed user's posts from the ex-follower's feed
+ *   pull     author crossed the threshold up: mark them pulled, add them to followers' pulled sets
+ *   unpull   author fell below it: copy their recent posts to followers, drop the pulled sets
+ */
+import type { AttributeValue } from 'aws-lambda';
+import { z } from 'zod';
+import { sendMessages } from '../../stores/job-queue.js';
+
+/** A job body that does not parse: a poison message, it fails every delivery and ends in the DLQ. */
+export class InvalidJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvalidJobError';
+  }
+}
+
+const userId = z.string().min(1).max(256);
+const cursor = z.string().min(1).optional();
+const rk = z.string().regex(/^\d{1,38}$/);
+/** A DynamoDB stream image (attribute-value JSON). Numbers stay strings: exact for 31-digit keys. */
+const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unknown } | undefined)?.N !== undefined, 'image needs rk');
+
+export const jobSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fanout'), author: userId, rk, image, cursor }),
+  z.object({ kind: z.literal('retract'), author: userId, rk, cursor }),
+  z.object({ kind: z.literal('backfill'), follower: userId, followee: userId }),
+  z.object({ kind: z.literal('cleanup'), follower: userId, followee: userId }),
+  z.object({ kind: z.literal('pull'), author: userId, cursor }),
+  z.object({ kind: z.literal('unpull'), author: userId, cursor }),
+]);
+
+export type Job = z.infer<typeof jobSchema>;
+export type StreamImage = Record<string, AttributeValue>;
+
+export function parseJob(body: string): Job {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch (error) {
+    throw new InvalidJobError(`job is not JSON: ${body.slice(0, 80)}`, { cause: error });
+  }
+  const parsed = jobSchema.safeParse(raw);
+  if (!parsed.success) throw new InvalidJobError(`invalid job: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  return parsed.data;
+}
+
+/**
+ * Enqueue jobs, 10 per SendMessageBatch. Returns the indexes of jobs that were NOT accepted
+ * (entry failures); throws if a call fails outright. Callers report those as failures so the
+ * source event comes back.
+ */
+export async function enqueueJobs(jobs: readonly Job[], delaySeconds = 0): Promise<number[]> {
+  return sendMessages(jobs.map((job) => JSON.stringify(job)), delaySeconds);
+}
+
+/** Enqueue one job or throw. */
+export async function enqueueJob(job: Job): Promise<void> {
+  const failed = await enqueueJobs([job]);
+  if (failed.length) throw new Error(`could not enqueue ${job.kind} job`);
+}

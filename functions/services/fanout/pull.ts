@@ -1,0 +1,22 @@
+/**
+ * pull job: the author crossed FANOUT_PULL_THRESHOLD followers. First page: set the profile's
+ * `pulled` flag (from then on new posts are not copied); every page: add the author to each
+ * follower's pulled set (their home-feed head), only while that follower still follows.
+ */
+import { addPulledWhileFollowing, getProfile, setPulled } from '../../stores/graph-store.js';
+import { forEachLimit } from '../../platform/pool.js';
+import type { Job } from './jobs.js';
+import { FOLLOWER_PAGE, followerPage } from './shared.js';
+import { pullThresholds } from './thresholds.js';
+
+export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
+  const profile = await getProfile(job.author, { consistent: true });
+  if (!job.cursor) {
+    if (!profile.pulled) {
+      if (profile.followers < pullThresholds().pullAt) return; // fell back below before we ran
+      await setPulled(job.author, true);
+    }
+  } else if (!profile.pulled) return; // unpulled meanwhile: its job cleans up
+  const followers = await followerPage(job, job.author, FOLLOWER_PAGE);
+  await forEachLimit(followers, 16, (f) => addPulledWhileFollowing(f, job.author));
+}

@@ -1,0 +1,29 @@
+/**
+ * The fan-out worker's dispatcher: one file per job kind. Every step is idempotent (deterministic
+ * keys), every loop is bounded by a page, and a job that cannot finish throws so its message comes
+ * back (and, after maxReceiveCount, lands in the DLQ).
+ */
+import { backfill } from './backfill.js';
+import { cleanup } from './cleanup.js';
+import { fanout } from './fanout.js';
+import type { Job } from './jobs.js';
+import { pull } from './pull.js';
+import { retract } from './retract.js';
+import { unpull } from './unpull.js';
+
+export async function runJob(job: Job): Promise<void> {
+  switch (job.kind) {
+    case 'fanout':
+      return fanout(job);
+    case 'retract':
+      return retract(job);
+    case 'backfill':
+      return backfill(job.follower, job.followee);
+    case 'cleanup':
+      return cleanup(job.follower, job.followee);
+    case 'pull':
+      return pull(job);
+    case 'unpull':
+      return unpull(job);
+  }
+}

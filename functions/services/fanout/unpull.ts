@@ -1,0 +1,30 @@
+/**
+ * unpull job: the author fell below 90 % of the threshold. First page: clear the flag (new posts
+ * are copied again); every page of followers: copy the author's newest BACKFILL_LIMIT posts into
+ * their home feeds BEFORE dropping the author from their pulled sets — a read in between sees
+ * both, deduplicated by rk — then take back the copies of posts deleted meanwhile.
+ * Cost: ≤ followers × BACKFILL_LIMIT writes, once per flip; the hysteresis keeps flips rare.
+ */
+import { rkOf } from '../../model/range-key.js';
+import { newestOriginals, removePulled } from '../../stores/feed-store.js';
+import { getProfile, setPulled } from '../../stores/graph-store.js';
+import { forEachLimit } from '../../platform/pool.js';
+import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { backfillLimit } from './backfill.js';
+import type { Job } from './jobs.js';
+import { followerPage, noLongerLive, UNPULL_PAGE } from './shared.js';
+import { pullThresholds } from './thresholds.js';
+
+export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<void> {
+  const profile = await getProfile(job.author, { consistent: true });
+  if (!job.cursor && profile.pulled) {
+    if (profile.followers >= pullThresholds().unpullBelow) return; // back up before we ran
+    await setPulled(job.author, false);
+  } else if (profile.pulled) return; // pulled again meanwhile: its job owns the sets
+  const followers = await followerPage(job, job.author, UNPULL_PAGE);
+  const originals = await newestOriginals(job.author, backfillLimit(), { tombstones: false });
+  await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
+  await forEachLimit(followers, 16, (f) => removePulled(f, job.author));
+  const deleted = await noLongerLive(job.author, originals.map((o) => rkOf(o.rk)));
+  await removeCopies(followers.flatMap((owner) => deleted.map((rk) => ({ owner, rk }))));
+}

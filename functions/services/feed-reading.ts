@@ -1,0 +1,96 @@
+/**
+ * Reading feeds, newest first, by range-key cursor:
+ *   none        → the newest `limit` items.
+ *   before=c    → `rk > c`, ascending: the `limit` items just older than c (the next page).
+ *   since=c     → `rk < c`, descending: the `limit` items just newer than c (closest to the cursor),
+ *                 returned newest first. A client catching up repeats `since=<items[0].rangeKey>`
+ *                 until a page is not full; taking the items closest to the cursor is what leaves
+ *                 no gap. rk comes from the server's clock, so a new post always sorts above what
+ *                 a reader already holds.
+ * Each source is asked for `limit + 1` items: the extra one says "there is more" without a second
+ * Query (DynamoDB's LastEvaluatedKey is also set when a page ends exactly at the last item).
+ *
+ * Costs: a user timeline page is one Query. A home-feed page is one Query for a push-only reader:
+ * the feed's head item (rk 0: the reader's pulled authors) comes back with every first page and
+ * every `since` page that reaches the top; `before` pages use what this function instance learned
+ * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
+ * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
+ * Retention by age is part of the key condition (free); count and span are enforced by trims
+ * only, so a home feed shows up to about 2N + N/4 items between trims (see retention/trim.ts).
+ */
+import { isFeedHead, parseFeedHead } from '../model/feed-head.js';
+import { nowTicks } from '../platform/clock.js';
+import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
+import { mergeSources, type Page, sourceOf } from './feed-merge.js';
+import { ageBound } from './retention/bounds.js';
+import { homeFeedPolicyFromEnv, timelinePolicyFromEnv } from './retention/policy.js';
+
+export type { Page };
+
+export interface PageRequest {
+  readonly limit: number;
+  readonly before?: bigint;
+  readonly since?: bigint;
+}
+
+/** Bound on the pulled authors merged per read (a reader following more celebrities sees these). */
+export const MAX_PULLED_PER_READ = 100;
+/** How long a function instance trusts a reader's pulled set learned from an earlier page. */
+export const HEAD_CACHE_MS = 30_000;
+
+let policies: { feedTtl?: number; timelineTtl?: number } | undefined;
+const ttls = () => (policies ??= { feedTtl: homeFeedPolicyFromEnv().ttlMs, timelineTtl: timelinePolicyFromEnv().ttlMs });
+
+const minOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
+
+/** The key range of a page, with an exclusive retention bound and `extra` items of Limit. */
+export function rangeOf(req: PageRequest, bound: bigint | undefined, extra: number): KeyRange {
+  return { after: req.before, below: minOf(req.since, bound), descending: req.since !== undefined, limit: req.limit + extra };
+}
+
+/** One page of `userId`'s own posts (their timeline): one Query. */
+export async function readTimeline(userId: string, req: PageRequest): Promise<Page> {
+  const range = rangeOf(req, ageBound(nowTicks(), ttls().timelineTtl), 1);
+  const page = await runPage(timelinePageInput(userId, range));
+  return mergeSources([sourceOf(page.items, page.lastEvaluatedKey, req.limit)], req);
+}
+
+const headCache = new Map<string, { pulled: readonly string[]; at: number }>();
+
+function remember(owner: string, pulled: readonly string[]): void {
+  if (headCache.size > 10_000) headCache.clear(); // bounded memory; a miss only costs a parallel read
+  headCache.set(owner, { pulled, at: Date.now() });
+}
+
+/** One page of `owner`'s home feed, merged with the pulled authors they follow. */
+export async function readHomeFeed(owner: string, req: PageRequest): Promise<Page> {
+  const bound = ageBound(nowTicks(), ttls().feedTtl);
+  const range = rangeOf(req, bound, 2); // one for "more", one for the head item
+  const cached = headCache.get(owner);
+  const fresh = cached !== undefined && Date.now() - cached.at < HEAD_CACHE_MS;
+  const firstPage = req.before === undefined && req.since === undefined;
+  const [page, head] = await Promise.all([
+    runPage(homeFeedPageInput(owner, range)),
+    firstPage || fresh ? undefined : readHead(owner),
+  ]);
+  const headItem = page.items.find(isFeedHead);
+  const items = headItem ? page.items.filter((i) => i !== headItem) : page.items;
+  let pulled: readonly string[];
+  if (headItem || head || firstPage) {
+    // A first page always reaches rk 0: no head item there means no pulled authors.
+    pulled = headItem ? parseFeedHead(headItem).pulled : (head?.pulled ?? []);
+    remember(owner, pulled);
+  } else pulled = cached!.pulled;
+
+  const home = sourceOf(items, page.lastEvaluatedKey, req.limit);
+  if (pulled.length === 0) return mergeSources([home], req);
+  const authors = pulled.slice(0, MAX_PULLED_PER_READ);
+  const timelineRange = rangeOf(req, bound, 1);
+  const others = await Promise.all(
+    authors.map(async (author) => {
+      const p = await runPage(timelinePageInput(author, timelineRange));
+      return sourceOf(p.items, p.lastEvaluatedKey, req.limit);
+    }),
+  );
+  return mergeSources([home, ...others], req);
+}

@@ -1,0 +1,95 @@
+/**
+ * The follow graph: follow / unfollow (one transaction each, see stores/graph-store.ts), the jobs
+ * they start (backfill, cleanup, pull/unpull when the followee crosses the threshold), lists and
+ * profiles. Both requests are idempotent: a repeat re-sends a job whose edge is still pending, so
+ * a crash between the commit and the enqueue is repaired by the client's retry.
+ */
+import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
+import { ValidationError } from '../model/errors.js';
+import { nowTicks } from '../platform/clock.js';
+import { backoff } from '../platform/pool.js';
+import { createEdge, getEdge, getProfile, listPage, removeEdge } from '../stores/graph-store.js';
+import { enqueueJob } from './fanout/jobs.js';
+import { pullThresholds } from './fanout/thresholds.js';
+
+const MAX_TX_ATTEMPTS = 8;
+
+export async function follow(follower: string, followee: string): Promise<void> {
+  if (follower === followee) {
+    throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const { pulled } = await getProfile(followee, { consistent: true });
+    const outcome = await createEdge(follower, followee, nowTicks(), pulled);
+    if (outcome === 'done') {
+      if (!pulled) await enqueueJob({ kind: 'backfill', follower, followee });
+      await checkThreshold(followee);
+      return;
+    }
+    if (outcome === 'condition_failed') {
+      const edge = await getEdge(follower, followee);
+      if (edge?.state === 'active') {
+        if (edge.backfillPending) await enqueueJob({ kind: 'backfill', follower, followee });
+        return;
+      }
+    }
+    if (attempt >= MAX_TX_ATTEMPTS) throw new Error(`follow ${follower} → ${followee}: gave up after ${attempt} attempts`);
+    await backoff(attempt); // the pulled flag changed, a conflicting transaction, or the edge flipped
+  }
+}
+
+export async function unfollow(follower: string, followee: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const edge = await getEdge(follower, followee);
+    if (!edge) return;
+    if (edge.state === 'gone') {
+      if (edge.cleanupPending) await enqueueJob({ kind: 'cleanup', follower, followee });
+      return;
+    }
+    if ((await removeEdge(follower, followee, edge.order)) === 'done') {
+      await enqueueJob({ kind: 'cleanup', follower, followee });
+      await checkThreshold(followee);
+      return;
+    }
+    if (attempt >= MAX_TX_ATTEMPTS) throw new Error(`unfollow ${follower} → ${followee}: gave up after ${attempt} attempts`);
+    await backoff(attempt); // raced another follow/unfollow of the same edge: re-read and retry
+  }
+}
+
+/**
+ * After a follow or unfollow: if the followee crossed the pull threshold (up at ≥ T, down below
+ * 90 % of T), enqueue the job that moves them between push and pull. Checked after every change,
+ * so a crash before the enqueue is repaired by the next follow/unfollow of that user.
+ */
+export async function checkThreshold(userId: string): Promise<'pull' | 'unpull' | undefined> {
+  const { followers, pulled } = await getProfile(userId, { consistent: true });
+  const { pullAt, unpullBelow } = pullThresholds();
+  const kind = !pulled && followers >= pullAt ? 'pull' : pulled && followers < unpullBelow ? 'unpull' : undefined;
+  if (kind) await enqueueJob({ kind, author: userId });
+  return kind;
+}
+
+export interface FollowListPage {
+  readonly items: { userId: string }[];
+  readonly next?: string;
+}
+
+/** One page of a follow list; `cursor` is a `next` from a previous page. */
+export async function listFollows(which: FollowList, userId: string, limit: number, cursor?: string): Promise<FollowListPage> {
+  let after: string | undefined;
+  if (cursor !== undefined) {
+    after = decodeListCursor(cursor);
+    if (after === undefined) throw new ValidationError('Invalid list query.', [{ field: 'query.before', message: 'a cursor from a previous page' }]);
+  }
+  const page = await listPage(which, userId, limit, after);
+  return {
+    items: page.userIds.map((id) => ({ userId: id })),
+    ...(page.lastSortKey ? { next: encodeListCursor(page.lastSortKey) } : {}),
+  };
+}
+
+/** A user's follow counts. */
+export async function profileOf(userId: string): Promise<{ followers: number; following: number }> {
+  const { followers, following } = await getProfile(userId);
+  return { followers, following };
+}

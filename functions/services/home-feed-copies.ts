@@ -1,0 +1,48 @@
+/**
+ * The one place that writes and deletes home-feed copies — posting (the author's own copy),
+ * fan-out, follow backfill, unpull, unfollow cleanup and retract all come through here — so the
+ * home-feed TTL and the trim attempts are applied in exactly one place.
+ * A copy costs exactly its own write: no counter, no lookup. A few writes start a trim
+ * (retention/trim.ts); a failed trim only delays storage reclamation and is logged.
+ */
+import { copyOf, type CopySource } from '../model/feed-copy.js';
+import { rkOf, ticksOfRangeKey } from '../model/range-key.js';
+import { logger } from '../platform/logger.js';
+import { forEachLimit } from '../platform/pool.js';
+import type { BatchWriteOptions } from '../platform/dynamo/batch-write.js';
+import { deleteCopies, putCopies } from '../stores/feed-store.js';
+import { ageBound, expiresAtFor } from './retention/bounds.js';
+import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from './retention/policy.js';
+import { startsTrim, trimHomeFeed } from './retention/trim.js';
+import { nowTicks } from '../platform/clock.js';
+
+let policy: HomeFeedPolicy | undefined;
+const homeFeedPolicy = () => (policy ??= homeFeedPolicyFromEnv());
+
+/** Trim attempts in flight per call. */
+const TRIM_CONCURRENCY = 4;
+
+export interface CopyTarget {
+  readonly owner: string;
+  /** The original (timeline item as read, or its stream image unmarshalled). */
+  readonly source: CopySource;
+}
+
+/**
+ * Write copies (idempotent: same keys on every retry). Copies already past the home-feed age are
+ * skipped: a read would hide them and TTL would delete them.
+ */
+export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWriteOptions): Promise<void> {
+  const p = homeFeedPolicy();
+  const alive = ageBound(nowTicks(), p.ttlMs);
+  const live = targets.filter((t) => alive === undefined || rkOf(t.source.rk) < alive);
+  const items = live.map((t) => copyOf(t.source, t.owner, expiresAtFor(ticksOfRangeKey(rkOf(t.source.rk)), p.ttlMs)));
+  await putCopies(items, opts);
+  const owners = [...new Set(live.filter((t) => startsTrim(t.owner, rkOf(t.source.rk), p)).map((t) => t.owner))];
+  await forEachLimit(owners, TRIM_CONCURRENCY, async (owner) => {
+    await trimHomeFeed(owner, p).catch((error: unknown) => logger.warn('home-feed trim failed', { error: error as Error, owner }));
+  });
+}
+
+/** Delete the copies at (owner, rk). */
+export const removeCopies = (keys: readonly { owner: string; rk: bigint }[], opts?: BatchWriteOptions) => deleteCopies(keys, opts);

@@ -1,0 +1,103 @@
+/**
+ * Posting, reading and deleting an activity. The original goes to the author's timeline (what they
+ * own); the author's own home-feed copy is written at once so they see the post in the response's
+ * wake; the timeline's stream INSERT fans it out (services/fanout/).
+ *
+ * Order comes from the server: the range key is MAX − this server's ticks at the write. A client's
+ * `time` is the activity's own time (rollups count it in its minute) and never positions it; one
+ * more than FUTURE_TOLERANCE_MS ahead of the server's clock is refused.
+ */
+import { type Activity, type ActivityInput, toActivity } from '../model/activity.js';
+import { parseActivityId } from '../model/activity-id.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { newDiscriminator } from '../model/range-key.js';
+import { isVisibleOriginal, type TimelineItem, timelineItem } from '../model/timeline-item.js';
+import { isoFromTicks, nowTicks, ticksFromIso } from '../platform/clock.js';
+import { logger } from '../platform/logger.js';
+import { backoff } from '../platform/pool.js';
+import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
+import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
+import { writeCopies } from './home-feed-copies.js';
+import { expiresAtFor } from './retention/bounds.js';
+import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.js';
+
+/** How far ahead of the server's clock a client's `time` may be. */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** Concurrent posts with one foreignId: the loser retries until it can read the winner's marker. */
+const FOREIGN_ID_ATTEMPTS = 4;
+
+let policy: TimelinePolicy | undefined;
+const timelinePolicy = () => (policy ??= timelinePolicyFromEnv());
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export interface PostResult {
+  /** False when the foreignId named an existing activity (nothing was written). */
+  readonly created: boolean;
+  readonly activity: Activity;
+}
+
+export async function postActivity(actor: string, input: ActivityInput): Promise<PostResult> {
+  const ticks = nowTicks();
+  if (input.time !== undefined && ticksFromIso(input.time)! > ticks + BigInt(FUTURE_TOLERANCE_MS) * 1_000_000n) {
+    throw new ValidationError('time is in the future.', [
+      { field: 'body.time', message: `must not be more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock` },
+    ]);
+  }
+  const item = timelineItem(actor, input, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
+  const result = item.foreignId === undefined ? (await putOriginal(item), { created: true, activity: toActivity(item) }) : await postOnce(item as TimelineItem & { foreignId: string });
+  if (result.created) {
+    // The author sees their post at once. The fan-out job writes this copy too, so a failure here
+    // delays it; answering 500 would invite a duplicate post from a client without foreignId.
+    await writeCopies([{ owner: actor, source: item }]).catch((error: unknown) =>
+      logger.warn('own home-feed copy failed; the fan-out job writes it', { error: error as Error, actor }),
+    );
+  }
+  return result;
+}
+
+/** With foreignId: the original and its marker in one transaction, or the original the marker names. */
+async function postOnce(item: TimelineItem & { foreignId: string }): Promise<PostResult> {
+  for (let attempt = 1; ; attempt++) {
+    if ((await putOriginalWithMarker(item)) === 'created') return { created: true, activity: toActivity(item) };
+    // The marker exists, or a concurrent post holds it (its transaction is in flight).
+    const rk = await markedOriginal(item.actor, item.foreignId);
+    if (rk !== undefined) {
+      const original = await getOriginal(item.actor, rk);
+      if (!isVisibleOriginal(original, nowSeconds())) {
+        throw new ConflictError('The activity with this foreignId was deleted or has expired.');
+      }
+      return { created: false, activity: toActivity(original!) };
+    }
+    if (attempt >= FOREIGN_ID_ATTEMPTS) throw new ConflictError('A concurrent post with this foreignId is in flight; retry.');
+    await backoff(attempt, 20, 200);
+  }
+}
+
+function keyOf(id: string) {
+  const key = parseActivityId(id);
+  if (!key) throw new NotFoundError('No such activity.'); // a malformed id names nothing
+  return key;
+}
+
+export async function getActivity(id: string): Promise<Activity> {
+  const { actor, rk } = keyOf(id);
+  const item = await getOriginal(actor, rk);
+  if (!isVisibleOriginal(item, nowSeconds())) throw new NotFoundError('No such activity.');
+  return toActivity(item!);
+}
+
+/**
+ * Mark the original deleted; its stream MODIFY starts the retract job that deletes every copy.
+ * Reads hide it at once. Only the actor may delete: 403 for someone else's visible activity,
+ * 404 for an absent one.
+ */
+export async function deleteActivity(caller: string, id: string): Promise<void> {
+  const { actor, rk } = keyOf(id);
+  if (actor !== caller) {
+    await getActivity(id); // 404 if there is nothing to protect
+    throw new ForbiddenError('Only the actor may delete an activity.');
+  }
+  const marked = await markOriginalDeleted(actor, rk, nowSeconds());
+  if (!marked) throw new NotFoundError('No such activity.');
+  if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);
+}

@@ -1,0 +1,263 @@
+/**
+ * The feed table: authors' timelines (`t#`), home feeds (`f#`) and their head items. The only
+ * importer of the DynamoDB client for it; every key comes from model/.
+ *
+ * Access patterns:
+ *   timeline page / home-feed page   one Query on one partition, by rk range (pageInput)
+ *   newest originals of an author    Query t#author, newest first (backfill, unpull)
+ *   copies in and out                BatchWriteItem puts/deletes by (f#owner, rk)
+ *   keys of a home-feed range        Query f#owner, projection rk (trims)
+ *   head item                        GetItem / UpdateItem at (f#owner, 0)
+ */
+import { GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { foreignIdItem } from '../model/foreign-id.js';
+import { homeFeedKey, homeFeedPartition } from '../model/feed-copy.js';
+import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
+import { rkOf } from '../model/range-key.js';
+import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
+import { doc } from '../platform/clients.js';
+import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
+import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { tableName } from '../platform/env.js';
+
+const feed = () => tableName('feed');
+
+// ---- timelines -------------------------------------------------------------------------------
+
+/** Write a new original (conditional: an rk is never reused). */
+export async function putOriginal(item: TimelineItem): Promise<void> {
+  await doc.send(new PutCommand({ TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+}
+
+/**
+ * Write a new original and its foreignId marker atomically. Returns 'exists' when the marker is
+ * already there (or a concurrent post holds it): nothing was written.
+ */
+export async function putOriginalWithMarker(item: TimelineItem & { foreignId: string }): Promise<'created' | 'exists'> {
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName('graph'),
+              Item: foreignIdItem(item.actor, item.foreignId, item.rk, item.id),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (cancellationCodes(error)) return 'exists';
+    throw error;
+  }
+}
+
+/** The stored original at (author, rk), tombstones included; strongly consistent. */
+export async function getOriginal(author: string, rk: bigint): Promise<Item | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: feed(), Key: timelineKey(author, rk), ConsistentRead: true }));
+  return Item as Item | undefined;
+}
+
+/**
+ * Mark the original deleted (a hidden tombstone that TTL removes after TOMBSTONE_SECONDS).
+ * Returns the marked item, or undefined if there was no visible original of `actor` there.
+ */
+export async function markOriginalDeleted(actor: string, rk: bigint, nowSeconds: number): Promise<Item | undefined> {
+  try {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName: feed(),
+        Key: timelineKey(actor, rk),
+        UpdateExpression: 'SET deletedAt = :deletedAt, expiresAt = :gone',
+        ConditionExpression:
+          'attribute_exists(pk) AND actor = :actor AND attribute_not_exists(deletedAt) ' +
+          'AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+        ExpressionAttributeValues: {
+          ':deletedAt': new Date(nowSeconds * 1000).toISOString(),
+          ':gone': nowSeconds + TOMBSTONE_SECONDS,
+          ':actor': actor,
+          ':now': nowSeconds,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as Item;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Up to `limit` newest originals of `author` (full items), tombstones included when asked —
+ * a cleanup must find posts deleted meanwhile; a copy writer must not copy them.
+ */
+export async function newestOriginals(author: string, limit: number, opts: { tombstones: boolean }): Promise<Item[]> {
+  if (limit <= 0) return [];
+  return queryAll(
+    {
+      TableName: feed(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': timelinePartition(author) },
+      ...(opts.tombstones ? {} : { FilterExpression: 'attribute_not_exists(deletedAt)' }),
+      Limit: limit,
+    },
+    limit,
+  );
+}
+
+/** rks of `author`'s originals (tombstones included), newest first, until `stop` says so. */
+export async function originalKeysWhile(author: string, keep: (rk: bigint) => boolean): Promise<bigint[]> {
+  const rks: bigint[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await queryPage({
+      TableName: feed(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': timelinePartition(author) },
+      ProjectionExpression: 'rk',
+      Limit: 200,
+      ExclusiveStartKey: start,
+    });
+    for (const item of page.items) {
+      const rk = rkOf(item.rk);
+      if (!keep(rk)) return rks;
+      rks.push(rk);
+    }
+    start = page.lastEvaluatedKey;
+  } while (start);
+  return rks;
+}
+
+// ---- pages -------------------------------------------------------------------------------------
+
+/** A key range of one partition, newest first (ascending rk) or, for `since`, oldest first. */
+export interface KeyRange {
+  /** Exclusive lower bound on rk (items older than a `before` cursor). */
+  readonly after?: bigint;
+  /** Exclusive upper bound on rk (a `since` cursor, a retention bound). */
+  readonly below?: bigint;
+  /** Descending rk: the items just newer than `below` first (for `since`). */
+  readonly descending?: boolean;
+  readonly limit: number;
+}
+
+/** The one Query for a range of a partition, or undefined when the range is empty. */
+export function pageInput(partition: string, range: KeyRange, opts: { hideTombstones: boolean }): QueryCommandInput | undefined {
+  const values: Record<string, unknown> = { ':pk': partition };
+  let condition = 'pk = :pk';
+  const { after: lo, below: hi } = range;
+  if (lo !== undefined && hi !== undefined) {
+    // rk is an integer: lo < rk < hi  ⇔  rk BETWEEN lo+1 AND hi-1 (BETWEEN rejects lo > hi).
+    if (lo + 1n > hi - 1n) return undefined;
+    condition += ' AND rk BETWEEN :lo AND :hi';
+    values[':lo'] = lo + 1n;
+    values[':hi'] = hi - 1n;
+  } else if (lo !== undefined) {
+    condition += ' AND rk > :lo';
+    values[':lo'] = lo;
+  } else if (hi !== undefined) {
+    if (hi <= 0n) return undefined;
+    condition += ' AND rk < :hi';
+    values[':hi'] = hi;
+  }
+  return {
+    TableName: feed(),
+    KeyConditionExpression: condition,
+    ...(opts.hideTombstones ? { FilterExpression: 'attribute_not_exists(deletedAt)' } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !range.descending,
+    Limit: range.limit,
+  };
+}
+
+export const timelinePageInput = (author: string, range: KeyRange) =>
+  pageInput(timelinePartition(author), range, { hideTombstones: true });
+
+/** Home-feed pages hold copies only (deleted posts' copies are deleted, not marked). */
+export const homeFeedPageInput = (owner: string, range: KeyRange) => pageInput(homeFeedPartition(owner), range, { hideTombstones: false });
+
+export async function runPage(input: QueryCommandInput | undefined): Promise<QueryPage> {
+  return input ? queryPage(input) : { items: [] };
+}
+
+// ---- home-feed copies --------------------------------------------------------------------------
+
+export async function putCopies(items: readonly Item[], opts?: BatchWriteOptions): Promise<void> {
+  await batchWriteAll(feed(), items.map((Item) => ({ PutRequest: { Item } })), opts);
+}
+
+/** Delete the copies at (owner, rk). Deleting an absent key is harmless (and still 1 WCU). */
+export async function deleteCopies(keys: readonly { owner: string; rk: bigint }[], opts?: BatchWriteOptions): Promise<void> {
+  await batchWriteAll(
+    feed(),
+    keys.map((k) => ({ DeleteRequest: { Key: homeFeedKey(k.owner, k.rk) } })),
+    opts,
+  );
+}
+
+/** rks of a home-feed range, ascending (newest first), the head excluded; reads only keys' items. */
+export async function copyKeys(owner: string, range: { after?: bigint; below?: bigint; limit: number }): Promise<bigint[]> {
+  const input = pageInput(homeFeedPartition(owner), { ...range, after: range.after ?? HEAD_RK }, { hideTombstones: false });
+  if (!input) return [];
+  const items = await queryAll({ ...input, ProjectionExpression: 'rk', Limit: Math.min(range.limit, 1000) }, range.limit);
+  return items.map((i) => rkOf(i.rk));
+}
+
+// ---- home-feed heads ---------------------------------------------------------------------------
+
+/** The head of a home feed (eventually consistent: trims and cursor pages can live with a stale one). */
+export async function readHead(owner: string): Promise<FeedHead> {
+  const { Item } = await doc.send(new GetCommand({ TableName: feed(), Key: feedHeadKey(owner) }));
+  return parseFeedHead(Item as Item | undefined);
+}
+
+/**
+ * Record the N-th newest copy found by a trim, unless a later trim recorded a newer one.
+ */
+export async function recordTrimBoundary(owner: string, boundary: bigint): Promise<void> {
+  await doc
+    .send(
+      new UpdateCommand({
+        TableName: feed(),
+        Key: feedHeadKey(owner),
+        UpdateExpression: 'SET boundary = :b',
+        ConditionExpression: 'attribute_not_exists(boundary) OR boundary > :b',
+        ExpressionAttributeValues: { ':b': boundary },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionalCheckFailed(error)) throw error;
+    });
+}
+
+/** Remove `author` from `owner`'s pulled set (no-op if absent). */
+export async function removePulled(owner: string, author: string): Promise<void> {
+  await doc.send(new UpdateCommand(removePulledUpdate(owner, author)));
+}
+
+/** The update that adds `author` to `owner`'s pulled set (for transactions in graph-store). */
+export const addPulledUpdate = (owner: string, author: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'ADD pulled :a',
+  ExpressionAttributeValues: { ':a': new Set([author]) },
+});
+
+/** The update that removes `author` from `owner`'s pulled set. */
+export const removePulledUpdate = (owner: string, author: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'DELETE pulled :a',
+  ExpressionAttributeValues: { ':a': new Set([author]) },
+});
+
+/** The stored originals at the given keys (tombstones included), strongly consistent. */
+export const getOriginals = (keys: readonly { author: string; rk: bigint }[]): Promise<Item[]> =>
+  batchGetAll(feed(), keys.map((k) => timelineKey(k.author, k.rk)), { consistent: true });

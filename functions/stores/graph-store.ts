@@ -1,0 +1,221 @@
+/**
+ * The graph table: follow edges and lists, profiles, foreignId markers. The only importer of the
+ * DynamoDB client for it; every key comes from model/.
+ *
+ * A follow or unfollow is one transaction: the edge (whose condition makes a repeat a no-op),
+ * both list entries, both counters and — for a pulled followee — the follower's pulled set in
+ * their home-feed head, so counters stay exact and the pulled set in step under any concurrency.
+ */
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
+import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
+import { foreignIdKey, markedRk } from '../model/foreign-id.js';
+import { parseProfile, type Profile, profileKey } from '../model/profile.js';
+import { doc } from '../platform/clients.js';
+import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { queryPage } from '../platform/dynamo/query.js';
+import { tableName } from '../platform/env.js';
+import { addPulledUpdate, removePulledUpdate } from './feed-store.js';
+
+const graph = () => tableName('graph');
+
+// ---- profiles ----------------------------------------------------------------------------------
+
+export async function getProfile(userId: string, opts: { consistent?: boolean } = {}): Promise<Profile> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: profileKey(userId), ConsistentRead: opts.consistent }));
+  return parseProfile(Item);
+}
+
+export async function setPulled(author: string, pulled: boolean): Promise<void> {
+  await doc.send(
+    new UpdateCommand({
+      TableName: graph(),
+      Key: profileKey(author),
+      UpdateExpression: 'SET pulled = :p',
+      ExpressionAttributeValues: { ':p': pulled },
+    }),
+  );
+}
+
+// ---- edges -------------------------------------------------------------------------------------
+
+export async function getEdge(follower: string, followee: string): Promise<Edge | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: followEdgeKey(follower, followee), ConsistentRead: true }));
+  return parseEdge(Item);
+}
+
+export type TxOutcome = 'done' | 'condition_failed' | 'conflict';
+
+/** Classify a cancelled transaction: its first item's condition failed, or it lost a race. */
+function outcomeOf(error: unknown): TxOutcome {
+  const codes = cancellationCodes(error);
+  if (!codes) throw error;
+  return codes[0] === 'ConditionalCheckFailed' ? 'condition_failed' : 'conflict';
+}
+
+/**
+ * Create (or renew a gone) edge at `ticks`. `pulled` is the followee's flag as last read: the
+ * transaction requires it unchanged, and for a pulled followee adds them to the follower's pulled set.
+ */
+export async function createEdge(follower: string, followee: string, ticks: bigint, pulled: boolean): Promise<TxOutcome> {
+  const edge = activeEdgeItem(follower, followee, ticks, !pulled);
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: graph(),
+              Item: edge,
+              ConditionExpression: 'attribute_not_exists(pk) OR #state = :gone',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':gone': 'gone' },
+            },
+          },
+          { Put: { TableName: graph(), Item: followListItem('followers', followee, edge.order, follower) } },
+          { Put: { TableName: graph(), Item: followListItem('following', follower, edge.order, followee) } },
+          {
+            Update: {
+              TableName: graph(),
+              Key: profileKey(followee),
+              UpdateExpression: 'ADD followers :one',
+              ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
+              ExpressionAttributeValues: { ':one': 1, ...(pulled ? { ':true': true } : { ':false': false }) },
+            },
+          },
+          { Update: { TableName: graph(), Key: profileKey(follower), UpdateExpression: 'ADD following :one', ExpressionAttributeValues: { ':one': 1 } } },
+          ...(pulled ? [{ Update: addPulledUpdate(follower, followee) }] : []),
+        ],
+      }),
+    );
+    return 'done';
+  } catch (error) {
+    return outcomeOf(error);
+  }
+}
+
+/** Turn the active edge (as read: `order`) gone, dropping both list entries, counters and pulled-set entry. */
+export async function removeEdge(follower: string, followee: string, order: string): Promise<TxOutcome> {
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: graph(),
+              Key: followEdgeKey(follower, followee),
+              UpdateExpression: 'SET #state = :gone, cleanupPending = :true REMOVE backfillPending',
+              ConditionExpression: '#state = :active AND #order = :order',
+              ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+              ExpressionAttributeValues: { ':gone': 'gone', ':active': 'active', ':order': order, ':true': true },
+            },
+          },
+          { Delete: { TableName: graph(), Key: followListKey('followers', followee, order, follower) } },
+          { Delete: { TableName: graph(), Key: followListKey('following', follower, order, followee) } },
+          { Update: { TableName: graph(), Key: profileKey(followee), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          { Update: { TableName: graph(), Key: profileKey(follower), UpdateExpression: 'ADD following :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          // Unconditional: the followee may have been pulled since the edge was read.
+          { Update: removePulledUpdate(follower, followee) },
+        ],
+      }),
+    );
+    return 'done';
+  } catch (error) {
+    return outcomeOf(error);
+  }
+}
+
+/**
+ * Add a pulled `author` to `follower`'s pulled set, only while their edge is still active — a pull
+ * job reading an old follower page must not re-add an author just unfollowed.
+ */
+export async function addPulledWhileFollowing(follower: string, author: string): Promise<void> {
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: graph(),
+              Key: followEdgeKey(follower, author),
+              ConditionExpression: '#state = :active',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':active': 'active' },
+            },
+          },
+          { Update: addPulledUpdate(follower, author) },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return; // unfollowed meanwhile
+    throw error;
+  }
+}
+
+/** Clears a pending flag once its job finished, unless the edge moved on meanwhile. */
+export async function clearPending(follower: string, followee: string, flag: PendingFlag, whileState: EdgeState): Promise<void> {
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graph(),
+        Key: followEdgeKey(follower, followee),
+        UpdateExpression: `REMOVE ${flag}`,
+        ConditionExpression: '#state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':state': whileState },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+// ---- lists -------------------------------------------------------------------------------------
+
+export interface FollowPage {
+  readonly userIds: string[];
+  /** Sort key of the last entry, when there may be more. */
+  readonly lastSortKey?: string;
+}
+
+/** One page of a user's followers or followings, newest follow first, after sort key `after`. */
+export async function listPage(which: FollowList, userId: string, limit: number, after?: string): Promise<FollowPage> {
+  const partition = followListPartition(which, userId);
+  const page = await queryPage({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': partition },
+    ProjectionExpression: 'sk',
+    Limit: limit,
+    ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
+  });
+  return {
+    userIds: page.items.map((i) => memberOfListSortKey(String(i.sk))),
+    lastSortKey: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined,
+  };
+}
+
+// ---- foreignId markers -------------------------------------------------------------------------
+
+/** The rk a foreignId marker names, if the marker exists. */
+export async function markedOriginal(actor: string, foreignId: string): Promise<bigint | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: foreignIdKey(actor, foreignId), ConsistentRead: true }));
+  return Item ? markedRk(Item) : undefined;
+}
+
+/** Free a foreignId, if its marker still names the original at `rk`. */
+export async function releaseForeignId(actor: string, foreignId: string, rk: bigint): Promise<void> {
+  try {
+    await doc.send(
+      new DeleteCommand({
+        TableName: graph(),
+        Key: foreignIdKey(actor, foreignId),
+        ConditionExpression: 'rk = :rk',
+        ExpressionAttributeValues: { ':rk': rk },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
