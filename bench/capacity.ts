@@ -2,9 +2,22 @@
  * Meters DynamoDB consumed capacity on an SDK client: a middleware asks every call for
  * `ReturnConsumedCapacity: TOTAL` and adds up what comes back, so a scenario can read the exact
  * write/read units an operation cost (snapshot before, delta after). It also counts calls per
- * command and units per table, so a figure can say where the units went.
+ * command, units per table, items read (ScannedCount) and — with a classifier — calls, units and
+ * items per kind of call (e.g. "trim key scan", "copy writes"), so a figure can say where the
+ * units went. The peak number of calls in flight per command is kept too (resetPeaks to start a
+ * window).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export interface TagTotals {
+  calls: number;
+  read: number;
+  write: number;
+  /** Items sent (batch and transaction requests). */
+  items: number;
+  /** Items read (ScannedCount of a Query/Scan, 1 per item a Get/BatchGet found). */
+  scanned: number;
+}
 
 export interface CapacityTotals {
   read: number;
@@ -17,31 +30,51 @@ export interface CapacityTotals {
   items: Record<string, number>;
   /** Milliseconds spent waiting on each command (summed over calls, so concurrent calls add up). */
   ms: Record<string, number>;
+  /** Per kind of call, when the meter has a classifier. */
+  tags: Record<string, TagTotals>;
+  /** Most calls of each command in flight at once since the last resetPeaks (not a delta). */
+  peaks: Record<string, number>;
 }
 
 export interface CapacityMeter {
   snapshot(): CapacityTotals;
   since(before: CapacityTotals): CapacityTotals;
+  resetPeaks(): void;
 }
+
+/** Names the kind of a call from its command name and input (document or attribute-value form). */
+export type CallClassifier = (commandName: string, input: Record<string, unknown>) => string | undefined;
 
 type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number; TableName?: string };
 
-const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {}, ms: {} });
+const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {}, ms: {}, tags: {}, peaks: {} });
+const emptyTag = (): TagTotals => ({ calls: 0, read: 0, write: 0, items: 0, scanned: 0 });
 
-export function meterCapacity(client: DynamoDBClient): CapacityMeter {
+export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier): CapacityMeter {
   const totals = empty();
+  const inFlight: Record<string, number> = {};
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       if (!('ReturnConsumedCapacity' in input)) input.ReturnConsumedCapacity = 'TOTAL';
       const name = context.commandName ?? 'unknown';
+      const tag = classify?.(name, input);
       const sent = itemsIn(input);
       if (sent) totals.items[name] = (totals.items[name] ?? 0) + sent;
+      inFlight[name] = (inFlight[name] ?? 0) + 1;
+      totals.peaks[name] = Math.max(totals.peaks[name] ?? 0, inFlight[name]!);
       const started = performance.now();
-      const result = await next(args);
+      let result;
+      try {
+        result = await next(args);
+      } finally {
+        inFlight[name]! -= 1;
+      }
       totals.ms[name] = (totals.ms[name] ?? 0) + (performance.now() - started);
-      const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] };
+      const output = result.output as unknown as { ConsumedCapacity?: Consumed | Consumed[] } & Record<string, unknown>;
       const consumed = output.ConsumedCapacity;
+      let callRead = 0;
+      let callWrite = 0;
       for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
         let read = c.ReadCapacityUnits ?? 0;
         let write = c.WriteCapacityUnits ?? 0;
@@ -50,18 +83,34 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
           if (/Get|Query|Scan/.test(name)) read = c.CapacityUnits;
           else write = c.CapacityUnits;
         }
-        totals.read += read;
-        totals.write += write;
+        callRead += read;
+        callWrite += write;
         const t = (totals.tables[c.TableName ?? '?'] ??= { read: 0, write: 0 });
         t.read += read;
         t.write += write;
       }
+      totals.read += callRead;
+      totals.write += callWrite;
       totals.calls[name] = (totals.calls[name] ?? 0) + 1;
+      if (tag) {
+        const t = (totals.tags[tag] ??= emptyTag());
+        t.calls += 1;
+        t.read += callRead;
+        t.write += callWrite;
+        t.items += sent;
+        t.scanned += itemsRead(output);
+      }
       return result;
     },
     { step: 'initialize', name: 'tickfeedCapacityMeter' },
   );
-  return { snapshot: () => structuredClone(totals), since: (before) => diff(totals, before) };
+  return {
+    snapshot: () => structuredClone(totals),
+    since: (before) => diff(totals, before),
+    resetPeaks: () => {
+      for (const k of Object.keys(totals.peaks)) delete totals.peaks[k];
+    },
+  };
 }
 
 export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTotals {
@@ -75,6 +124,27 @@ export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTot
     const b = before.tables[k] ?? { read: 0, write: 0 };
     if (v.read - b.read || v.write - b.write) out.tables[k] = { read: v.read - b.read, write: v.write - b.write };
   }
+  for (const [k, v] of Object.entries(after.tags ?? {})) {
+    const b = before.tags?.[k] ?? emptyTag();
+    if (v.calls - b.calls) {
+      out.tags[k] = { calls: v.calls - b.calls, read: v.read - b.read, write: v.write - b.write, items: v.items - b.items, scanned: v.scanned - b.scanned };
+    }
+  }
+  out.peaks = { ...(after.peaks ?? {}) };
+  return out;
+}
+
+/** The totals of the tags whose names pass `pick`. */
+export function sumTags(t: CapacityTotals, pick: (tag: string) => boolean): TagTotals {
+  const out = emptyTag();
+  for (const [k, v] of Object.entries(t.tags)) {
+    if (!pick(k)) continue;
+    out.calls += v.calls;
+    out.read += v.read;
+    out.write += v.write;
+    out.items += v.items;
+    out.scanned += v.scanned;
+  }
   return out;
 }
 
@@ -86,6 +156,15 @@ function itemsIn(input: Record<string, unknown>): number {
   let n = 0;
   for (const r of Object.values(requests)) n += Array.isArray(r) ? r.length : (r.Keys?.length ?? 0);
   return n;
+}
+
+/** Items a read call read: ScannedCount (Query/Scan), the item of a Get, the responses of a BatchGet. */
+function itemsRead(output: Record<string, unknown>): number {
+  if (typeof output.ScannedCount === 'number') return output.ScannedCount;
+  if ('Item' in output) return output.Item ? 1 : 0;
+  const responses = output.Responses as Record<string, unknown[]> | undefined;
+  if (responses && !Array.isArray(responses)) return Object.values(responses).reduce((s, r) => s + (Array.isArray(r) ? r.length : 0), 0);
+  return 0;
 }
 
 /**

@@ -9,7 +9,12 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { type LocalKeys, mintToken } from '../local/jwt.js';
 import type { LocalStack } from '../local/stack.js';
-import { type CapacityMeter, meterCapacity } from './capacity.js';
+import { homeFeedPartition } from '../functions/model/feed-copy.js';
+import { HEAD_RK } from '../functions/model/feed-head.js';
+import { followListPartition } from '../functions/model/follow-lists.js';
+import { profileKey } from '../functions/model/profile.js';
+import { authorOfTimelinePk } from '../functions/model/timeline-item.js';
+import { type CallClassifier, type CapacityMeter, meterCapacity } from './capacity.js';
 
 export interface BenchContext {
   readonly stack: LocalStack;
@@ -18,7 +23,7 @@ export interface BenchContext {
   readonly dynamo: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
   readonly sqs: SQSClient;
-  /** Consumed capacity of everything the handlers send to DynamoDB. */
+  /** Consumed capacity of everything the handlers send to DynamoDB, by command, table and kind of call (see classifyCalls). */
   readonly handlerCapacity: CapacityMeter;
   token(userId: string): Promise<string>;
   /** Calls the local HTTP API as `userId`; returns status, parsed body and latency. */
@@ -35,8 +40,8 @@ export async function createContext(stack: LocalStack, keys: LocalKeys): Promise
   });
   const sqs = new SQSClient({ ...config, endpoint: stack.sqsEndpoint });
   // The same module instance the local runtime loaded for the handlers (env is set by now).
-  const handlerClients = await import('../functions/core/clients.js');
-  const handlerCapacity = meterCapacity(handlerClients.dynamo);
+  const handlerClients = await import('../functions/platform/clients.js');
+  const handlerCapacity = meterCapacity(handlerClients.dynamo, classifyCalls(stack.tableNames));
   const tokens = new Map<string, Promise<string>>();
   const token = (userId: string) => {
     let t = tokens.get(userId);
@@ -64,5 +69,62 @@ export async function createContext(stack: LocalStack, keys: LocalKeys): Promise
       dynamo.destroy();
       sqs.destroy();
     },
+  };
+}
+
+/** A Number or String key value in document form (string, bigint, NumberValue) or attribute-value form. */
+function text(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'object' && ('S' in v || 'N' in v)) return String((v as { S?: string; N?: string }).S ?? (v as { N?: string }).N);
+  return String(v);
+}
+
+/**
+ * Names the kind of each handler call from its input, so a figure can say what a post, a page or
+ * a trim spent its units on. Partitions are recognised by the model's prefixes through the
+ * model's own parsers (authorOfTimelinePk) and key builders (the head at HEAD_RK).
+ */
+export function classifyCalls(tables: LocalStack['tableNames']): CallClassifier {
+  const isHome = (pk: string | undefined) => pk !== undefined && pk.startsWith(homeFeedPartition(''));
+  const isTimeline = (pk: string | undefined) => authorOfTimelinePk(pk) !== undefined;
+  return (name, input) => {
+    const table = input.TableName as string | undefined;
+    const key = input.Key as Record<string, unknown> | undefined;
+    const pk = text(key?.pk);
+    switch (name) {
+      case 'GetItemCommand':
+        if (table === tables.feed) return isHome(pk) && text(key?.rk) === String(HEAD_RK) ? 'head read' : isTimeline(pk) ? 'original read' : 'feed get';
+        if (pk?.startsWith(profileKey('').pk) && text(key?.sk) === profileKey('').sk) return 'profile read';
+        return 'graph get';
+      case 'QueryCommand': {
+        const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;
+        const qpk = text(values?.[':pk']);
+        if (table === tables.feed) {
+          if (isHome(qpk)) return input.ProjectionExpression === 'rk' ? 'trim key scan' : 'home-feed page';
+          return 'timeline query';
+        }
+        if (qpk?.startsWith(followListPartition('followers', ''))) return 'follower list read';
+        return 'graph query';
+      }
+      case 'BatchWriteItemCommand': {
+        const requests = (input.RequestItems as Record<string, { PutRequest?: unknown; DeleteRequest?: unknown }[]> | undefined) ?? {};
+        const feedRequests = requests[tables.feed];
+        if (feedRequests?.length) return feedRequests[0]!.DeleteRequest ? 'copy deletes' : 'copy writes';
+        return 'graph batch write';
+      }
+      case 'PutItemCommand':
+        return table === tables.feed && isTimeline(text((input.Item as Record<string, unknown> | undefined)?.pk)) ? 'original write' : `put ${table}`;
+      case 'UpdateItemCommand':
+        if (table === tables.feed && isHome(pk) && text(key?.rk) === String(HEAD_RK)) {
+          return String(input.UpdateExpression).includes('boundary') ? 'trim boundary' : 'head update';
+        }
+        return table === tables.feed ? 'feed update' : 'graph update';
+      case 'TransactWriteItemsCommand':
+        return 'transaction';
+      case 'BatchGetItemCommand':
+        return 'batch get';
+      default:
+        return name;
+    }
   };
 }

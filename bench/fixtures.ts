@@ -15,16 +15,15 @@ import {
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import {
-  followEdgeKey,
-  followerListKey,
-  followingListKey,
-  followOrder,
-  newDiscriminator,
-  profileKey,
-  rangeKeyOf,
-} from '../functions/core/keys.js';
-import { isoFromTicks, nowTicks } from '../functions/core/ticks.js';
+import { copyOf, homeFeedKey } from '../functions/model/feed-copy.js';
+import { activeEdgeItem } from '../functions/model/follow-edge.js';
+import { followListItem } from '../functions/model/follow-lists.js';
+import { profileKey } from '../functions/model/profile.js';
+import { newDiscriminator, ticksOfRangeKey } from '../functions/model/range-key.js';
+import { type TimelineItem, timelineItem, timelineKey } from '../functions/model/timeline-item.js';
+import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
+import { expiresAtFor } from '../functions/services/retention/bounds.js';
+import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
 import { routes } from '../lib/defs/routes.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
@@ -55,7 +54,8 @@ export const FOLLOW_CONCURRENCY = 16;
  * Larger follower sets are seeded: PUT /following ran at about 10 follows/s on the shared 2-core machine
  * (one transaction + a backfill job each), so 6,000 of them would take minutes of the 10-minute
  * budget. Seeding writes exactly the items `follow()` writes (edge, both list entries, the
- * followee's counter), as test/support/graph-seed.ts does, in BatchWriteItem calls.
+ * followee's counter), built with the model (follow-edge.ts, follow-lists.ts, profile.ts) as
+ * test/support/graph-seed.ts does, in BatchWriteItem calls.
  */
 export const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
@@ -82,13 +82,8 @@ export function followersOf(ctx: BenchContext, author: string, count: number, ki
 /** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
 export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
   const items = followers.flatMap((f) => {
-    const ticks = nowTicks();
-    const order = followOrder(ticks);
-    return [
-      { ...followEdgeKey(f, author), state: 'active', order, followedAt: ticks.toString() },
-      { ...followerListKey(author, order, f), userId: f },
-      { ...followingListKey(f, order, author), userId: author },
-    ].map((i) => marshall(i));
+    const edge = activeEdgeItem(f, author, nowTicks(), false);
+    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)].map((i) => marshall(i));
   });
   await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
   await ctx.doc.send(
@@ -123,19 +118,20 @@ export async function fanoutBacklog(ctx: BenchContext): Promise<number> {
   return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
-/** Which of `owners` have no item at range key `rk` yet (BatchGetItem, keys only). */
+/** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
 export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
   const table = ctx.stack.tableNames.feed;
   const found = new Set<string>();
+  const ownerOf = new Map(owners.map((o) => [homeFeedKey(o, BigInt(rk)).pk, o]));
   const chunks: string[][] = [];
   for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100) as string[]);
   await pool(chunks.length, 4, async (c) => {
-    let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((pk) => ({ pk: { S: pk }, rk: { N: rk } }));
+    let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((owner) => marshall(homeFeedKey(owner, BigInt(rk))));
     for (let attempt = 0; keys?.length && attempt < 20; attempt++) {
       const out: BatchGetItemCommandOutput = await ctx.dynamo.send(
         new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk' } } }),
       );
-      for (const item of out.Responses?.[table] ?? []) found.add(item.pk!.S!);
+      for (const item of out.Responses?.[table] ?? []) found.add(ownerOf.get(item.pk!.S!)!);
       keys = out.UnprocessedKeys?.[table]?.Keys;
     }
   });
@@ -227,69 +223,79 @@ export function benchActivity(i: number) {
   };
 }
 
+/** The home-feed policy the stack's handlers run with (FEED_MAX_ITEMS, FEED_MAX_SPAN, FEED_TTL). */
+export const stackFeedPolicy = (ctx: BenchContext): HomeFeedPolicy => homeFeedPolicyFromEnv(ctx.stack.env);
+
+const defined = <T extends Record<string, unknown>>(item: T): T => Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as T;
+
+/**
+ * The original of bench activity `i` by `author`, positioned at `ticks`, exactly as posting builds
+ * it (model/timeline-item.ts; TIMELINE_TTL is off in the bench, so no expiresAt).
+ */
+export function benchOriginal(author: string, ticks: bigint, i: number): TimelineItem {
+  return defined(timelineItem(author, benchActivity(i), ticks, newDiscriminator(), isoFromTicks(ticks), undefined));
+}
+
+/** `owner`'s home-feed copy of `original`, as the copy writer builds it (model/feed-copy.ts + the stack's FEED_TTL). */
+export function benchCopy(ctx: BenchContext, original: TimelineItem, owner: string): Record<string, unknown> {
+  const ttl = stackFeedPolicy(ctx).ttlMs;
+  return copyOf(original, owner, expiresAtFor(ticksOfRangeKey(original.rk), ttl));
+}
+
+/** An item in attribute-value form, for the raw client. */
+export const attributes = (item: Record<string, unknown>): Record<string, AttributeValue> => marshall(item, { removeUndefinedValues: true });
+
+/**
+ * `count` copies in `owner`'s home feed, of posts by `author` `spacingNs` apart, newest first from
+ * `newest`; returns them in feed order (ascending rk = newest first), built with the model.
+ */
+export function benchFeed(ctx: BenchContext, owner: string, author: string, count: number, newest: bigint, spacingNs = 1_000_000n): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => benchCopy(ctx, benchOriginal(author, newest - BigInt(i) * spacingNs, i), owner));
+}
+
+/** Writes model-built items with the raw client (BatchWriteItem, 4 in flight). */
+export async function writeModelItems(ctx: BenchContext, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  await rawBatchWrite(ctx, table, items.map(attributes), 4);
+}
+
 export interface StoredShapes {
   /** The author's original as stored (raw attribute values). */
   readonly original: Record<string, AttributeValue>;
+  /** The author's own home-feed copy as stored. */
+  readonly ownCopy: Record<string, AttributeValue>;
   /** A follower's copy as stored. */
   readonly copy: Record<string, AttributeValue>;
-  /** True when both came from a real post and fan-out in this run; false = built from the spec. */
+  /** True when they came from a real post and fan-out in this run; false = built with the model. */
   readonly real: boolean;
 }
 
 let shapes: Promise<StoredShapes> | undefined;
 
 /**
- * What an original and a follower copy look like in the table, taken from one real post (so the
- * raw baselines write items of exactly the same size), or built from the documented item shape
- * when posting or following is not available in this build.
+ * What an original and its copies look like in the table, taken from one real post (so the raw
+ * baselines write items of exactly the same size), or built with the model when posting or
+ * following is not available in this build.
  */
 export function storedShapes(ctx: BenchContext): Promise<StoredShapes> {
   shapes ??= (async () => {
+    const author = uid('shape-author');
+    const follower = uid('shape-follower');
     if (hasRoute('POST', '/activities') && hasRoute('PUT', '/following/{userId}')) {
-      const author = uid('shape-author');
-      const follower = uid('shape-follower');
       await follow(ctx, [follower], author);
       const res = await ctx.call('POST', '/activities', author, benchActivity(0));
       if (res.status !== 201) throw new Error(`POST /activities: ${res.status} ${JSON.stringify(res.body)}`);
-      const rk = String(res.body.rangeKey);
-      const drained = await waitForCopies(ctx, [follower], rk, 30_000);
+      const rk = BigInt(res.body.rangeKey);
+      const drained = await waitForCopies(ctx, [follower], String(rk), 30_000);
       if (drained.missing === 0) {
         const table = ctx.stack.tableNames.feed;
-        const get = async (pk: string) =>
-          (await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: { pk: { S: pk }, rk: { N: rk } } }))).Item!;
-        return { original: await get(author), copy: await get(follower), real: true };
+        const get = async (key: Record<string, unknown>) => (await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: attributes(key) }))).Item!;
+        return { original: await get(timelineKey(author, rk)), ownCopy: await get(homeFeedKey(author, rk)), copy: await get(homeFeedKey(follower, rk)), real: true };
       }
     }
-    const ticks = nowTicks();
-    const rk = rangeKeyOf(ticks, newDiscriminator()).toString();
-    const a = benchActivity(0);
-    const copy: Record<string, AttributeValue> = {
-      pk: { S: uid('shape-follower') },
-      rk: { N: rk },
-      id: { S: rk },
-      actor: { S: uid('shape-author') },
-      verb: { S: a.verb },
-      object: { S: a.object },
-      content: { S: a.content },
-      attributes: { M: { score: { N: String(a.attributes.score) } } },
-      time: { S: isoFromTicks(ticks) },
-    };
-    return { original: { ...copy, pk: copy.actor!, author: copy.actor! }, copy, real: false };
+    const original = benchOriginal(author, nowTicks(), 0);
+    return { original: attributes(original), ownCopy: attributes(benchCopy(ctx, original, author)), copy: attributes(benchCopy(ctx, original, follower)), real: false };
   })();
   return shapes;
-}
-
-/**
- * A copy-shaped item for `owner` at `ticks`, the same size as `template`: range key, time and
- * the id (when it embeds the range key) are replaced by values of the same length.
- */
-export function itemLike(template: Record<string, AttributeValue>, owner: string, ticks: bigint): Record<string, AttributeValue> {
-  const oldRk = template.rk!.N!;
-  const rk = rangeKeyOf(ticks, newDiscriminator()).toString().padStart(oldRk.length, '0');
-  const item: Record<string, AttributeValue> = { ...template, pk: { S: owner }, rk: { N: rk } };
-  if (template.time?.S) item.time = { S: isoFromTicks(ticks) };
-  if (template.id?.S) item.id = { S: template.id.S.includes(oldRk) ? template.id.S.replace(oldRk, rk) : template.id.S };
-  return item;
 }
 
 /**

@@ -5,9 +5,10 @@
  *
  * It is served by its own small HTTP server on loopback that checks the same JWTs as the local
  * API, so it is timed exactly like `POST /activities` (fetch → response). Its follower list lives
- * in the graph table under a bench-only key (`naive-followers#<author>` / follower id) — the seed
- * kept followers in its own store too — and its items have the stored shape of ours, byte for
- * byte the same size.
+ * in the graph table under a bench-only key (`naive-followers#<author>` / follower id: the
+ * baseline's own store, not an entity of our data model — the seed kept followers in its own store
+ * too), and its items are built with our model (the original in the author's timeline, a copy per
+ * follower), so they have the stored shape and size of ours.
  */
 import { createServer, type Server } from 'node:http';
 import {
@@ -20,11 +21,16 @@ import {
   type QueryCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { nowTicks } from '../functions/core/ticks.js';
+import type { ActivityInput } from '../functions/model/activity.js';
+import { copyOf } from '../functions/model/feed-copy.js';
+import { newDiscriminator, ticksOfRangeKey } from '../functions/model/range-key.js';
+import { timelineItem } from '../functions/model/timeline-item.js';
+import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
+import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { createVerifier } from '../local/jwt.js';
 import type { BenchContext } from './context.js';
-import { itemLike, rawBatchWrite, sleep, storedShapes } from './fixtures.js';
+import { attributes, rawBatchWrite, sleep, stackFeedPolicy } from './fixtures.js';
 
 export interface NaiveServer {
   readonly url: string;
@@ -41,18 +47,17 @@ export async function naiveFollow(ctx: BenchContext, author: string, followers: 
 
 export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> {
   const verify = await createVerifier(ctx.keys);
-  const shapes = await storedShapes(ctx);
+  const feedTtl = stackFeedPolicy(ctx).ttlMs;
   const dynamo = new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: ctx.stack.dynamoEndpoint });
   const feed = ctx.stack.tableNames.feed;
   const graph = ctx.stack.tableNames.graph;
 
-  async function createPost(author: string, body: Record<string, unknown>) {
+  async function createPost(author: string, body: ActivityInput) {
     const ticks = nowTicks();
-    const copy = itemLike(shapes.copy, author, ticks);
-    const original: Record<string, AttributeValue> = { ...itemLike(shapes.original, author, ticks), rk: copy.rk!, actor: { S: author }, author: { S: author } };
-    if (typeof body.verb === 'string') original.verb = copy.verb = { S: body.verb };
+    const original = timelineItem(author, body, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
+    const expiresAt = expiresAtFor(ticksOfRangeKey(original.rk), feedTtl);
     // feed to self
-    await dynamo.send(new PutItemCommand({ TableName: feed, Item: original }));
+    await dynamo.send(new PutItemCommand({ TableName: feed, Item: attributes(original) }));
     // feed to followers, synchronously
     let start: Record<string, AttributeValue> | undefined;
     do {
@@ -68,7 +73,7 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
       for (let i = 0; i < followers.length; i += 25) {
         let pending: WriteRequest[] | undefined = followers
           .slice(i, i + 25)
-          .map((f) => ({ PutRequest: { Item: { ...copy, pk: { S: f }, actor: { S: author } } } }));
+          .map((f) => ({ PutRequest: { Item: attributes(copyOf(original, f, expiresAt)) } }));
         for (let attempt = 0; pending?.length; attempt++) {
           if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
           const out: BatchWriteItemCommandOutput = await dynamo.send(new BatchWriteItemCommand({ RequestItems: { [feed]: pending } }));
@@ -77,7 +82,7 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
       }
       start = page.LastEvaluatedKey;
     } while (start);
-    return { id: original.id?.S, rangeKey: original.rk!.N };
+    return { id: original.id, rangeKey: String(original.rk) };
   }
 
   const server: Server = createServer((req, res) => {
@@ -93,7 +98,7 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
         const claims = token ? await verify(token).catch(() => undefined) : undefined;
         if (!claims?.sub) return reply(401, { message: 'Unauthorized' });
         if (req.method !== 'POST' || req.url !== '/activities') return reply(404, { message: 'Not Found' });
-        reply(201, await createPost(claims.sub, JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>));
+        reply(201, await createPost(claims.sub, JSON.parse(Buffer.concat(chunks).toString('utf8')) as ActivityInput));
       } catch (error) {
         reply(500, { message: (error as Error).message });
       }

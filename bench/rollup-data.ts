@@ -1,16 +1,22 @@
-/** Deterministic originals for the rollups scenario (bench/scenarios/rollups.ts): 3 verbs, 200 actors, times over the last `spreadMinutes`. */
-import { rangeKeyOf } from '../functions/core/keys.js';
-import { isoFromTicks } from '../functions/core/ticks.js';
+/**
+ * Deterministic originals for the rollups scenario (bench/scenarios/rollups.ts): 3 verbs, 200
+ * actors, times over the last `spreadMinutes`. Built with the model (timeline items, as posting
+ * writes them), positioned at their own time (seeded history needs chosen positions).
+ */
+import type { AttributeValue } from '../functions/model/activity.js';
+import { timelineItem } from '../functions/model/timeline-item.js';
+import { isoFromTicks } from '../functions/platform/clock.js';
 
 const VERBS = ['bench_play', 'bench_buy', 'bench_view'] as const;
 
-export function originalFor(i: number, nowMs: number, spreadMinutes: number) {
-  const actor = `bench-${i % 200}`;
+/** The actor index of original `i` (0..199); the scenario maps it to a user id of its run. */
+export const actorIndexOf = (i: number) => i % 200;
+
+export function originalFor(i: number, actor: string, nowMs: number, spreadMinutes: number) {
   const ticks = BigInt(nowMs - ((i * 7919) % (spreadMinutes * 60_000))) * 1_000_000n + BigInt(i % 1_000_000);
-  const rk = rangeKeyOf(ticks, BigInt(i));
   const verb = VERBS[i % 3]!;
-  return {
-    pk: actor, rk, id: `${actor}:${rk}`, actor, author: actor, verb, time: isoFromTicks(ticks),
-    attributes: verb === 'bench_play' ? { score: i % 1000 } : verb === 'bench_buy' ? { amount: (i % 50) + 0.5 } : {},
-  };
+  const attributes: Record<string, AttributeValue> = verb === 'bench_play' ? { score: i % 1000 } : verb === 'bench_buy' ? { amount: (i % 50) + 0.5 } : {};
+  // The discriminator is i: deterministic and unique per original.
+  const item = timelineItem(actor, { verb, attributes }, ticks, BigInt(i), isoFromTicks(ticks), undefined);
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as typeof item;
 }

@@ -1,24 +1,32 @@
 /**
  * Scenario 2 — fan-out rate. Time from the 201 of a post by an author with 5,000 followers to the
  * last follower copy (queue drained + every copy verified with BatchGetItem), as copies/s; next
- * to a raw BatchWriteItem loop writing 5,000 items of the copy's exact size at the same
- * concurrency to the same DynamoDB Local. Runs alternate ours/raw so noise hits both alike.
+ * to a raw BatchWriteItem loop writing 5,000 copies of that same post (the stored copy read back,
+ * re-keyed with homeFeedPartition to owners whose ids have the followers' length, so every item
+ * has exactly the copies' size) to the same DynamoDB Local. Runs alternate ours/raw so noise hits
+ * both alike.
+ *
+ * Concurrency: the fan-out worker runs 4 pollers (local/stack.ts `sqsConcurrency`), each job
+ * writing its page of 500 with BatchWriteItem 4 calls in flight (platform/dynamo/batch-write.ts),
+ * so up to 16 calls are in flight once the page jobs overlap. The raw loop runs at 4 and at 16 in
+ * flight; the target compares with the faster of the two (the ceiling at either concurrency).
+ * The fan-out's cost includes its trim attempts (FEED_MAX_ITEMS: about 4 per N copies start one).
  */
-import { nowTicks } from '../../functions/core/ticks.js';
-import type { CapacityTotals } from '../capacity.js';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { homeFeedKey, homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { type CapacityTotals, sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import {
+  attributes,
   authorWithFollowers,
   benchActivity,
   hasRoute,
-  itemLike,
   notMeasured,
   now,
   quiesce,
   rawBatchWrite,
   sleep,
-  storedShapes,
-  uid,
+  stackFeedPolicy,
   waitForCopies,
 } from '../fixtures.js';
 import { type Figure, progress } from '../report.js';
@@ -28,11 +36,10 @@ import type { Scenario } from './index.js';
 const S = 'fan-out rate';
 const FOLLOWERS = 5000;
 const REPS = 3;
-/**
- * BatchWriteItem requests the fan-out has in flight: the local SQS event source runs 4 pollers
- * (local/stack.ts `sqsConcurrency`), each handling one job at a time.
- */
+/** BatchWriteItem calls in flight: one job's lanes (batch-write.ts default) … */
 export const FANOUT_WRITE_CONCURRENCY = 4;
+/** … and the worker's 4 pollers × 4 lanes once page jobs overlap. */
+export const FANOUT_MAX_WRITE_CONCURRENCY = 16;
 
 export const fanoutRate: Scenario = {
   id: 'fanout',
@@ -42,57 +49,88 @@ export const fanoutRate: Scenario = {
       return [notMeasured(S, 'ours / raw', 'posting or following is not in this build', '≥ 0.85')];
     }
     const { author, followers } = await authorWithFollowers(ctx, FOLLOWERS);
-    const { copy } = await storedShapes(ctx);
     const ours: number[] = [];
-    const raw: number[] = [];
+    const worker: number[] = [];
+    const raw4: number[] = [];
+    const raw16: number[] = [];
     const latency: number[] = [];
     const inFlight: number[] = [];
+    const peaks: number[] = [];
     const firstWriteAfter: number[] = [];
+    const spentAll: CapacityTotals[] = [];
     for (let rep = 0; rep < REPS; rep++) {
       progress(`  fanout: run ${rep + 1}/${REPS}`);
       await quiesce(ctx, 300);
+      ctx.handlerCapacity.resetPeaks();
       const res = await ctx.call('POST', '/activities', author, benchActivity(1000 + rep));
       const t201 = now();
       const before = ctx.handlerCapacity.snapshot();
       const firstWrite = watchFirstBatchWrite(ctx, before);
       if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
-      const drained = await waitForCopies(ctx, followers, String(res.body.rangeKey));
+      const rk = BigInt(res.body.rangeKey);
+      const drained = await waitForCopies(ctx, followers, String(rk));
       if (drained.missing) throw new Error(`fan-out left ${drained.missing} copies missing`);
       ours.push(FOLLOWERS / ((drained.doneAt - t201) / 1000));
       latency.push(drained.doneAt - t201);
+      const firstAt = await firstWrite;
+      firstWriteAfter.push(firstAt - t201);
+      worker.push(FOLLOWERS / ((drained.doneAt - firstAt) / 1000));
       const spent = ctx.handlerCapacity.since(before);
-      // BatchWriteItem requests in flight on average over the window (Σ call time / wall time).
+      // BatchWriteItem requests in flight on average over the window (Σ call time / wall time), and at most.
       inFlight.push((spent.ms.BatchWriteItemCommand ?? 0) / (drained.doneAt - t201));
-      firstWriteAfter.push((await firstWrite) - t201);
-
+      peaks.push(spent.peaks.BatchWriteItemCommand ?? 0);
       await quiesce(ctx, 300);
-      const ticks = nowTicks();
-      const items = followers.map((_, i) => itemLike(copy, uid(`raw-${rep}`, i), ticks));
-      const t0 = now();
-      await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, FANOUT_WRITE_CONCURRENCY);
-      raw.push(FOLLOWERS / ((now() - t0) / 1000));
+      spentAll.push(ctx.handlerCapacity.since(before));
+
+      // The raw ceiling: the same post's stored copy, to owners whose ids have the followers' length.
+      const { Item: copy } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(followers[0]!, rk)) }));
+      if (!copy) throw new Error('no stored copy to model the raw items on');
+      for (const concurrency of rep % 2 ? [FANOUT_MAX_WRITE_CONCURRENCY, FANOUT_WRITE_CONCURRENCY] : [FANOUT_WRITE_CONCURRENCY, FANOUT_MAX_WRITE_CONCURRENCY]) {
+        const items = followers.map((f) => ({ ...copy, pk: { S: homeFeedPartition(rawOwnerLike(f, concurrency)) } }));
+        await quiesce(ctx, 300);
+        const t0 = now();
+        await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, concurrency);
+        (concurrency === FANOUT_WRITE_CONCURRENCY ? raw4 : raw16).push(FOLLOWERS / ((now() - t0) / 1000));
+      }
     }
-    const ratio = median(ours) / median(raw);
+    const rawBest = Math.max(median(raw4), median(raw16));
+    const ratio = median(ours) / rawBest;
+    const typical = spentAll[Math.floor(spentAll.length / 2)]!;
+    const trims = sumTags(typical, (t) => t === 'head read' || t === 'trim key scan' || t === 'trim boundary' || t === 'copy deletes');
+    const attempts = typical.tags['head read']?.calls ?? 0;
+    const policy = stackFeedPolicy(ctx);
     const figures: Figure[] = [
       { scenario: S, metric: `ours: 201 → last of ${FOLLOWERS} copies (${REPS} posts, p50)`, value: round(median(latency)), unit: 'ms' },
-      { scenario: S, metric: 'ours copies/s (p50)', value: Math.round(median(ours)), unit: 'copies/s' },
-      { scenario: S, metric: `raw BatchWriteItem copies/s (${FANOUT_WRITE_CONCURRENCY} in flight, same item size, p50)`, value: Math.round(median(raw)), unit: 'items/s' },
+      { scenario: S, metric: 'ours copies/s, 201 → last copy (p50)', value: Math.round(median(ours)), unit: 'copies/s' },
+      { scenario: S, metric: 'worker copies/s, first copy write → last copy (p50)', value: Math.round(median(worker)), unit: 'copies/s' },
+      { scenario: S, metric: `raw BatchWriteItem copies/s (${FANOUT_WRITE_CONCURRENCY} in flight, same item size, p50)`, value: Math.round(median(raw4)), unit: 'items/s' },
+      { scenario: S, metric: `raw BatchWriteItem copies/s (${FANOUT_MAX_WRITE_CONCURRENCY} in flight, same item size, p50)`, value: Math.round(median(raw16)), unit: 'items/s' },
       {
         scenario: S,
-        metric: 'ours / raw',
+        metric: `trim attempts during one fan-out (FEED_MAX_ITEMS ${policy.maxItems ?? 'off'}: chance ${round(policy.attemptChance, 4)} per copy)`,
+        value: attempts,
+        unit: 'attempts',
+        note: `${trims.calls} calls, ${round(trims.read, 2)} RCU, ${round(trims.write, 2)} WCU (feeds this small hold far fewer than N: nothing to delete); all the fan-out's calls ${JSON.stringify(typical.calls)}`,
+      },
+      {
+        scenario: S,
+        metric: 'ours (201 → last copy) / raw (the faster of 4 and 16 in flight)',
         value: round(ratio),
         unit: '×',
         target: '≥ 0.85',
         met: ratio >= 0.85,
-        note:
-          ratio >= 0.85
-            ? undefined
-            : `201 → first copy write ${round(median(firstWriteAfter), 0)} ms (stream poll + outbox + queue); BatchWriteItem requests in flight on average ${round(median(inFlight), 1)} vs ${FANOUT_WRITE_CONCURRENCY} for raw`,
+        note: `201 → first copy write ${round(median(firstWriteAfter), 0)} ms (stream poll + outbox + queue); worker alone ${round(median(worker) / rawBest)}×; BatchWriteItem in flight on average ${round(median(inFlight), 1)}, at most ${median(peaks)}`,
       },
     ];
     return figures;
   },
 };
+
+/** A raw-baseline owner id of the same length as follower `f` (so its copy has the same size). */
+function rawOwnerLike(f: string, concurrency: number): string {
+  const tag = `raw${concurrency}-`;
+  return `${tag}${f.slice(tag.length)}`;
+}
 
 /** Resolves with the time the handlers' first BatchWriteItem after `before` completes (polls the meter). */
 async function watchFirstBatchWrite(ctx: BenchContext, before: CapacityTotals): Promise<number> {

@@ -16,15 +16,15 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { authorOfTimelinePk } from '../../functions/model/timeline-item.js';
 import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { lambdaContext, loadHandler } from '../../local/handlers.js';
 import { toLambdaRecord } from '../../local/stream-records.js';
 import type { BenchContext } from '../context.js';
-import { fanoutDlqDepth, notMeasured, now, quiesce, rawBatchWrite, runId, uid } from '../fixtures.js';
-import { originalFor } from '../rollup-data.js';
+import { fanoutDlqDepth, notMeasured, now, quiesce, runId, uid, writeModelItems } from '../fixtures.js';
+import { actorIndexOf, originalFor } from '../rollup-data.js';
 import type { Figure } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './index.js';
@@ -69,7 +69,7 @@ export const rollups: Scenario = {
         const before = ctx.handlerCapacity.snapshot();
         let activities = 0;
         const ours = await drain(streams, arn, start, source.batchSize, async (batch) => {
-          activities += batch.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage?.author).length;
+          activities += batch.filter((r) => r.eventName === 'INSERT' && authorOfTimelinePk(r.dynamodb?.NewImage?.pk?.S) !== undefined).length;
           const records = batch.map((r) => toLambdaRecord(r, arn)).map((r) => withFreshEventId(r, rep));
           const t = now();
           const result = (await invoke(source, records)) as { batchItemFailures?: unknown[] } | undefined;
@@ -128,12 +128,8 @@ export const rollups: Scenario = {
  */
 async function writeOriginals(ctx: BenchContext): Promise<number> {
   const now = Date.now();
-  const items = Array.from({ length: ACTIVITIES }, (_, i) => {
-    const o = originalFor(i, now, 2);
-    const actor = uid('rollup', o.actor);
-    return marshall({ ...o, pk: actor, actor, author: actor, id: o.id.replace(o.actor, actor) }, { removeUndefinedValues: true });
-  });
-  await rawBatchWrite(ctx, ctx.stack.tableNames.feed, items, 4);
+  const items = Array.from({ length: ACTIVITIES }, (_, i) => originalFor(i, uid('rollup', actorIndexOf(i)), now, 2));
+  await writeModelItems(ctx, ctx.stack.tableNames.feed, items);
   return items.length;
 }
 

@@ -3,7 +3,8 @@
  * returns it for free):
  *   pulled    string set: the pulled authors (≥ FANOUT_PULL_THRESHOLD followers) the owner
  *             follows — their posts are merged at read time instead of copied;
- *   boundary  rk of the N-th newest copy at the last count trim: the trim's starting point.
+ *   top       rk of the newest copy when the last count trim ran: copies above it are the ones
+ *             written since, which is all a trim attempt needs to read (retention/trim.ts).
  * Never trimmed (trims delete rk > the N-th newest), never shown (pages skip rk 0).
  */
 import { homeFeedPartition } from './feed-copy.js';
@@ -15,7 +16,7 @@ export const feedHeadKey = (owner: string) => ({ pk: homeFeedPartition(owner), r
 
 export interface FeedHead {
   readonly pulled: readonly string[];
-  readonly boundary?: bigint;
+  readonly top?: bigint;
 }
 
 export const isFeedHead = (item: Record<string, unknown>): boolean => rkOf(item.rk) === HEAD_RK;
@@ -24,6 +25,6 @@ export function parseFeedHead(item: Record<string, unknown> | undefined): FeedHe
   const pulled = item?.pulled;
   return {
     pulled: pulled instanceof Set ? [...(pulled as Set<string>)].sort() : [],
-    boundary: item?.boundary === undefined ? undefined : rkOf(item.boundary),
+    top: item?.top === undefined ? undefined : rkOf(item.top),
   };
 }

@@ -38,9 +38,18 @@ export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWr
   const live = targets.filter((t) => alive === undefined || rkOf(t.source.rk) < alive);
   const items = live.map((t) => copyOf(t.source, t.owner, expiresAtFor(ticksOfRangeKey(rkOf(t.source.rk)), p.ttlMs)));
   await putCopies(items, opts);
-  const owners = [...new Set(live.filter((t) => startsTrim(t.owner, rkOf(t.source.rk), p)).map((t) => t.owner))];
-  await forEachLimit(owners, TRIM_CONCURRENCY, async (owner) => {
-    await trimHomeFeed(owner, p).catch((error: unknown) => logger.warn('home-feed trim failed', { error: error as Error, owner }));
+  // Per owner: the oldest copy written to it now, and whether any of its copies drew a trim.
+  const oldest = new Map<string, bigint>();
+  const drawn = new Set<string>();
+  for (const t of live) {
+    const rk = rkOf(t.source.rk);
+    const o = oldest.get(t.owner);
+    if (o === undefined || rk > o) oldest.set(t.owner, rk);
+    if (startsTrim(t.owner, rk, p)) drawn.add(t.owner);
+  }
+  const trims = [...drawn].map((owner): [string, bigint] => [owner, oldest.get(owner)!]);
+  await forEachLimit(trims, TRIM_CONCURRENCY, async ([owner, oldestWritten]) => {
+    await trimHomeFeed(owner, p, oldestWritten).catch((error: unknown) => logger.warn('home-feed trim failed', { error: error as Error, owner }));
   });
 }
 

@@ -17,7 +17,7 @@ import { logger } from '../platform/logger.js';
 import { backoff } from '../platform/pool.js';
 import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
 import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
-import { writeCopies } from './home-feed-copies.js';
+import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
 import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.js';
 
@@ -43,7 +43,9 @@ export async function postActivity(actor: string, input: ActivityInput): Promise
       { field: 'body.time', message: `must not be more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock` },
     ]);
   }
-  const item = timelineItem(actor, input, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
+  // The activity's own time, normalized to UTC with nanoseconds (the schema checked it parses).
+  const time = input.time === undefined ? undefined : isoFromTicks(ticksFromIso(input.time)!);
+  const item = timelineItem(actor, { ...input, time }, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
   const result = item.foreignId === undefined ? (await putOriginal(item), { created: true, activity: toActivity(item) }) : await postOnce(item as TimelineItem & { foreignId: string });
   if (result.created) {
     // The author sees their post at once. The fan-out job writes this copy too, so a failure here
@@ -88,7 +90,7 @@ export async function getActivity(id: string): Promise<Activity> {
 
 /**
  * Mark the original deleted; its stream MODIFY starts the retract job that deletes every copy.
- * Reads hide it at once. Only the actor may delete: 403 for someone else's visible activity,
+ * The author's timeline and home feed hide it at once; followers' feeds as the retract job runs. Only the actor may delete: 403 for someone else's visible activity,
  * 404 for an absent one.
  */
 export async function deleteActivity(caller: string, id: string): Promise<void> {
@@ -100,4 +102,7 @@ export async function deleteActivity(caller: string, id: string): Promise<void> 
   const marked = await markOriginalDeleted(actor, rk, nowSeconds());
   if (!marked) throw new NotFoundError('No such activity.');
   if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);
+  // The author's own copy goes now, so their home feed hides it at once; the retract job deletes
+  // every follower's (and this one again, harmlessly).
+  await removeCopies([{ owner: actor, rk }]);
 }

@@ -218,18 +218,17 @@ export async function readHead(owner: string): Promise<FeedHead> {
   return parseFeedHead(Item as Item | undefined);
 }
 
-/**
- * Record the N-th newest copy found by a trim, unless a later trim recorded a newer one.
- */
-export async function recordTrimBoundary(owner: string, boundary: bigint): Promise<void> {
+/** Record the newest copy a trim saw, unless a later trim recorded a newer one. */
+export async function recordTrimTop(owner: string, top: bigint): Promise<void> {
   await doc
     .send(
       new UpdateCommand({
         TableName: feed(),
         Key: feedHeadKey(owner),
-        UpdateExpression: 'SET boundary = :b',
-        ConditionExpression: 'attribute_not_exists(boundary) OR boundary > :b',
-        ExpressionAttributeValues: { ':b': boundary },
+        UpdateExpression: 'SET #top = :t',
+        ConditionExpression: 'attribute_not_exists(#top) OR #top > :t',
+        ExpressionAttributeNames: { '#top': 'top' },
+        ExpressionAttributeValues: { ':t': top },
       }),
     )
     .catch((error: unknown) => {

@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { App } from 'aws-cdk-lib';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { profileKey } from '../../functions/core/keys.js';
+import { profileKey } from '../../functions/model/profile.js';
 import { buildApp } from '../../lib/app.js';
 import type { FunctionId } from '../../lib/defs/index.js';
 import { doc, stack, uid } from '../support/local.js';

@@ -1,18 +1,21 @@
 /**
- * Fan-out through the real pipeline of the shared local stack: original written to the feed table
- * → stream poller → outbox → SQS → worker → BatchWrite copies. Posting (issue 3) is not on main
- * yet, so originals are written directly in the shape posting uses (test/support/seed-originals).
+ * Fan-out through the real pipeline of the shared local stack: original written to the author's
+ * timeline → stream poller → outbox → SQS → worker → BatchWrite copies into home feeds. Some
+ * originals are written directly in the shape posting uses (test/support/seed-originals), to
+ * choose their positions.
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { meterCapacity } from '../../bench/capacity.js';
-import * as handlerClients from '../../functions/core/clients.js';
-import { runJob } from '../../functions/core/fanout/run.js';
-import { follow, unfollow } from '../../functions/core/graph/follows.js';
+import { homeFeedKey } from '../../functions/model/feed-copy.js';
+import { timelineKey } from '../../functions/model/timeline-item.js';
+import * as handlerClients from '../../functions/platform/clients.js';
+import { runJob } from '../../functions/services/fanout/run.js';
+import { follow, unfollow } from '../../functions/services/following.js';
 import { feedCount, feedCounts, feedRks } from '../support/feeds.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { api, doc, eventually, stack, uid } from '../support/local.js';
-import { type FeedItem, originalItem, writeFeedItems } from '../support/seed-originals.js';
+import { copyItem, type FeedItem, originalItem, writeFeedItems } from '../support/seed-originals.js';
 import { writeItems } from '../support/write-items.js';
 
 const meter = meterCapacity(handlerClients.dynamo);
@@ -56,19 +59,21 @@ describe('fan-out', () => {
     await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), 30_000, 300);
     expect((await api('DELETE', `/activities/${posted.body.id}`, { as: author })).status).toBe(204);
     await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
-    // The marked original is removed once its copies are gone; the other post is untouched.
+    // The author's own copy goes too; the other post is untouched.
     await eventually(async () => (await feedCount(author)) === 1, 10_000, 200);
     expect((await api('GET', '/feed', { as: followers[0]! })).body.items).toEqual([kept.body]);
   }, 120_000);
 
-  it('does not retract copies when the original is only removed from the author\'s own feed (trim, TTL)', async () => {
+  it('does not retract copies when an item is only removed by retention (a trim of the author\'s home feed, TTL of the original)', async () => {
     const author = uid('rm');
     const followers = await seedFollowers(author, 30);
     const [post] = originals(author, 1);
     await writeFeedItems([post!]);
     await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
-    // A retention trim deletes the author's item; followers' copies follow their own feeds' retention.
-    await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: { pk: author, rk: post!.rk } }));
+    // A trim of the author's home feed removes their copy, and TTL (TIMELINE_TTL) the original:
+    // plain REMOVEs, never a retraction — followers' copies follow their own feeds' retention.
+    await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(author, post!.rk) }));
+    await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: timelineKey(author, post!.rk) }));
     // A later post's fan-out proves the stream has moved past the REMOVE.
     const [later] = originals(author, 1, Date.now());
     await writeFeedItems([later!]);
@@ -142,15 +147,14 @@ describe('follow graph', () => {
     const reader = uid('reader');
     const small = uid('small');
     const big = uid('big');
-    await follow(reader, small); // core calls: no HTTP-side jobs, so the cleanup below is ours to meter
+    await follow(reader, small); // service calls in this process: the cleanup run below is ours to meter
     await follow(reader, big);
     await writeFeedItems([...originals(small, 10), ...originals(big, 40)]);
     await eventually(async () => (await feedCount(reader)) === 50, 30_000, 200);
     // A big feed of other users' posts, which the cleanup must not pay for.
-    const filler = Array.from({ length: 1000 }, (_, i) => {
-      const { author: _a, ...copy } = originalItem({ actor: `other-${i % 50}`, verb: 'post', timeMs: Date.now() - i * 10 });
-      return { ...copy, pk: reader, content: 'x'.repeat(200) };
-    });
+    const filler = Array.from({ length: 1000 }, (_, i) =>
+      copyItem({ ...originalItem({ actor: `other-${i % 50}`, verb: 'post', timeMs: Date.now() - i * 10 }), content: 'x'.repeat(200) }, reader),
+    );
     await writeItems(stack.tableNames.feed, filler);
 
     const cost = async (followee: string) => {

@@ -5,12 +5,13 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { MAX_RANGE_KEY, MAX_TICKS, parseActivityId } from '../../functions/core/keys.js';
+import { parseActivityId } from '../../functions/model/activity-id.js';
+import { MAX_RANGE_KEY, ticksOfRangeKey } from '../../functions/model/range-key.js';
+import { timelineKey } from '../../functions/model/timeline-item.js';
+import { timelineRks } from '../support/feeds.js';
 import { generateLocalKeys, mintToken } from '../../local/jwt.js';
 import { as, mustPost } from '../support/feed.js';
 import { api, doc, stack, token, uid } from '../support/local.js';
-
-const D = 10n ** 12n;
 
 describe('attribute numbers at the ends of what the schema accepts', () => {
   it('store and return them exactly (the SDK writes them in exponent form)', async () => {
@@ -25,26 +26,31 @@ describe('attribute numbers at the ends of what the schema accepts', () => {
   });
 });
 
-describe('keys at the ends of the key space', () => {
-  it('round-trip the largest key (time = the epoch) and the smallest (the last representable ns)', async () => {
+describe('activity time at the ends of what is accepted', () => {
+  it('keeps the epoch exactly as the activity time, positioned by the server clock; refuses times > 5 min ahead', async () => {
     const me = await as(uid('edges'));
     const epoch = await mustPost(me, { verb: 'edge', time: '1970-01-01T00:00:00Z' });
-    const last = await mustPost(me, { verb: 'edge', time: '2262-04-11T23:47:16.854775807Z' });
-    expect(BigInt(epoch.rangeKey) / D).toBe(MAX_TICKS);
-    expect(BigInt(epoch.rangeKey) <= MAX_RANGE_KEY).toBe(true);
-    expect(epoch.rangeKey).toHaveLength(31);
     expect(epoch.time).toBe('1970-01-01T00:00:00.000000000Z');
-    expect(BigInt(last.rangeKey) < D).toBe(true);
-    expect(last.time).toBe('2262-04-11T23:47:16.854775807Z');
-    for (const a of [epoch, last]) {
-      expect(parseActivityId(a.id)).toEqual({ actor: me.user, rk: BigInt(a.rangeKey) });
-      const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: me.user, rk: BigInt(a.rangeKey) } }));
-      expect(String(Item?.rk)).toBe(a.rangeKey); // exact: no float anywhere
+    expect(epoch.rangeKey).toHaveLength(31);
+    expect(BigInt(epoch.rangeKey) <= MAX_RANGE_KEY).toBe(true);
+    expect(ticksOfRangeKey(BigInt(epoch.rangeKey))).toBeGreaterThan(BigInt(Date.now() - 60_000) * 1_000_000n);
+    expect(parseActivityId(epoch.id)).toEqual({ actor: me.user, rk: BigInt(epoch.rangeKey) });
+    const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: timelineKey(me.user, BigInt(epoch.rangeKey)) }));
+    expect(String(Item?.rk)).toBe(epoch.rangeKey); // exact: no float anywhere
+    // A backdated time neither hides the post nor expires it: it is in the feed, at the top.
+    expect((await me.page('/feed')).body.items.map((x) => x.id)).toEqual([epoch.id]);
+
+    // Up to 5 minutes ahead of the server is clock skew: accepted. Beyond it, 400 and nothing written.
+    const soon = await me.post({ verb: 'edge', time: new Date(Date.now() + 4 * 60_000).toISOString() });
+    expect(soon.status).toBe(201);
+    for (const time of [new Date(Date.now() + 6 * 60_000).toISOString(), '2262-01-01T00:00:00Z', '2262-04-11T23:47:16.854775807Z']) {
+      const res = await me.post({ verb: 'edge', time, foreignId: `f-${time}` });
+      expect(res.status, time).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect((res.body as unknown as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(['body.time']);
     }
-    // The far-future one is the newest item; the epoch one is past the TTL, so reads hide it.
-    const page = (await me.page('/feed')).body;
-    expect(page.items.map((x) => x.id)).toEqual([last.id]);
-    expect((await me.get(`/activities/${last.id}`)).body).toEqual(last);
+    const stored = await timelineRks(me.user);
+    expect(stored).toEqual([soon.body.rangeKey, epoch.rangeKey]);
   });
 });
 

@@ -7,7 +7,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_RANGE_KEY } from '../../functions/core/keys.js';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { foreignIdKey } from '../../functions/model/foreign-id.js';
+import { MAX_RANGE_KEY } from '../../functions/model/range-key.js';
+import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { api, doc, stack, token, uid } from '../support/local.js';
 
 interface Req {
@@ -47,7 +50,7 @@ const badBody = fc.oneof(
     verb: fc.constant('post'),
     time: fc.oneof(
       fc.integer(),
-      fc.constantFrom('yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-22', '2026-11-22T10:00:00', '1969-12-31T23:59:59Z', '9999-01-01T00:00:00Z', ''),
+      fc.constantFrom('yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-22', '2026-11-22T10:00:00', '1969-12-31T23:59:59Z', '9999-01-01T00:00:00Z', '2262-01-01T00:00:00Z', '2100-01-01T00:00:00Z', ''),
     ),
   }),
   fc.record({
@@ -120,9 +123,9 @@ async function snapshot(users: string[]): Promise<string> {
   const parts: unknown[] = [];
   for (const u of users) {
     for (const [table, pk] of [
-      [stack.tableNames.feed, u],
-      [stack.tableNames.graph, `foreign#${u}`],
-      [stack.tableNames.graph, `feed#${u}`],
+      [stack.tableNames.feed, timelinePartition(u)],
+      [stack.tableNames.feed, homeFeedPartition(u)],
+      [stack.tableNames.graph, foreignIdKey(u, 'f').pk],
     ] as const) {
       const { Items } = await doc.send(
         new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),

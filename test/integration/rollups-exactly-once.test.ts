@@ -6,7 +6,8 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dynamo } from '../../functions/core/clients.js';
+import { authorOfTimelinePk } from '../../functions/model/timeline-item.js';
+import { dynamo } from '../../functions/platform/clients.js';
 import { handler } from '../../functions/handlers/rollups.js';
 import { type ActivityInput, copyItem, type FeedItem, originalItem, streamRecord } from '../support/seed-originals.js';
 import { uid } from '../support/local.js';
@@ -49,8 +50,8 @@ async function readAll(base: number): Promise<Record<string, Points>> {
 }
 const expected = (activities: ActivityInput[]) => Object.fromEntries(SERIES.map((s) => [s, truth(activities, s)]));
 const originalsIn = (records: DynamoDBRecord[], all: { records: DynamoDBRecord[]; activities: ActivityInput[] }) => {
-  // activities[i] is the i-th INSERT with an author in the full batch
-  const originals = all.records.filter((r) => r.eventName === 'INSERT' && r.dynamodb?.NewImage?.author);
+  // activities[i] is the i-th INSERT of a timeline original in the full batch
+  const originals = all.records.filter((r) => r.eventName === 'INSERT' && authorOfTimelinePk(r.dynamodb?.NewImage?.pk?.S) !== undefined);
   const ids = new Set(records.map((r) => r.eventID));
   return all.activities.filter((_, i) => ids.has(originals[i]!.eventID));
 };

@@ -5,7 +5,8 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityEntryKey } from '../../functions/core/keys.js';
+import { activityEntryKey } from '../../functions/model/activity-entry.js';
+import { feedHeadKey } from '../../functions/model/feed-head.js';
 import { api, doc, eventually, stack, uid } from '../support/local.js';
 import { coarsen, type Points, readSeries, sumOf, truth } from '../support/rollup-truth.js';
 import { type ActivityInput, copyItem, originalItem, seedOriginals, writeFeedItems } from '../support/seed-originals.js';
@@ -68,7 +69,7 @@ describe('rollups through the stream', () => {
     );
   });
 
-  it('does not count fan-out copies, updates or deletes', async () => {
+  it('does not count home-feed copies or heads, updates or deletes', async () => {
     const verb = `cnt_${uid('v').slice(2)}`;
     const sentinel = `${verb}_done`;
     const now = Date.now();
@@ -76,6 +77,7 @@ describe('rollups through the stream', () => {
     await writeFeedItems([a, b, copyItem(a, uid('f')), copyItem(a, uid('f')), copyItem(b, uid('f'))]);
     await doc.send(new PutCommand({ TableName: stack.tableNames.feed, Item: { ...a, content: 'edited' } })); // MODIFY
     await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: { pk: b.pk, rk: b.rk } })); // REMOVE
+    await doc.send(new PutCommand({ TableName: stack.tableNames.feed, Item: { ...feedHeadKey(uid('h')), pulled: new Set([a.actor as string]) } })); // a head
     await seedOriginals([{ actor: uid('s'), verb: sentinel, timeMs: now }]);
     const range = [now - HOUR, now + MIN] as const;
     await eventually(async () => sumOf(await readSeries(`${sentinel}.count`, ...range)) === 1);

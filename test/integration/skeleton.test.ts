@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { api, doc, eventually, stack, token, uid } from '../support/local.js';
 import { originalItem, writeFeedItems } from '../support/seed-originals.js';
@@ -51,11 +52,12 @@ describe('event-source plumbing', () => {
     await writeFeedItems([original]);
     const copy = await eventually(async () => {
       const { Item } = await doc.send(
-        new GetCommand({ TableName: stack.tableNames.feed, Key: { pk: follower, rk: original.rk } }),
+        new GetCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(follower!, original.rk) }),
       );
       return Item;
     });
     expect(copy.id).toBe(original.id);
-    expect(copy.author).toBeUndefined(); // a copy stays out of the byAuthor index
+    expect(copy.pk).toBe(`f#${follower}`); // a copy lives in the follower's home feed, not a timeline
+    expect(copy.deletedAt).toBeUndefined();
   });
 });

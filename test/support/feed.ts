@@ -1,6 +1,6 @@
 /** Helpers for the feed tests: a per-user API client with a cached token, and posting. */
-import type { Activity } from '../../functions/core/feed/activity.js';
-import type { Page } from '../../functions/core/feed/read.js';
+import type { Activity } from '../../functions/model/activity.js';
+import type { Page } from '../../functions/services/feed-merge.js';
 import { api, token } from './local.js';
 
 export type { Activity, Page };

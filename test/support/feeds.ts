@@ -1,7 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { doc, stack } from './local.js';
 
-/** Items in `owner`'s stored feed (Select COUNT, all pages). */
+/** Home-feed copies only: the head item (rk 0) is not a feed item. */
+const copies = (owner: string) => ({
+  KeyConditionExpression: 'pk = :pk AND rk > :head',
+  ExpressionAttributeValues: { ':pk': homeFeedPartition(owner), ':head': 0 },
+});
+
+/** Copies in `owner`'s stored home feed (Select COUNT, all pages). */
 export async function feedCount(owner: string): Promise<number> {
   let total = 0;
   let start: Record<string, unknown> | undefined;
@@ -9,8 +17,7 @@ export async function feedCount(owner: string): Promise<number> {
     const out = await doc.send(
       new QueryCommand({
         TableName: stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': owner },
+        ...copies(owner),
         Select: 'COUNT',
         ExclusiveStartKey: start,
       }),
@@ -21,16 +28,24 @@ export async function feedCount(owner: string): Promise<number> {
   return total;
 }
 
-/** rks (as strings) in `owner`'s stored feed, newest first, all pages. */
+/** rks (as strings) in `owner`'s stored home feed, newest first, all pages. */
 export async function feedRks(owner: string): Promise<string[]> {
+  return partitionRks(copies(owner));
+}
+
+/** rks (as strings) of `author`'s stored timeline (tombstones included), newest first. */
+export async function timelineRks(author: string): Promise<string[]> {
+  return partitionRks({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': timelinePartition(author) } });
+}
+
+async function partitionRks(range: { KeyConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<string[]> {
   const rks: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const out = await doc.send(
       new QueryCommand({
         TableName: stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': owner },
+        ...range,
         ProjectionExpression: 'rk',
         ExclusiveStartKey: start,
       }),

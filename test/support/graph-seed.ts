@@ -6,21 +6,18 @@
  * what the worker obeys) — which is how the 1,000-follower tests fan out with a threshold of 50.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { followEdgeKey, followerListKey, followingListKey, followOrder, profileKey } from '../../functions/core/keys.js';
-import { nowTicks } from '../../functions/core/ticks.js';
+import { activeEdgeItem } from '../../functions/model/follow-edge.js';
+import { followListItem } from '../../functions/model/follow-lists.js';
+import { profileKey } from '../../functions/model/profile.js';
+import { nowTicks } from '../../functions/platform/clock.js';
 import { doc, stack, uid } from './local.js';
 import { writeItems } from './write-items.js';
 
 export async function seedFollowers(author: string, count: number, prefix = 'f'): Promise<string[]> {
   const followers = Array.from({ length: count }, () => uid(prefix));
   const items = followers.flatMap((f) => {
-    const ticks = nowTicks();
-    const order = followOrder(ticks);
-    return [
-      { ...followEdgeKey(f, author), state: 'active', order, followedAt: ticks.toString() },
-      { ...followerListKey(author, order, f), userId: f },
-      { ...followingListKey(f, order, author), userId: author },
-    ];
+    const edge = activeEdgeItem(f, author, nowTicks(), false);
+    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)];
   });
   await writeItems(stack.tableNames.graph, items);
   await doc.send(

@@ -11,7 +11,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { followEdgeKey, followerListKey, followingListKey, followOrder, profileKey } from '../../functions/core/keys.js';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { activeEdgeItem } from '../../functions/model/follow-edge.js';
+import { followListItem } from '../../functions/model/follow-lists.js';
+import { profileKey } from '../../functions/model/profile.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { generateLocalKeys, type LocalKeys, mintToken } from '../../local/jwt.js';
 import { type LocalStack, startLocalStack } from '../../local/stack.js';
@@ -25,7 +28,7 @@ export let dataDir: string | undefined;
 let uidCounter = 0;
 export const uid = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)}-${uidCounter++}`;
 
-export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number }): Promise<void> {
+export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string> }): Promise<void> {
   dataDir = opts.persistent ? mkdtempSync(join(tmpdir(), 'tickfeed-own-')) : undefined;
   keys = await generateLocalKeys();
   stack = await startLocalStack({
@@ -34,8 +37,8 @@ export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySe
     keys,
     pollers: true,
     sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
-    // Push only (the tests here are about delivery, not the pull threshold); no count trims.
-    env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off' },
+    // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
+    env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', ...opts.env },
   });
   const config = { region: localRegion, credentials: localCredentials };
   doc = DynamoDBDocumentClient.from(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }), {
@@ -53,13 +56,8 @@ export async function stopOwnStack(): Promise<void> {
 export async function seedFollowers(author: string, count: number): Promise<string[]> {
   const followers = Array.from({ length: count }, () => uid('f'));
   const items = followers.flatMap((f, i) => {
-    const ticks = BigInt(Date.now()) * 1_000_000n + BigInt(i);
-    const order = followOrder(ticks);
-    return [
-      { ...followEdgeKey(f, author), state: 'active', order, followedAt: ticks.toString() },
-      { ...followerListKey(author, order, f), userId: f },
-      { ...followingListKey(f, order, author), userId: author },
-    ];
+    const edge = activeEdgeItem(f, author, BigInt(Date.now()) * 1_000_000n + BigInt(i), false);
+    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)];
   });
   for (let i = 0; i < items.length; i += 25) {
     let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
@@ -101,8 +99,8 @@ export async function tally(followers: readonly string[], rangeKey: string): Pro
       const { Items = [] } = await doc.send(
         new QueryCommand({
           TableName: stack.tableNames.feed,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': f },
+          KeyConditionExpression: 'pk = :pk AND rk > :head',
+          ExpressionAttributeValues: { ':pk': homeFeedPartition(f), ':head': 0 },
           ProjectionExpression: 'rk',
         }),
       );

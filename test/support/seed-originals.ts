@@ -1,14 +1,17 @@
 /**
- * Until posting (issue 3) lands, tests produce activities the way it stores them: an ORIGINAL at
- * pk = actor carrying `author`, and fan-out COPIES at pk = follower without `author`. Written
- * straight to the feed table, they flow through the real stream and poller to the rollups
- * handler. `streamRecord` builds the Lambda record of such an item for direct handler calls.
+ * Activities the way posting stores them, built with the model: an ORIGINAL in the actor's
+ * timeline (`t#actor`) and home-feed COPIES (`f#follower`). Written straight to the feed table,
+ * they flow through the real stream and poller to the rollups handler, with a chosen activity
+ * `time` (rollups count by it). `streamRecord` builds the Lambda record of such an item for
+ * direct handler calls.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { activityIdOf, newDiscriminator, rangeKeyOf } from '../../functions/core/keys.js';
-import { isoFromTicks } from '../../functions/core/ticks.js';
+import { copyOf } from '../../functions/model/feed-copy.js';
+import { newDiscriminator } from '../../functions/model/range-key.js';
+import { timelineItem } from '../../functions/model/timeline-item.js';
+import { isoFromTicks } from '../../functions/platform/clock.js';
 import { doc, stack } from './local.js';
 
 export type AttributeScalar = number | string | boolean;
@@ -23,26 +26,19 @@ export interface ActivityInput {
 
 export type FeedItem = Record<string, unknown> & { pk: string; rk: bigint };
 
-/** The original as posting writes it: pk = actor, `author` = actor. */
+/**
+ * The original as posting writes it, at time `timeMs` — positioned there too (posting positions
+ * by the server's clock at the write; seeding history needs chosen positions).
+ */
 export function originalItem(a: ActivityInput): FeedItem {
   const ticks = BigInt(a.timeMs) * 1_000_000n + BigInt(randomInt(0, 1_000_000));
-  const rk = rangeKeyOf(ticks, newDiscriminator());
-  return {
-    pk: a.actor,
-    rk,
-    id: activityIdOf(a.actor, rk),
-    actor: a.actor,
-    verb: a.verb,
-    time: isoFromTicks(ticks),
-    ...(a.attributes ? { attributes: { ...a.attributes } } : {}),
-    author: a.actor,
-  };
+  const item = timelineItem(a.actor, { verb: a.verb, ...(a.attributes ? { attributes: { ...a.attributes } } : {}) }, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as FeedItem;
 }
 
-/** A fan-out copy of `original` in `follower`'s feed: same attributes, no `author`. */
+/** A home-feed copy of `original` in `follower`'s feed. */
 export function copyItem(original: FeedItem, follower: string): FeedItem {
-  const { author: _author, ...rest } = original;
-  return { ...rest, pk: follower };
+  return copyOf(original, follower, undefined) as FeedItem;
 }
 
 /** BatchWrite items to the feed table (25 per request, unprocessed items retried). */

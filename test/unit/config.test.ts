@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, readConfig, validateConfig } from '../../functions/core/config.js';
-import { ConfigError } from '../../functions/core/errors.js';
+import { ConfigError, configKeys, readConfig, validateConfig } from '../../lib/defs/config.js';
+import { parseDuration } from '../../lib/defs/durations.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -20,13 +20,50 @@ describe('parseDuration', () => {
 describe('readConfig', () => {
   it('uses the default when the env var is absent', () => {
     expect(readConfig('FEED_MAX_ITEMS', {})).toBe(1000);
+    expect(readConfig('FEED_TTL', {})).toBe(30 * 86_400_000);
+    expect(readConfig('FANOUT_PULL_THRESHOLD', {})).toBe(10_000);
+    expect(readConfig('BACKFILL_LIMIT', {})).toBe(100);
   });
+
+  it('keeps users’ own posts by default: TIMELINE_TTL and FEED_MAX_SPAN are off', () => {
+    expect(readConfig('TIMELINE_TTL', {})).toBeUndefined();
+    expect(readConfig('FEED_MAX_SPAN', {})).toBeUndefined();
+    expect(readConfig('TIMELINE_TTL', { TIMELINE_TTL: '7d' })).toBe(7 * 86_400_000);
+  });
+
+  it('reads the env var over the default', () => {
+    expect(readConfig('FEED_MAX_ITEMS', { FEED_MAX_ITEMS: '50' })).toBe(50);
+    expect(readConfig('FEED_MAX_ITEMS', { FEED_MAX_ITEMS: 'off' })).toBeUndefined();
+    expect(readConfig('BACKFILL_LIMIT', { BACKFILL_LIMIT: '0' })).toBe(0);
+  });
+
+  it.each([
+    ['FEED_MAX_ITEMS', '0'],
+    ['FEED_MAX_ITEMS', '1.5'],
+    ['FEED_MAX_ITEMS', '-3'],
+    ['FANOUT_PULL_THRESHOLD', '0'],
+    ['BACKFILL_LIMIT', 'many'],
+    ['ROLLUP_PARTITIONS', '101'],
+    ['ROLLUP_PARTITIONS', '0'],
+    ['ACTIVITY_BUCKETS', '1001'],
+    ['ACTIVITY_BUCKET', '500ms'],
+    ['ACTIVITY_SEGMENTS', 'power=1,casual=1'],
+    ['TIMELINE_TTL', 'forever'],
+  ] as const)('refuses %s=%j, naming the env var', (key, raw) => {
+    const env = { [configKeys[key].envVar]: raw };
+    expect(() => readConfig(key, env)).toThrow(ConfigError);
+    expect(() => readConfig(key, env)).toThrow(new RegExp(`^${configKeys[key].envVar}: `));
+  });
+
   it('names the env var of a bad value', () => {
     expect(() => readConfig('FEED_TTL', { FEED_TTL: 'soon' })).toThrow(ConfigError);
     expect(() => readConfig('FEED_TTL', { FEED_TTL: 'soon' })).toThrow(/^FEED_TTL: /);
   });
-  it('validateConfig fails on the first bad key', () => {
+
+  it('validateConfig fails on the first bad key, and accepts every default', () => {
     expect(() => validateConfig((k) => (k === 'BACKFILL_LIMIT' ? 'many' : undefined))).toThrow(/BACKFILL_LIMIT/);
+    expect(() => validateConfig((k) => (k === 'TIMELINE_TTL' ? '3 days' : undefined))).toThrow(/TIMELINE_TTL/);
     expect(() => validateConfig(() => undefined)).not.toThrow();
+    expect(() => validateConfig((k) => configKeys[k].default)).not.toThrow();
   });
 });

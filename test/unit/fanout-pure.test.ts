@@ -1,90 +1,126 @@
-/** Pure parts of the fan-out: which stream records become jobs, job parsing, the hybrid merge. */
+/** Pure parts of the fan-out: which stream records become jobs, and job parsing. */
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { mergeSources } from '../../functions/core/fanout/hybrid.js';
-import { parseJob } from '../../functions/core/fanout/jobs.js';
-import { jobOfRecord } from '../../functions/core/fanout/outbox.js';
-import { copyItem, originalItem, streamRecord } from '../support/seed-originals.js';
+import { toActivity } from '../../functions/model/activity.js';
+import { copyOf } from '../../functions/model/feed-copy.js';
+import { feedHeadKey } from '../../functions/model/feed-head.js';
+import { newDiscriminator } from '../../functions/model/range-key.js';
+import { timelineItem } from '../../functions/model/timeline-item.js';
+import { isoFromTicks } from '../../functions/platform/clock.js';
+import { itemOfImage, type StreamImage } from '../../functions/platform/dynamo/images.js';
+import { type Job, parseJob } from '../../functions/services/fanout/jobs.js';
+import { jobOfRecord } from '../../functions/services/fanout/outbox.js';
 
-const original = originalItem({ actor: 'alice', verb: 'post', timeMs: Date.UTC(2026, 10, 22) });
+type Item = Record<string, unknown>;
+const ticks = BigInt(Date.UTC(2026, 10, 22)) * 1_000_000n + 123_456n;
+
+/** An original as posting stores it, with TIMELINE_TTL on (so it carries an expiresAt). */
+const original = Object.fromEntries(
+  Object.entries(
+    timelineItem(
+      'alice',
+      { verb: 'post', object: 'photo:1', content: 'hi', attributes: { score: 7, big: 12345678901, label: 'x', ok: true }, foreignId: 'f-1' },
+      ticks,
+      newDiscriminator(),
+      isoFromTicks(ticks),
+      1_900_000_000,
+    ),
+  ).filter(([, v]) => v !== undefined),
+) as Item & { pk: string; rk: bigint };
+
+const image = (item: Item) => marshall(item, { removeUndefinedValues: true }) as StreamImage;
+
+function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', item: Item, old?: Item, ttl = false): DynamoDBRecord {
+  return {
+    eventID: 'e1',
+    eventName,
+    dynamodb: {
+      Keys: image({ pk: item.pk, rk: item.rk }),
+      ...(eventName === 'REMOVE' ? {} : { NewImage: image(item) }),
+      ...(eventName === 'INSERT' ? {} : { OldImage: image(old ?? item) }),
+      SequenceNumber: '1',
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    ...(ttl ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+  };
+}
+
+const marked = { ...original, deletedAt: '2026-11-22T00:00:01.000Z', expiresAt: 1_800_000_000 };
 
 describe('outbox: stream record → job', () => {
-  it('turns the INSERT of an original into a fanout job carrying the item without pk/author', () => {
+  it('turns the INSERT of a timeline original into a fanout job carrying the post without pk and expiresAt', () => {
     const job = jobOfRecord(streamRecord('INSERT', original));
     expect(job).toMatchObject({ kind: 'fanout', author: 'alice', rk: String(original.rk) });
-    const image = (job as { image: Record<string, unknown> }).image;
-    expect(image.pk).toBeUndefined();
-    expect(image.author).toBeUndefined();
-    expect(image.verb).toEqual({ S: 'post' });
+    const img = (job as Extract<Job, { kind: 'fanout' }>).image;
+    expect(img.pk).toBeUndefined();
+    expect(img.expiresAt).toBeUndefined(); // a copy gets the home-feed TTL, never the timeline's
+    expect(img.author).toBeUndefined();
+    expect(img.verb).toEqual({ S: 'post' });
+    expect(img.rk).toEqual({ N: String(original.rk) });
     expect(parseJob(JSON.stringify(job))).toEqual(job); // survives the queue
   });
 
-  it('turns a delete mark into a retract that removes the original', () => {
-    const marked = { ...original, deletedAt: '2026-11-22T00:00:01Z' };
-    expect(jobOfRecord(streamRecord('MODIFY', marked, original))).toEqual({
-      kind: 'retract', author: 'alice', rk: String(original.rk), removeOriginal: true,
-    });
+  it('carries everything a copy needs: the copy written from the job equals the copy of the original', () => {
+    const job = parseJob(JSON.stringify(jobOfRecord(streamRecord('INSERT', original)))) as Extract<Job, { kind: 'fanout' }>;
+    // What services/fanout/fanout.ts does with it.
+    const source = { ...itemOfImage(job.image as StreamImage), rk: BigInt(job.rk) };
+    const fromJob = copyOf(source, 'bob', 1_700_000_000);
+    const direct = copyOf(original, 'bob', 1_700_000_000);
+    expect(fromJob.pk).toBe('f#bob');
+    expect(fromJob.expiresAt).toBe(1_700_000_000);
+    expect(toActivity(fromJob)).toEqual(toActivity(direct));
+    expect(toActivity(fromJob).attributes).toEqual({ score: 7, big: 12345678901, label: 'x', ok: true });
   });
 
-  it('ignores copies, every REMOVE (trims, TTL, the final removal) and other modifications', () => {
+  it('turns a DELETE mark (MODIFY gaining deletedAt) into a retract of that post', () => {
+    expect(jobOfRecord(streamRecord('MODIFY', marked, original))).toEqual({ kind: 'retract', author: 'alice', rk: String(original.rk) });
+  });
+
+  it('ignores home-feed copies and heads, whatever happens to them', () => {
+    const copy = copyOf(original, 'bob', 1_700_000_000);
+    expect(jobOfRecord(streamRecord('INSERT', copy))).toBeUndefined();
+    expect(jobOfRecord(streamRecord('INSERT', copyOf(original, 'alice', undefined)))).toBeUndefined(); // the author's own copy
+    expect(jobOfRecord(streamRecord('MODIFY', { ...copy, deletedAt: 'x' }, copy))).toBeUndefined();
+    expect(jobOfRecord(streamRecord('REMOVE', copy))).toBeUndefined(); // trims, retracts, TTL
+    const head = { ...feedHeadKey('bob'), pulled: new Set(['celeb']) };
+    expect(jobOfRecord(streamRecord('INSERT', head))).toBeUndefined();
+    expect(jobOfRecord(streamRecord('MODIFY', { ...head, boundary: 5n }, head))).toBeUndefined();
+  });
+
+  it('ignores every REMOVE of an original and every other modification', () => {
     expect(jobOfRecord(streamRecord('REMOVE', original))).toBeUndefined();
-    const marked = { ...original, deletedAt: '2026-11-22T00:00:01Z' };
-    expect(jobOfRecord(streamRecord('INSERT', copyItem(original, 'bob')))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('REMOVE', copyItem(original, 'bob')))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('TTL', original))).toBeUndefined();
+    expect(jobOfRecord(streamRecord('REMOVE', marked, undefined, true))).toBeUndefined(); // the tombstone's TTL
     expect(jobOfRecord(streamRecord('MODIFY', { ...original, content: 'edited' }, original))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('MODIFY', marked, marked))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('REMOVE', marked))).toBeUndefined();
+    expect(jobOfRecord(streamRecord('MODIFY', marked, marked))).toBeUndefined(); // already marked: no second retract
+    expect(jobOfRecord(streamRecord('MODIFY', original, marked))).toBeUndefined();
   });
 
-  it('rejects malformed jobs with InvalidJobError (they go to the DLQ, never silently dropped)', () => {
-    expect(() => parseJob('not json')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
-    expect(() => parseJob('{"kind":"fanout","author":"a"}')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
-    expect(() => parseJob('{"kind":"retract","author":"a","rk":"12x"}')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
+  it('ignores items outside timelines and home feeds (e.g. v1 data)', () => {
+    const { pk: _pk, ...rest } = original;
+    expect(jobOfRecord(streamRecord('INSERT', { ...rest, pk: 'alice' }))).toBeUndefined();
   });
 });
 
-describe('hybrid merge', () => {
-  const row = (rk: number, from: string) => ({ rk: BigInt(rk), id: `${from}-${rk}`, actor: from, verb: 'post', time: 't' });
-  const ids = (page: { items: { id: string }[] }) => page.items.map((i) => i.id);
-
-  it('merges by rk, newest first, and keeps one of two items with the same rk', () => {
-    const page = mergeSources(
-      [
-        { items: [row(1, 'feed'), row(4, 'feed'), row(6, 'feed')] },
-        { items: [row(2, 'celeb'), row(4, 'celeb'), row(5, 'celeb')] },
-      ],
-      { limit: 10 },
-    );
-    expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'feed-4', 'celeb-5', 'feed-6']);
-    expect(page.lastRangeKey).toBeNull();
+describe('jobs', () => {
+  it('round-trips every kind through the queue', () => {
+    const jobs: Job[] = [
+      { kind: 'retract', author: 'a', rk: '123', cursor: 'c' },
+      { kind: 'backfill', follower: 'a', followee: 'b' },
+      { kind: 'cleanup', follower: 'a', followee: 'b' },
+      { kind: 'pull', author: 'a' },
+      { kind: 'unpull', author: 'a', cursor: 'c' },
+    ];
+    for (const job of jobs) expect(parseJob(JSON.stringify(job))).toEqual(job);
   });
 
-  it('never skips past a source that may hold more: cuts at the tightest frontier', () => {
-    // The celebrity source stopped at rk 3 (full page); the feed has items beyond it.
-    const page = mergeSources(
-      [
-        { items: [row(1, 'feed'), row(7, 'feed'), row(9, 'feed')] },
-        { items: [row(2, 'celeb'), row(3, 'celeb')], frontier: 3n },
-      ],
-      { limit: 3 },
-    );
-    expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'celeb-3']);
-    expect(page.lastRangeKey).toBe('3');
-    // A short page after a filter: the cursor is the frontier, not the last item.
-    const short = mergeSources([{ items: [row(1, 'feed')] }, { items: [row(2, 'c')], frontier: 5n }], { limit: 3 });
-    expect(ids(short)).toEqual(['feed-1', 'c-2']);
-    expect(short.lastRangeKey).toBe('5');
-  });
-
-  it('for since, keeps the items closest to the cursor, newest first', () => {
-    // Queried descending from the cursor (rk < 10): each source returns its closest first.
-    const page = mergeSources(
-      [
-        { items: [row(9, 'feed'), row(6, 'feed')], frontier: 6n },
-        { items: [row(8, 'c'), row(7, 'c'), row(2, 'c')] },
-      ],
-      { limit: 2, since: 10n },
-    );
-    expect(ids(page)).toEqual(['c-8', 'feed-9']);
+  it('rejects malformed jobs with InvalidJobError (they go to the DLQ, never silently dropped)', () => {
+    const invalid = expect.objectContaining({ name: 'InvalidJobError' });
+    expect(() => parseJob('not json')).toThrow(invalid);
+    expect(() => parseJob('{"kind":"fanout","author":"a"}')).toThrow(invalid);
+    expect(() => parseJob('{"kind":"fanout","author":"a","rk":"1","image":{"verb":{"S":"p"}}}')).toThrow(invalid); // image needs rk
+    expect(() => parseJob('{"kind":"retract","author":"a","rk":"12x"}')).toThrow(invalid);
+    expect(() => parseJob('{"kind":"retract","author":"","rk":"12"}')).toThrow(invalid);
+    expect(() => parseJob('{"kind":"explode","author":"a"}')).toThrow(invalid);
   });
 });

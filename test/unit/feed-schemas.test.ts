@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pageQuery, postActivityBody } from '../../functions/core/feed/schemas.js';
 import { validate } from '../../functions/http/request.js';
-import { ValidationError } from '../../functions/core/errors.js';
+import { pageQuery, postActivityBody } from '../../functions/http/schemas.js';
+import { ValidationError } from '../../functions/model/errors.js';
 
 const ok = (v: unknown) => postActivityBody.safeParse(v).success;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../functions/core/errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/errors.js';
 import { jsonBody } from '../../functions/http/request.js';
+import { ValidationError } from '../../functions/model/errors.js';
 import { httpEvent } from '../support/events.js';
 
 const schema = z.strictObject({ verb: z.string() });

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/errors.js';
+import { problemResponse, STATUS_OF } from '../../functions/http/problem.js';
 import {
+  ConflictError,
+  DomainError,
   ForbiddenError,
-  MethodNotAllowedError,
-  PayloadTooLargeError,
+  NotFoundError,
+  UnauthorizedError,
   ValidationError,
-} from '../../functions/core/errors.js';
-import { problemResponse } from '../../functions/http/problem.js';
+} from '../../functions/model/errors.js';
 
 const bodyOf = (r: ReturnType<typeof problemResponse>) => JSON.parse(String(r.body)) as Record<string, unknown>;
+
+describe('STATUS_OF', () => {
+  it('maps every domain error code to its HTTP status', () => {
+    expect(STATUS_OF).toEqual({
+      validation_failed: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      method_not_allowed: 405,
+      conflict: 409,
+      payload_too_large: 413,
+      unsupported_media_type: 415,
+    });
+  });
+});
 
 describe('problem mapping', () => {
   it('turns a validation error into a 400 problem with field errors', () => {
@@ -26,17 +44,34 @@ describe('problem mapping', () => {
   });
 
   it.each([
-    [new ForbiddenError('no'), 403, 'forbidden'],
-    [new PayloadTooLargeError(16384), 413, 'payload_too_large'],
-  ])('maps %s to its status', (error, status, code) => {
+    [new UnauthorizedError(), 401, 'unauthorized', 'Unauthorized'],
+    [new ForbiddenError('no'), 403, 'forbidden', 'Forbidden'],
+    [new NotFoundError('none'), 404, 'not_found', 'Not Found'],
+    [new MethodNotAllowedError('no', ['GET']), 405, 'method_not_allowed', 'Method Not Allowed'],
+    [new ConflictError('taken'), 409, 'conflict', 'Conflict'],
+    [new PayloadTooLargeError(16384), 413, 'payload_too_large', 'Content Too Large'],
+    [new UnsupportedMediaTypeError(), 415, 'unsupported_media_type', 'Unsupported Media Type'],
+  ])('maps %s to its status', (error, status, code, title) => {
     const r = problemResponse(error);
     expect(r.statusCode).toBe(status);
-    expect(bodyOf(r).code).toBe(code);
+    expect(bodyOf(r)).toMatchObject({ status, code, title, type: `urn:tickfeed:problem:${code}`, detail: error.message });
+    expect(bodyOf(r).errors).toBeUndefined(); // only validation errors list fields
+  });
+
+  it('decides the status from the code alone (the domain knows no HTTP)', () => {
+    const r = problemResponse(new DomainError('conflict', 'custom'));
+    expect(r.statusCode).toBe(409);
+    expect(new NotFoundError('x')).not.toHaveProperty('status');
   });
 
   it('names the allowed methods on a 405', () => {
     const r = problemResponse(new MethodNotAllowedError('no', ['GET', 'DELETE']));
     expect(r.headers?.allow).toBe('GET, DELETE');
+  });
+
+  it('asks for a bearer token on a 401, and only there', () => {
+    expect(problemResponse(new UnauthorizedError()).headers?.['www-authenticate']).toBe('Bearer');
+    expect(problemResponse(new ForbiddenError('no')).headers?.['www-authenticate']).toBeUndefined();
   });
 
   it('answers an unknown error with a bare 500 that leaks nothing', () => {

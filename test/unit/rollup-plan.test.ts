@@ -1,8 +1,14 @@
 /** The write plan of a stream batch, built without the network. */
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { activityOf, planChunks, type PlanOptions } from '../../functions/core/rollups/plan.js';
-import { parseRollupSpec } from '../../functions/core/rollups/spec.js';
+import { copyOf } from '../../functions/model/feed-copy.js';
+import { feedHeadKey } from '../../functions/model/feed-head.js';
+import { newDiscriminator } from '../../functions/model/range-key.js';
+import { timelineItem } from '../../functions/model/timeline-item.js';
+import { isoFromTicks } from '../../functions/platform/clock.js';
+import { activityOf, planChunks, type PlanOptions } from '../../functions/services/rollups/plan.js';
+import { parseRollupSpec } from '../../lib/defs/rollup-spec.js';
 
 const MIN = 60_000;
 const now = Date.parse('2026-11-22T12:00:00.000Z');
@@ -14,33 +20,57 @@ const opts: PlanOptions = {
   window: { bucketMs: 3_600_000, buckets: 24 },
 };
 
+type Item = Record<string, unknown>;
+const image = (item: Item) => marshall(item, { removeUndefinedValues: true }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
+
 let n = 0;
-function record(eventName: string, image: Record<string, unknown>): DynamoDBRecord {
+function record(eventName: string, item: Item, old?: Item): DynamoDBRecord {
   n += 1;
-  const attr = (v: unknown): Record<string, unknown> =>
-    typeof v === 'number' ? { N: String(v) } : typeof v === 'string' ? { S: v } : typeof v === 'boolean' ? { BOOL: v } :
-    { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, attr(x)])) };
-  const img = attr(image).M;
   return {
     eventID: `ev${n}`,
     eventName,
-    dynamodb: { SequenceNumber: String(1000 + n), NewImage: eventName === 'REMOVE' ? undefined : img, OldImage: img },
+    dynamodb: {
+      SequenceNumber: String(1000 + n),
+      ApproximateCreationDateTime: now / 1000,
+      NewImage: eventName === 'REMOVE' ? undefined : image(item),
+      OldImage: eventName === 'INSERT' ? undefined : image(old ?? item),
+    },
   } as DynamoDBRecord;
 }
-const original = (actor: string, minute: number, attributes?: Record<string, unknown>) => ({
-  pk: actor, actor, author: actor, verb: 'play', time: new Date(now - minute * MIN).toISOString(), ...(attributes ? { attributes } : {}),
-});
+
+/** An original as posting stores it (t#actor), its activity time `minute` minutes before `now`. */
+function original(actor: string, minute: number, attributes?: Record<string, number | string | boolean>): Item {
+  const ticks = BigInt(now) * 1_000_000n; // position: the server clock (not what rollups count by)
+  const time = new Date(now - minute * MIN).toISOString();
+  return timelineItem(actor, { verb: 'play', time, ...(attributes ? { attributes } : {}) }, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
+}
 
 describe('activityOf', () => {
-  it('counts only INSERTs of originals', () => {
-    const { author: _a, ...copy } = original('u1', 1);
-    expect(activityOf(record('INSERT', original('u1', 1, { score: 5, label: 'x', ok: true })))).toMatchObject({
-      actor: 'u1', verb: 'play', numbers: { score: 5 },
-    });
-    expect(activityOf(record('INSERT', { ...copy, pk: 'follower' }))).toBeUndefined();
-    expect(activityOf(record('MODIFY', original('u1', 1)))).toBeUndefined();
-    expect(activityOf(record('REMOVE', original('u1', 1)))).toBeUndefined();
-    expect(activityOf(record('UNKNOWN_TO_SDK_VERSION', original('u1', 1)))).toBeUndefined();
+  it('counts the INSERT of an original in its author’s timeline, by the activity’s own time', () => {
+    const a = activityOf(record('INSERT', original('u1', 5, { score: 5, label: 'x', ok: true })));
+    expect(a).toMatchObject({ actor: 'u1', verb: 'play', numbers: { score: 5 }, timeMs: now - 5 * MIN, eventId: `ev${n}`, seq: String(1000 + n) });
+    expect(Object.keys(a!.numbers)).toEqual(['score']); // strings and booleans are not rollup values
+  });
+
+  it('ignores home-feed copies (the author’s own included) and heads', () => {
+    const o = original('u1', 1);
+    expect(activityOf(record('INSERT', copyOf(o, 'follower', undefined)))).toBeUndefined();
+    expect(activityOf(record('INSERT', copyOf(o, 'u1', 1_900_000_000)))).toBeUndefined();
+    expect(activityOf(record('INSERT', { ...feedHeadKey('u1'), pulled: new Set(['celeb']) }))).toBeUndefined();
+  });
+
+  it('ignores modifications (a DELETE mark included) and removals: deletes do not subtract', () => {
+    const o = original('u1', 1);
+    const marked = { ...o, deletedAt: '2026-11-22T12:00:01.000Z', expiresAt: 1_900_000_000 };
+    expect(activityOf(record('MODIFY', marked, o))).toBeUndefined();
+    expect(activityOf(record('MODIFY', o))).toBeUndefined();
+    expect(activityOf(record('REMOVE', o))).toBeUndefined();
+    expect(activityOf(record('UNKNOWN_TO_SDK_VERSION', o))).toBeUndefined();
+  });
+
+  it('falls back to the record’s creation time when the item’s time does not parse', () => {
+    const a = activityOf(record('INSERT', { ...original('u1', 1), time: 'garbled' }));
+    expect(a?.timeMs).toBe(now);
   });
 });
 

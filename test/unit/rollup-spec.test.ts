@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig, validateConfig } from '../../functions/core/config.js';
-import { combineOf, parseRollupSpec } from '../../functions/core/rollups/spec.js';
+import { readConfig, validateConfig } from '../../lib/defs/config.js';
+import { combineOf, parseRollupSpec } from '../../lib/defs/rollup-spec.js';
 
 describe('parseRollupSpec', () => {
   it('parses entries into series names, func in any case', () => {

@@ -1,14 +1,7 @@
 /** Activity windows with a fake clock: bucketing, expiry (TTL and read filter), segments. */
 import { describe, expect, it } from 'vitest';
-import {
-  bucketExpiresAt,
-  bucketStart,
-  bucketsFor,
-  parseBucketSize,
-  parseSegments,
-  summarize,
-  windowStart,
-} from '../../functions/core/rollups/windows.js';
+import { bucketExpiresAt, bucketStart, bucketsFor, summarize, windowStart } from '../../functions/services/rollups/windows.js';
+import { parseBucketSize, parseSegments } from '../../lib/defs/activity-window.js';
 
 const H = 3_600_000;
 const cfg = { bucketMs: H, buckets: 24 };

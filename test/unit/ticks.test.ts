@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TICKS } from '../../functions/core/keys.js';
-import { isoFromTicks, nowTicks, ticksFromIso } from '../../functions/core/ticks.js';
+import { MAX_TICKS } from '../../functions/model/range-key.js';
+import { isoFromTicks, nowTicks, ticksFromIso } from '../../functions/platform/clock.js';
 
 describe('ticks', () => {
   it('keep all nine fractional digits of an RFC 3339 time', () => {

@@ -2,9 +2,9 @@
  * Retention policies, as deployment config read once at cold start.
  *
  * Home feeds (copies only — what a user is shown):
- *   by count — FEED_MAX_ITEMS = N: a feed always keeps its N newest copies; trims run when it
- *              holds about 2N + N/4 and cut it back to N (see trim.ts for why the overshoot is
- *              what makes a trim's reads proportional to what it deletes);
+ *   by count — FEED_MAX_ITEMS = N: a feed always keeps its N newest copies; a trim runs once
+ *              N + N/4 were written since the last one and cuts it back to N (see trim.ts for
+ *              why that overshoot is what makes a trim's reads proportional to what it deletes);
  *   by span  — FEED_MAX_SPAN: trims also drop copies older than the newest copy minus the span;
  *   by age   — FEED_TTL: copies expire that long after they were posted (TTL + a read bound).
  * Timelines (originals — what a user owns): kept until deleted, unless TIMELINE_TTL is set.
@@ -15,7 +15,7 @@ import { readConfig } from '../../../lib/defs/config.js';
 export interface HomeFeedPolicy {
   /** Keep at least the N newest; undefined = no count limit. */
   readonly maxItems?: number;
-  /** Extra copies beyond N in the region above the last trim's boundary before a trim deletes. */
+  /** How many more than N copies written since the last trim make the next one delete. */
   readonly margin: number;
   /** Chance that a copy written to a feed starts a trim attempt (decided from the copy's key). */
   readonly attemptChance: number;
@@ -27,13 +27,13 @@ export interface TimelinePolicy {
   readonly ttlMs?: number;
 }
 
-/** margin = max(1, ⌈N/4⌉); a trim is attempted about 4 times per N copies (every copy below N = 4). */
+/** margin = max(1, ⌈N/4⌉); a trim is attempted about twice per N copies written (every copy for N ≤ 2). */
 export function homeFeedPolicyOf(maxItems: number | undefined, maxSpanMs?: number, ttlMs?: number): HomeFeedPolicy {
   const trimming = maxItems !== undefined || maxSpanMs !== undefined;
   return {
     maxItems,
     margin: maxItems === undefined ? 0 : Math.max(1, Math.ceil(maxItems / 4)),
-    attemptChance: !trimming ? 0 : maxItems === undefined ? 1 / 16 : Math.min(1, 4 / maxItems),
+    attemptChance: !trimming ? 0 : maxItems === undefined ? 1 / 16 : Math.min(1, 2 / maxItems),
     maxSpanMs,
     ttlMs,
   };

@@ -1,20 +1,23 @@
 /**
- * Home-feed trims: paid per trim, never per copy. No counter is kept; instead, about 4 in every N
+ * Home-feed trims: paid per trim, never per copy. No counter is kept; instead about 2 in every N
  * copies written start a trim attempt (decided by a hash of the copy's key, so a redelivered job
  * decides the same way — Stream-Framework's trim chance per insert, made deterministic).
  *
- * A trim deletes by key range: it finds the N-th newest copy K′ and deletes every copy older than
- * it, so whatever else is deleting at the same moment (a retract, an unfollow cleanup, TTL), the
- * trim never removes one of the N newest it saw. To keep its reads proportional to what it
- * deletes, the feed's head remembers the last trim's K (then the N-th newest): the copies above K
- * are the ones written since. An attempt reads only those; it trims once they number N + margin
- * (then K′ is among them, and everything below K′ — the rest of them plus the N below K — goes).
- * Reads: the N + margin it looked at plus what it deletes; deletes ≥ margin + N. So a feed holds
- * at most about 2N + margin copies before a trim, and a trim reads < 2× what it deletes.
+ * A trim deletes by key range: it finds the N-th newest copy K and deletes every copy older than
+ * K, so whatever else deletes at the same moment (a retract, an unfollow cleanup, TTL), the trim
+ * never removes one of the N newest it saw and a feed is never taken below what it should hold.
+ *
+ * Reads proportional to what it deletes: the feed's head remembers `top`, the newest copy when the
+ * last trim ran. The copies above it are the ones written since; an attempt reads only those, and
+ * trims once they number N + margin. Then K is among them (the N-th), and everything older — the
+ * rest of them and the N the last trim kept — goes: it reads N + margin + what it deletes, and
+ * deletes ≥ N + margin. So a trim reads < 2× what it deletes, and a feed holds about 2N + margin
+ * copies at most before one. Copies that land below `top` (a follow's backfill of older posts)
+ * make their attempt read from the feed's newest instead, up to 2N + margin.
  * Span: copies older than the newest minus FEED_MAX_SPAN go in the same pass.
  * Ownership: home feeds hold copies only; the head (rk 0) is never in a trimmed range.
  */
-import { deleteCopies, copyKeys, readHead, recordTrimBoundary } from '../../stores/feed-store.js';
+import { copyKeys, deleteCopies, readHead, recordTrimTop } from '../../stores/feed-store.js';
 import { spanBound } from './bounds.js';
 import type { HomeFeedPolicy } from './policy.js';
 
@@ -32,38 +35,40 @@ export function startsTrim(owner: string, rk: bigint, policy: HomeFeedPolicy): b
 export interface TrimResult {
   /** Copies deleted. */
   readonly deleted: number;
-  /** Keys read to decide (the region above the boundary; deletions are read too). */
+  /** Keys read (the copies written since the last trim, then what was deleted). */
   readonly examined: number;
-  /** The N-th newest copy, when the count policy cut the feed. */
-  readonly boundary?: bigint;
+  /** The N-th newest copy, when the count policy cut the feed there. */
+  readonly kept?: bigint;
 }
 
-/** One trim attempt of `owner`'s home feed under `policy`. Safe to run concurrently with anything. */
-export async function trimHomeFeed(owner: string, policy: HomeFeedPolicy): Promise<TrimResult> {
+/**
+ * One trim attempt of `owner`'s home feed. `oldestWritten`: the oldest copy whose write started
+ * it (a copy below `top` makes the attempt look at the whole top of the feed). Safe to run
+ * concurrently with anything.
+ */
+export async function trimHomeFeed(owner: string, policy: HomeFeedPolicy, oldestWritten?: bigint): Promise<TrimResult> {
   const n = policy.maxItems;
   if (n === undefined && policy.maxSpanMs === undefined) return { deleted: 0, examined: 0 };
-  const { boundary } = await readHead(owner);
-  // Copies written since the last trim (all copies before the first), newest first.
-  const want = n === undefined ? 1 : boundary === undefined ? 2 * n + policy.margin : n + policy.margin;
-  const region = await copyKeys(owner, { below: boundary, limit: want });
-  let cut: bigint | undefined; // delete every copy with rk ≥ cut
-  let newBoundary: bigint | undefined;
+  const head = await readHead(owner);
+  const top = oldestWritten !== undefined && head.top !== undefined && oldestWritten > head.top ? undefined : head.top;
+  const want = n === undefined ? 1 : top === undefined ? 2 * n + policy.margin : n + policy.margin;
+  // Newest first: the copies written since the last trim (every copy, without a `top`).
+  const region = await copyKeys(owner, { below: top, limit: want });
+  let cut: bigint | undefined; // every copy with rk ≥ cut goes
+  let kept: bigint | undefined;
   if (n !== undefined && region.length >= want) {
-    newBoundary = region[n - 1]!;
-    cut = newBoundary + 1n;
+    kept = region[n - 1]!;
+    cut = kept + 1n;
   }
-  const newest = region[0];
-  const span = newest === undefined ? undefined : spanBound(newest, policy.maxSpanMs);
+  const span = region[0] === undefined ? undefined : spanBound(region[0], policy.maxSpanMs);
   if (span !== undefined && (cut === undefined || span < cut)) cut = span;
   if (cut === undefined) return { deleted: 0, examined: region.length };
 
   const inHand = region.filter((rk) => rk >= cut);
-  const lastRead = region.at(-1);
-  // Everything older than what the region read returned (or than the cut, if that is further).
-  const scanFrom = lastRead !== undefined && lastRead >= cut - 1n ? lastRead : cut - 1n;
-  const older = await copyKeys(owner, { after: scanFrom, limit: Number.POSITIVE_INFINITY });
+  const lastRead = region.at(-1)!;
+  const older = await copyKeys(owner, { after: lastRead >= cut ? lastRead : cut - 1n, limit: Number.POSITIVE_INFINITY });
   const doomed = [...inHand, ...older];
   await deleteCopies(doomed.map((rk) => ({ owner, rk })));
-  if (newBoundary !== undefined) await recordTrimBoundary(owner, newBoundary);
-  return { deleted: doomed.length, examined: region.length + older.length, boundary: newBoundary };
+  if (kept !== undefined) await recordTrimTop(owner, region[0]!);
+  return { deleted: doomed.length, examined: region.length + older.length, ...(kept === undefined ? {} : { kept }) };
 }

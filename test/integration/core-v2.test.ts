@@ -1,0 +1,182 @@
+/**
+ * What round 1's users saw, replayed on a stack of its own (FEED_MAX_ITEMS = 10, handlers and
+ * pollers in this process so a delay can be injected into the fan-out worker's writes):
+ *  1. retention of a home feed never touches what its owner posted;
+ *  2. the client's clock never orders anyone's feed, and `since` catch-up keeps working;
+ *  4. a DELETE in the middle of a fan-out or a backfill leaves no copy behind.
+ * (Trim racing an unfollow cleanup: retention.test.ts.)
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mintToken } from '../../local/jwt.js';
+import { doc, keys, seedFollowers, stack, startOwnStack, stopOwnStack, tally, uid } from '../support/own-stack.js';
+
+const N = 10;
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N) } });
+  const handlerClients = await import('../../functions/platform/clients.js');
+  installDelay(handlerClients.dynamo);
+}, 120_000);
+
+afterAll(stopOwnStack);
+
+/** Copy writes (BatchWriteItem puts into home feeds other than the poster's) of `actor` wait for `gate`. */
+let delayed: { actor: string; gate: Promise<void>; reached: () => void } | undefined;
+
+function installDelay(dynamo: DynamoDBClient) {
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const d = delayed;
+      if (d && context.commandName === 'BatchWriteItemCommand') {
+        type Value = string | { S?: string } | undefined;
+        const requests = Object.values((args.input as { RequestItems: Record<string, { PutRequest?: { Item: Record<string, Value> } }[]> }).RequestItems)[0] ?? [];
+        const item = requests[0]?.PutRequest?.Item;
+        const text = (v: Value) => (typeof v === 'string' ? v : v?.S); // plain or marshalled, depending on the step
+        if (item && text(item.actor) === d.actor && text(item.pk) !== homeFeedPartition(d.actor)) {
+          d.reached();
+          await d.gate; // the page's followers are read; its writes have not been sent yet
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'delayCopyWrites' },
+  );
+}
+
+function delayCopiesOf(actor: string) {
+  let open!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const atGate = new Promise<void>((r) => (reached = r));
+  delayed = { actor, gate, reached };
+  return { atGate, open: () => { delayed = undefined; open(); } };
+}
+
+async function call(method: string, path: string, as: string, json?: unknown) {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await mintToken(keys, as)}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+}
+
+const ids = (page: { items: { id: string }[] }) => page.items.map((i) => i.id);
+
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Copies stored in a home feed (the head excluded). */
+async function storedCopies(owner: string): Promise<string[]> {
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: stack.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk AND rk > :head',
+      ExpressionAttributeValues: { ':pk': homeFeedPartition(owner), ':head': 0 },
+      ProjectionExpression: 'rk',
+    }),
+  );
+  return Items.map((i) => String(i.rk));
+}
+
+describe('1. home-feed retention never touches what a user owns', () => {
+  it('alice keeps her post P (timeline, GET, DELETE, foreignId) while bob\'s posts trim her home feed', async () => {
+    const [alice, bob, carol] = [uid('alice'), uid('bob'), uid('carol')];
+    const p = await call('POST', '/activities', alice, { verb: 'post', content: 'P', foreignId: 'p-1' });
+    expect(p.status).toBe(201);
+    expect((await call('PUT', `/following/${alice}`, carol)).status).toBe(204);
+    expect((await call('PUT', `/following/${bob}`, alice)).status).toBe(204);
+    await until(async () => ids((await call('GET', '/feed', carol)).body).includes(p.body.id), 'carol gets P by backfill');
+
+    const bobs: string[] = [];
+    for (let i = 0; i < 60; i++) bobs.push((await call('POST', '/activities', bob, { verb: 'post', content: `b${i}` })).body.id);
+    const newest = [...bobs].reverse().slice(0, N);
+    await until(async () => ids((await call('GET', `/feed?limit=${N}`, alice)).body).join() === newest.join(), "alice's feed shows bob's 10 newest");
+    // Trims ran on the write path (about 2 in N copies try): storage is far below the 61 copies written,
+    // never below the N newest.
+    await until(async () => (await storedCopies(alice)).length < 61, 'a trim ran');
+    expect((await storedCopies(alice)).length).toBeGreaterThanOrEqual(N);
+
+    const timeline = await call('GET', `/users/${alice}/activities`, carol);
+    expect(ids(timeline.body)).toEqual([p.body.id]);
+    expect((await call('GET', `/activities/${p.body.id}`, carol)).body).toEqual(p.body);
+    expect(ids((await call('GET', '/feed', carol)).body)).toContain(p.body.id);
+    // Reposting the foreignId returns P (200), not a 409.
+    const again = await call('POST', '/activities', alice, { verb: 'post', content: 'P', foreignId: 'p-1' });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(p.body.id);
+
+    expect((await call('DELETE', `/activities/${p.body.id}`, alice)).status).toBe(204);
+    await until(async () => !ids((await call('GET', '/feed', carol)).body).includes(p.body.id), "P is retracted from carol's feed");
+    expect((await call('GET', `/activities/${p.body.id}`, carol)).status).toBe(404);
+    expect((await call('POST', '/activities', alice, { verb: 'post', foreignId: 'p-1' })).status).toBe(201);
+  }, 120_000);
+});
+
+describe("2. the server's clock orders every feed", () => {
+  it('refuses a far-future time, keeps a backdated one as the activity time only, and since catch-up finds the next post', async () => {
+    const [author, reader] = [uid('clock-a'), uid('clock-r')];
+    expect((await call('PUT', `/following/${author}`, reader)).status).toBe(204);
+    const future = await call('POST', '/activities', author, { verb: 'post', time: '2262-01-01T00:00:00Z' });
+    expect(future.status).toBe(400);
+    expect(future.body.errors.map((e: { field: string }) => e.field)).toEqual(['body.time']);
+
+    const first = await call('POST', '/activities', author, { verb: 'post', content: 'first' });
+    const skewed = await call('POST', '/activities', author, { verb: 'post', content: 'skewed', time: new Date(Date.now() + 4 * 60_000).toISOString() });
+    const backdated = await call('POST', '/activities', author, { verb: 'post', content: 'backdated', time: '2001-01-01T00:00:00Z' });
+    expect([first.status, skewed.status, backdated.status]).toEqual([201, 201, 201]);
+    expect(backdated.body.time).toBe('2001-01-01T00:00:00.000000000Z');
+    const order = [backdated.body.id, skewed.body.id, first.body.id]; // newest first = posting order reversed
+    await until(async () => ids((await call('GET', '/feed', reader)).body).join() === order.join(), 'reader sees the posts in posting order');
+
+    // Catch-up from the newest item the reader holds finds the next post, whatever times came before.
+    const head = (await call('GET', '/feed?limit=1', reader)).body.items[0].rangeKey;
+    const next = await call('POST', '/activities', author, { verb: 'post', content: 'next' });
+    await until(async () => ids((await call('GET', `/feed?since=${head}`, reader)).body).join() === next.body.id, 'since finds the next post');
+    expect(ids((await call('GET', `/users/${author}/activities?since=${head}`, reader)).body)).toEqual([next.body.id]);
+  }, 60_000);
+});
+
+describe('4. a DELETE during a fan-out or a backfill leaves no copy', () => {
+  it('fan-out: DELETE after the page of followers was read, before its copies are written', async () => {
+    const author = uid('delfan');
+    const followers = await seedFollowers(author, 60);
+    const gate = delayCopiesOf(author);
+    const posted = await call('POST', '/activities', author, { verb: 'post', content: 'regret' });
+    expect(posted.status).toBe(201);
+    await gate.atGate; // the worker read the followers and holds its writes
+    expect((await call('DELETE', `/activities/${posted.body.id}`, author)).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 1500)); // let the retract job pass these followers first
+    gate.open();
+    await until(async () => (await tally([...followers, author], posted.body.rangeKey)).exact === 0, 'no copy left');
+    await new Promise((r) => setTimeout(r, 2000)); // nothing lands late
+    expect(await tally([...followers, author], posted.body.rangeKey)).toEqual({ exact: 0, wrong: 0 });
+  }, 60_000);
+
+  it('backfill: DELETE while a new follower\'s backfill holds its writes', async () => {
+    const author = uid('delbf');
+    const kept = await call('POST', '/activities', author, { verb: 'post', content: 'kept' });
+    const gone = await call('POST', '/activities', author, { verb: 'post', content: 'gone' });
+    await new Promise((r) => setTimeout(r, 1000)); // the posts' own fan-out (to the author) is done
+    const reader = uid('delbf-r');
+    const gate = delayCopiesOf(author);
+    expect((await call('PUT', `/following/${author}`, reader)).status).toBe(204);
+    await gate.atGate;
+    expect((await call('DELETE', `/activities/${gone.body.id}`, author)).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 1500));
+    gate.open();
+    await until(async () => (await storedCopies(reader)).join() === kept.body.rangeKey, 'only the kept post remains');
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await storedCopies(reader)).toEqual([kept.body.rangeKey]);
+  }, 60_000);
+});
