@@ -9,9 +9,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mintToken } from '../../local/jwt.js';
-import { doc, keys, seedFollowers, stack, startOwnStack, stopOwnStack, tally, uid } from '../support/own-stack.js';
+import { keys, seedFollowers, stack, startOwnStack, stopOwnStack, storedCopies, tally, uid } from '../support/own-stack.js';
 
 const N = 10;
 
@@ -74,19 +73,6 @@ async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 60
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** Copies stored in a home feed (the head excluded). */
-async function storedCopies(owner: string): Promise<string[]> {
-  const { Items = [] } = await doc.send(
-    new QueryCommand({
-      TableName: stack.tableNames.feed,
-      KeyConditionExpression: 'pk = :pk AND rk > :head',
-      ExpressionAttributeValues: { ':pk': homeFeedPartition(owner), ':head': 0 },
-      ProjectionExpression: 'rk',
-    }),
-  );
-  return Items.map((i) => String(i.rk));
 }
 
 describe('1. home-feed retention never touches what a user owns', () => {

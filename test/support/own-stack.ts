@@ -88,6 +88,19 @@ export async function post(author: string): Promise<{ id: string; rangeKey: stri
   return (await res.json()) as { id: string; rangeKey: string };
 }
 
+/** rks of the copies stored in `owner`'s home feed (the head excluded), newest first. */
+export async function storedCopies(owner: string): Promise<string[]> {
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: stack.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk AND rk > :head',
+      ExpressionAttributeValues: { ':pk': homeFeedPartition(owner), ':head': 0 },
+      ProjectionExpression: 'rk',
+    }),
+  );
+  return Items.map((i) => String(i.rk));
+}
+
 /** How many followers hold exactly one item (the post), and how many hold anything else. */
 export async function tally(followers: readonly string[], rangeKey: string): Promise<{ exact: number; wrong: number }> {
   let exact = 0;
@@ -95,17 +108,9 @@ export async function tally(followers: readonly string[], rangeKey: string): Pro
   let next = 0;
   const lane = async () => {
     while (next < followers.length) {
-      const f = followers[next++]!;
-      const { Items = [] } = await doc.send(
-        new QueryCommand({
-          TableName: stack.tableNames.feed,
-          KeyConditionExpression: 'pk = :pk AND rk > :head',
-          ExpressionAttributeValues: { ':pk': homeFeedPartition(f), ':head': 0 },
-          ProjectionExpression: 'rk',
-        }),
-      );
-      if (Items.length === 1 && String(Items[0]!.rk) === rangeKey) exact += 1;
-      else if (Items.length > 0) wrong += 1;
+      const rks = await storedCopies(followers[next++]!);
+      if (rks.length === 1 && rks[0] === rangeKey) exact += 1;
+      else if (rks.length > 0) wrong += 1;
     }
   };
   await Promise.all(Array.from({ length: 16 }, lane));
