@@ -12,12 +12,12 @@ import { follow, listFollows, profileOf, unfollow } from '../services/following.
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { queryParams, validate } from '../http/request.js';
-import { followListQuery, followTargetSchema } from '../http/schemas.js';
+import { followListQuery, userIdSchema } from '../http/schemas.js';
 import type { AuthedEvent, HttpResult } from '../http/types.js';
 
 const noContent: HttpResult = { statusCode: 204 };
 
-const targetOf = (event: AuthedEvent) => validate(followTargetSchema, event.pathParameters?.userId ?? '', 'path.userId', 'Invalid user id.');
+const targetOf = (event: AuthedEvent) => validate(userIdSchema, event.pathParameters?.userId ?? '', 'path.userId', 'Invalid user id.');
 
 async function list(event: AuthedEvent, which: FollowList): Promise<HttpResult> {
   const userId = targetOf(event);

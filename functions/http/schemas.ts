@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
-import { isValidUserId, isWellFormed } from '../model/user-id.js';
+import { isValidUserId, isWellFormed, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 
 export const LIMITS = {
@@ -109,11 +109,8 @@ export const pageQuery = z
   });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-/** Path parameter `userId` of `/users/{userId}/activities`. */
-export const userIdSchema = z
-  .string()
-  .min(1)
-  .refine(isValidUserId, { message: 'Invalid user id.' });
+/** A user id in a path or body: the one rule of model/user-id.ts. */
+export const userIdSchema = z.string().refine(isValidUserId, { message: USER_ID_RULE });
 
 // ---- responses (documentation only; the code builds them in activity.ts) ---------------------
 
@@ -154,13 +151,6 @@ export const problemSchema = z
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: 'Problem' });
-
-/** Path parameter `userId` of the follow routes: 1–256 characters, no control characters. */
-export const followTargetSchema = z
-  .string()
-  .min(1, { message: '1–256 printable characters' })
-  .max(256, { message: '1–256 printable characters' })
-  .refine((s) => !/[\u0000-\u001f]/.test(s), { message: '1–256 printable characters' });
 
 /** Query of the follower/following lists. */
 export const followListQuery = z.object({

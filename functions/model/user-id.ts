@@ -1,10 +1,16 @@
-/** User ids as keys carry them. */
+/**
+ * The one user-id rule, for the JWT `sub`, path parameters, job bodies and keys alike:
+ * 1–256 characters, no control characters, well-formed UTF-16 (storable as UTF-8).
+ */
 
-/** Longest user id (UTF-8 bytes) a key may carry: DynamoDB allows 2,048 for a partition key. */
-export const MAX_USER_ID_BYTES = 1024;
+export const MAX_USER_ID_CHARS = 256;
+/** Bytes a user id can take as UTF-8 (≤ 4 per character): what an activity id may encode. */
+export const MAX_USER_ID_BYTES = 4 * MAX_USER_ID_CHARS;
 
 /** No lone UTF-16 surrogates: they cannot be stored as UTF-8 (JSON allows them as `\ud800`). */
 export const isWellFormed = (s: string) => !/[\uD800-\uDFFF]/u.test(s);
 
 export const isValidUserId = (id: string): boolean =>
-  id.length > 0 && Buffer.byteLength(id, 'utf8') <= MAX_USER_ID_BYTES && isWellFormed(id);
+  id.length > 0 && id.length <= MAX_USER_ID_CHARS && !/[\u0000-\u001f\u007f]/.test(id) && isWellFormed(id);
+
+export const USER_ID_RULE = `1–${MAX_USER_ID_CHARS} characters, no control characters`;

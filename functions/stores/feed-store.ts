@@ -112,8 +112,8 @@ export async function newestOriginals(author: string, limit: number, opts: { tom
   );
 }
 
-/** rks of `author`'s originals (tombstones included), newest first, until `stop` says so. */
-export async function originalKeysWhile(author: string, keep: (rk: bigint) => boolean): Promise<bigint[]> {
+/** rks of `author`'s originals (tombstones included), newest first, while `keep` says so. */
+export async function originalKeysWhile(author: string, keep: (rk: bigint, deleted: boolean) => boolean): Promise<bigint[]> {
   const rks: bigint[] = [];
   let start: Item | undefined;
   do {
@@ -121,13 +121,13 @@ export async function originalKeysWhile(author: string, keep: (rk: bigint) => bo
       TableName: feed(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': timelinePartition(author) },
-      ProjectionExpression: 'rk',
+      ProjectionExpression: 'rk, deletedAt',
       Limit: 200,
       ExclusiveStartKey: start,
     });
     for (const item of page.items) {
       const rk = rkOf(item.rk);
-      if (!keep(rk)) return rks;
+      if (!keep(rk, item.deletedAt !== undefined)) return rks;
       rks.push(rk);
     }
     start = page.lastEvaluatedKey;

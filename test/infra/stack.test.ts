@@ -46,6 +46,14 @@ describe('tables', () => {
     expect(streaming[0]!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 
+  it('gives no table an index: every read is a Query on one partition (byAuthor is gone)', () => {
+    for (const t of Object.values(template.findResources('AWS::DynamoDB::Table'))) {
+      expect(t.Properties.GlobalSecondaryIndexes).toBeUndefined();
+    }
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).not.toContain('/index/');
+  });
+
   it('enables TTL on expiresAt for the feed table', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
@@ -95,6 +103,19 @@ describe('functions', () => {
 
   it('let the fan-out worker write the feed table', () => {
     expect(actionsOn('fanoutWorker', 'FeedTable')).toContain('dynamodb:BatchWriteItem');
+  });
+
+  it('give feed reads the feed table only, read-only (no counter in the graph table any more)', () => {
+    const onFeed = actionsOn('feedRead', 'FeedTable');
+    expect(onFeed).toContain('dynamodb:Query');
+    expect(onFeed).toContain('dynamodb:GetItem');
+    expect(onFeed.filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
+    expect(actionsOn('feedRead', 'GraphTable')).toEqual([]);
+  });
+
+  it('let the graph function update the feed table (the pulled set in a follower’s home-feed head)', () => {
+    expect(actionsOn('graph', 'FeedTable')).toContain('dynamodb:UpdateItem');
+    expect(actionsOn('graph', 'FeedTable')).not.toContain('dynamodb:Query');
   });
 
   it('let the outbox send to the fan-out queue, with its URL in the environment', () => {

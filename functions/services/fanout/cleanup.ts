@@ -16,8 +16,10 @@ export async function cleanup(follower: string, followee: string): Promise<void>
   const edge = await getEdge(follower, followee);
   if (edge?.state !== 'gone') return; // followed again: keep the feed as it is
   const followRk = rangeKeyOf(edge.followedAt, 0n); // posts before the follow have rk ≥ this
-  let before = 0;
-  const rks = await originalKeysWhile(followee, (rk) => rk < followRk || ++before <= backfillLimit());
+  // Backfill copied the newest BACKFILL_LIMIT posts that were live then: count live ones toward the
+  // limit, and take every tombstone on the way (its copy may still be here; deleting none is harmless).
+  let live = 0;
+  const rks = await originalKeysWhile(followee, (rk, deleted) => rk < followRk || deleted || ++live <= backfillLimit());
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
   await clearPending(follower, followee, 'cleanupPending', 'gone');
 }

@@ -14,6 +14,7 @@
  */
 import type { AttributeValue } from 'aws-lambda';
 import { z } from 'zod';
+import { isValidUserId } from '../../model/user-id.js';
 import { sendMessages } from '../../stores/job-queue.js';
 
 /** A job body that does not parse: a poison message, it fails every delivery and ends in the DLQ. */
@@ -24,7 +25,7 @@ export class InvalidJobError extends Error {
   }
 }
 
-const userId = z.string().min(1).max(256);
+const userId = z.string().refine(isValidUserId, 'invalid user id');
 const cursor = z.string().min(1).optional();
 const rk = z.string().regex(/^\d{1,38}$/);
 /** A DynamoDB stream image (attribute-value JSON). Numbers stay strings: exact for 31-digit keys. */
