@@ -79,6 +79,10 @@ function text(v: unknown): string | undefined {
   return String(v);
 }
 
+/** The kinds of call a home-feed trim makes (services/retention/trim.ts). */
+export const TRIM_TAGS: ReadonlySet<string> = new Set(['head read', 'trim key scan', 'copy deletes', 'trim top']);
+export const isTrimTag = (tag: string) => TRIM_TAGS.has(tag);
+
 /**
  * Names the kind of each handler call from its input, so a figure can say what a post, a page or
  * a trim spent its units on. Partitions are recognised by the model's prefixes through the
@@ -116,7 +120,9 @@ export function classifyCalls(tables: LocalStack['tableNames']): CallClassifier 
         return table === tables.feed && isTimeline(text((input.Item as Record<string, unknown> | undefined)?.pk)) ? 'original write' : `put ${table}`;
       case 'UpdateItemCommand':
         if (table === tables.feed && isHome(pk) && text(key?.rk) === String(HEAD_RK)) {
-          return String(input.UpdateExpression).includes('boundary') ? 'trim boundary' : 'head update';
+          // A trim records `top` (SET #top = :t); follows and unfollows ADD/DELETE pulled.
+          const names = Object.values((input.ExpressionAttributeNames as Record<string, string> | undefined) ?? {});
+          return names.includes('top') || /\btop\b/.test(String(input.UpdateExpression)) ? 'trim top' : 'head update';
         }
         return table === tables.feed ? 'feed update' : 'graph update';
       case 'TransactWriteItemsCommand':

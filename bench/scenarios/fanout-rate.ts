@@ -10,12 +10,12 @@
  * writing its page of 500 with BatchWriteItem 4 calls in flight (platform/dynamo/batch-write.ts),
  * so up to 16 calls are in flight once the page jobs overlap. The raw loop runs at 4 and at 16 in
  * flight; the target compares with the faster of the two (the ceiling at either concurrency).
- * The fan-out's cost includes its trim attempts (FEED_MAX_ITEMS: about 4 per N copies start one).
+ * The fan-out's cost includes its trim attempts (FEED_MAX_ITEMS = N: about 2 in N copies start one).
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey, homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { type CapacityTotals, sumTags } from '../capacity.js';
-import type { BenchContext } from '../context.js';
+import { type BenchContext, isTrimTag } from '../context.js';
 import {
   attributes,
   authorWithFollowers,
@@ -96,7 +96,7 @@ export const fanoutRate: Scenario = {
     const rawBest = Math.max(median(raw4), median(raw16));
     const ratio = median(ours) / rawBest;
     const typical = spentAll[Math.floor(spentAll.length / 2)]!;
-    const trims = sumTags(typical, (t) => t === 'head read' || t === 'trim key scan' || t === 'trim boundary' || t === 'copy deletes');
+    const trims = sumTags(typical, isTrimTag);
     const attempts = typical.tags['head read']?.calls ?? 0;
     const policy = stackFeedPolicy(ctx);
     const figures: Figure[] = [

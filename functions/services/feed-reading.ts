@@ -16,7 +16,8 @@
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
  * Retention by age is part of the key condition (free); count and span are enforced by trims
- * only, so a home feed shows up to about 2N + N/4 items between trims (see retention/trim.ts).
+ * only, so a home feed shows what it stores: at least its N newest, about 2N on average between
+ * trims (see retention/trim.ts).
  */
 import { isFeedHead, parseFeedHead } from '../model/feed-head.js';
 import { nowTicks } from '../platform/clock.js';

@@ -11,8 +11,9 @@
  * last trim ran. The copies above it are the ones written since; an attempt reads only those, and
  * trims once they number N + margin. Then K is among them (the N-th), and everything older — the
  * rest of them and the N the last trim kept — goes: it reads N + margin + what it deletes, and
- * deletes ≥ N + margin. So a trim reads < 2× what it deletes, and a feed holds about 2N + margin
- * copies at most before one. Copies that land below `top` (a follow's backfill of older posts)
+ * deletes ≥ N + margin. So a trim reads < 2× what it deletes. A feed is eligible at 2N + margin
+ * copies and cut at the next draw, on average N/2 copies later: it holds about 2N on average,
+ * 2.75N before a typical trim, more after an unlucky run of draws (each draw still cuts to N). Copies that land below `top` (a follow's backfill of older posts)
  * make their attempt read from the feed's newest instead, up to 2N + margin.
  * Span: copies older than the newest minus FEED_MAX_SPAN go in the same pass.
  * Ownership: home feeds hold copies only; the head (rk 0) is never in a trimmed range.
