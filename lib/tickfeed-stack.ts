@@ -1,11 +1,14 @@
 /**
  * tickfeed on AWS, top to bottom like the architecture picture:
- *   tables → queues → functions (each bound to what it uses) → HTTP API (+ JWT) → event sources.
+ *   tables → queues → functions (each bound to what it uses) → HTTP API (+ JWT) → event sources
+ *   → alarms (every loss path, to one SNS topic).
  * Every resource comes from the shared definitions in lib/defs, which the local runtime reads too.
  */
 import { type CfnElement, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { readDeploymentSettings } from './defs/index.js';
 import { acknowledgeNagFindings } from './nag.js';
+import { createAlarms } from './constructs/alarms.js';
 import { jwtTrust } from './constructs/auth.js';
 import { wireEventSources } from './constructs/event-sources.js';
 import { createFunctions } from './constructs/functions.js';
@@ -17,13 +20,16 @@ export class TickfeedStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
 
+    const settings = readDeploymentSettings((key) => this.node.tryGetContext(key));
     const tables = createTables(this);
     const queues = createQueues(this);
     const fns = createFunctions(this, { tables, queues });
-    const api = createHttpApi(this, fns, jwtTrust(this));
-    wireEventSources({ fns, tables, queues });
+    const api = createHttpApi(this, fns, jwtTrust(this), settings);
+    wireEventSources({ fns, tables, queues }, settings);
+    const { topic } = createAlarms(this, { fns, queues, api }, settings);
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
     for (const [tableId, table] of Object.entries(tables)) new CfnOutput(this, `${tableId}TableName`, { value: table.tableName });
     for (const [queueId, queue] of Object.entries(queues)) new CfnOutput(this, `${queueId}QueueUrl`, { value: queue.queueUrl });
 

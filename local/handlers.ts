@@ -13,13 +13,27 @@ export type AnyHandler = (event: any, context?: unknown) => Promise<any>;
 const projectRoot = resolve(import.meta.dirname, '..');
 const cache = new Map<FunctionId, Promise<AnyHandler>>();
 
+/** Sees every event a loaded handler is invoked with, in this process (tests: what a function received). */
+export type InvocationTap = (fn: FunctionId, event: unknown) => void;
+const taps = new Set<InvocationTap>();
+
+/** Adds `tap`; returns its remover. */
+export function tapInvocations(tap: InvocationTap): () => void {
+  taps.add(tap);
+  return () => void taps.delete(tap);
+}
+
 export function loadHandler(id: FunctionId): Promise<AnyHandler> {
   let loaded = cache.get(id);
   if (!loaded) {
     const url = pathToFileURL(resolve(projectRoot, functions[id].entry)).href;
     loaded = import(url).then((mod: { handler?: AnyHandler }) => {
-      if (typeof mod.handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
-      return mod.handler;
+      const handler = mod.handler;
+      if (typeof handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
+      return (event, context) => {
+        for (const tap of taps) tap(id, event);
+        return handler(event, context);
+      };
     });
     cache.set(id, loaded);
   }

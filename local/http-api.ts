@@ -1,13 +1,14 @@
 /**
  * The local HTTP API: a Node HTTP server on 127.0.0.1 that does what API Gateway's HTTP API does
  * for us — match the route (or `$default`), run the JWT authorizer on authenticated routes
- * (401 `{"message":"Unauthorized"}` like AWS), build a payload-2.0 event, invoke the handler,
+ * (401 `{"message":"Unauthorized"}` like AWS; 403 `{"message":"Forbidden"}` when the route requires
+ * scopes and the token has none of them), build a payload-2.0 event, invoke the handler,
  * and turn its result into the HTTP response (500/503 like AWS when it throws or times out).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { defaultRoute, type FunctionId, functions, resolveRoute, routeKey } from '../lib/defs/index.js';
+import { defaultRoute, type FunctionId, functions, hasAnyScope, resolveRoute, routeKey, scopesOf } from '../lib/defs/index.js';
 import { localAccountId } from './aws-local.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { JwtVerifier } from './jwt.js';
@@ -59,6 +60,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVeri
   if (route?.auth) {
     claims = await authorize(req.headers.authorization, verify);
     if (!claims) return send(res, 401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, '{"message":"Unauthorized"}');
+    // API Gateway's authorizationScopes: the token's `scope` claim must hold one of the route's.
+    if (route.scopes?.length && !hasAnyScope(scopesOf(claims), route.scopes)) {
+      const wanted = route.scopes.join(' ');
+      return send(
+        res,
+        403,
+        { 'content-type': 'application/json', 'www-authenticate': `Bearer scope="${wanted}" error="insufficient_scope"` },
+        '{"message":"Forbidden"}',
+      );
+    }
   }
 
   const pathParameters = 'params' in resolved ? resolved.params : undefined;

@@ -32,6 +32,7 @@ try {
   console.log(`tickfeed is running at ${stack.apiUrl}`);
   console.log(`  data: ${values['in-memory'] ? 'in memory (gone on exit)' : dataDir}`);
   console.log('  get a token:  npm run token -- alice');
+  console.log('  the backend:  npm run token -- backend --scope tickfeed/admin');
   console.log(`  try:          curl ${stack.apiUrl}/health`);
   console.log(`                curl -H "Authorization: Bearer $(npm run -s token -- alice)" ${stack.apiUrl}/me`);
   let stopping = false;

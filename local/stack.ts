@@ -115,7 +115,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             sqs,
             queueUrl: queueRefs[source.queue].url,
             queueArn: queueRefs[source.queue].arn,
-            concurrency: opts.sqsConcurrency ?? 4,
+            // Lambda's MaximumConcurrency of the mapping bounds the parallel invocations here too.
+            concurrency: Math.min(opts.sqsConcurrency ?? 4, source.maxConcurrency?.default ?? Number.POSITIVE_INFINITY),
             retryDelaySeconds: opts.sqsRetryDelaySeconds,
           });
         }

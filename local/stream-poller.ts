@@ -4,6 +4,10 @@
  * first failed record; a thrown error retries the batch, bisected when configured; after
  * `retryAttempts` retries, or once the oldest record is older than `maxRecordAgeSeconds`, the batch
  * is described to the on-failure queue and skipped. Progress is checkpointed per shard.
+ * The source's event filters (Lambda FilterCriteria, lib/defs/event-sources.ts) apply first, as
+ * in Lambda: a record matching none of them is never delivered, and its position counts as done.
+ * The on-failure message has the shape Lambda's has (requestContext, responseContext, version,
+ * timestamp, DDBStreamBatchInfo), so `npm run redrive` reads both alike.
  */
 import {
   DescribeStreamCommand,
@@ -16,7 +20,9 @@ import {
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { functions, type StreamSourceDef } from '../lib/defs/index.js';
+import { localAccountId, localRegion } from './aws-local.js';
 import type { CheckpointStore } from './checkpoints.js';
+import { passesFilters, validateFilterPattern } from './event-filter.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { Poller } from './poller.js';
 import { toLambdaRecord } from './stream-records.js';
@@ -33,6 +39,7 @@ export interface StreamPollerOptions {
 }
 
 export function startStreamPoller(opts: StreamPollerOptions): Poller {
+  for (const pattern of opts.source.filters) validateFilterPattern(pattern);
   let running = true;
   const active = new Map<string, Promise<void>>();
   const discover = (async () => {
@@ -103,7 +110,14 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
         new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.source.batchSize }),
       );
       const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
-      if (records.length) await deliver(opts, shardId, records, running);
+      const matching = records.filter((r) => passesFilters(opts.source.filters, r));
+      const handled = matching.length ? await deliver(opts, shardId, matching, running) : true;
+      // Filtered-out records after the last delivered one are done too (Lambda drops them).
+      const last = records.at(-1)?.dynamodb?.SequenceNumber;
+      if (handled && last && last !== matching.at(-1)?.dynamodb?.SequenceNumber) {
+        opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, { sequenceNumber: last });
+      }
+      if (!handled) continue; // stopping: the loop ends without moving past undelivered records
       iterator = out.NextShardIterator;
       if (!iterator) break;
       idleMs = records.length ? 20 : Math.min(idleMs * 2, 200);
@@ -118,13 +132,13 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
   if (running()) opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, { ...checkpoint(opts, shardId), finished: true });
 }
 
-/** Hands `records` to the function until every one is handled or given up on. */
+/** Hands `records` to the function until every one is handled or given up on (true), or the poller stops (false). */
 async function deliver(
   opts: StreamPollerOptions,
   shardId: string,
   records: DynamoDBRecord[],
   running: () => boolean,
-): Promise<void> {
+): Promise<boolean> {
   const { source } = opts;
   let pending = records;
   let size = records.length;
@@ -155,7 +169,7 @@ async function deliver(
       // A reported failure names its record: give up on that one alone; a thrown error, on the
       // part that was attempted.
       const failedBatch = reported ? retried.slice(0, 1) : retried;
-      await sendToOnFailure(opts, shardId, failedBatch, retries);
+      await sendToOnFailure(opts, shardId, failedBatch, retries, { thrown: !reported, tooOld });
       save(failedBatch.at(-1)!.dynamodb!.SequenceNumber);
       pending = pending.slice(failedBatch.length);
       size = Math.min(source.batchSize, pending.length || source.batchSize);
@@ -166,6 +180,7 @@ async function deliver(
     size = source.bisectBatchOnError && retried.length > 1 ? Math.ceil(retried.length / 2) : retried.length;
     await sleep(Math.min(50 * 2 ** retries, 2000) * (0.5 + Math.random() / 2));
   }
+  return pending.length === 0;
 }
 
 /**
@@ -197,18 +212,61 @@ async function invokeHandler(source: StreamSourceDef, event: DynamoDBStreamEvent
   return (await handler(event, ctx)) as DynamoDBBatchResponse | undefined;
 }
 
+/** The on-failure record of a stream batch, as Lambda writes it to an SQS on-failure destination. */
+export interface StreamFailureRecord {
+  readonly requestContext: {
+    readonly requestId: string;
+    readonly functionArn: string;
+    readonly condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+    readonly approximateInvokeCount: number;
+  };
+  readonly responseContext: { readonly statusCode: number; readonly executedVersion: string; readonly functionError?: string };
+  readonly version: '1.0';
+  readonly timestamp: string;
+  readonly DDBStreamBatchInfo: {
+    readonly shardId: string;
+    readonly startSequenceNumber: string;
+    readonly endSequenceNumber: string;
+    readonly approximateArrivalOfFirstRecord: string;
+    readonly approximateArrivalOfLastRecord: string;
+    readonly batchSize: number;
+    readonly streamArn: string;
+  };
+}
+
+/** Function ARN of a function id in the local runtime (what Lambda puts in requestContext.functionArn). */
+export const localFunctionArn = (fn: string) => `arn:aws:lambda:${localRegion}:${localAccountId}:function:tickfeed-${fn}`;
+
+/** Epoch seconds as DynamoDB-stream on-failure records write arrivals: `2019-11-14T00:13:19Z`. */
+const arrival = (seconds: number | undefined) => new Date((seconds ?? Date.now() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /** The on-failure destination gets what Lambda sends: where the batch was, not its records. */
-async function sendToOnFailure(opts: StreamPollerOptions, shardId: string, batch: DynamoDBRecord[], attempts: number) {
-  const body = {
-    requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: attempts, functionArn: opts.source.fn },
+async function sendToOnFailure(
+  opts: StreamPollerOptions,
+  shardId: string,
+  batch: DynamoDBRecord[],
+  attempts: number,
+  how: { thrown: boolean; tooOld: boolean },
+) {
+  const body: StreamFailureRecord = {
+    requestContext: {
+      requestId: crypto.randomUUID(),
+      functionArn: localFunctionArn(opts.source.fn),
+      condition: how.tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+      approximateInvokeCount: attempts,
+    },
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', ...(how.thrown ? { functionError: 'Unhandled' } : {}) },
+    version: '1.0',
+    timestamp: new Date().toISOString(),
     DDBStreamBatchInfo: {
       shardId,
-      startSequenceNumber: batch[0]!.dynamodb!.SequenceNumber,
-      endSequenceNumber: batch.at(-1)!.dynamodb!.SequenceNumber,
+      startSequenceNumber: batch[0]!.dynamodb!.SequenceNumber!,
+      endSequenceNumber: batch.at(-1)!.dynamodb!.SequenceNumber!,
+      approximateArrivalOfFirstRecord: arrival(batch[0]!.dynamodb!.ApproximateCreationDateTime),
+      approximateArrivalOfLastRecord: arrival(batch.at(-1)!.dynamodb!.ApproximateCreationDateTime),
       batchSize: batch.length,
       streamArn: opts.streamArn,
     },
-    timestamp: new Date().toISOString(),
   };
   await opts.sqs.send(new SendMessageCommand({ QueueUrl: opts.onFailureQueueUrl, MessageBody: JSON.stringify(body) }));
 }

@@ -16,6 +16,9 @@ export const TEST_ROLLUPS = [
   'bench_play:sum(score)', 'bench_play:max(score)',
 ].join(',');
 
+/** The verb the trust tests protect (PROTECTED_VERBS); no other test posts it. */
+export const TEST_PROTECTED_VERB = 'trust_protected';
+
 export default async function setup(project: TestProject) {
   const keys = await generateLocalKeys();
   const stack = await startLocalStack({
@@ -27,6 +30,8 @@ export default async function setup(project: TestProject) {
       FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50',
       // Rollup tests: verbs they own (series isolate by verb and by time region), mixed-case funcs.
       ROLLUPS: process.env.ROLLUPS ?? TEST_ROLLUPS,
+      // Trust tests: a verb only admin tokens may post.
+      PROTECTED_VERBS: process.env.PROTECTED_VERBS ?? TEST_PROTECTED_VERB,
     },
   });
   const info: LocalStackInfo = {

@@ -51,8 +51,9 @@ const LIMIT = 20;
 const COLD_READERS = 5;
 /** Copies beyond N + margin added before the measured trim ("or a bit more"). */
 const TRIM_EXTRA = 50;
-/** Copies written through writeCopies in the amortized steady state, as multiples of N. */
-const STEADY_COPIES_PER_N = 3;
+/** Copies written through writeCopies per feed in the amortized steady state, as multiples of N, and the feeds. */
+const STEADY_COPIES_PER_N = 4;
+const STEADY_FEEDS = 3;
 
 
 interface PerPost {
@@ -223,7 +224,7 @@ function where(t: CapacityTotals, per = 1): string {
   const tags = Object.entries(t.tags)
     .map(([tag, u]) => `${tag} ×${u.calls}${u.items ? ` (${u.items} items)` : ''}${u.scanned ? ` (${u.scanned} read)` : ''}: ${round(u.write, 2)} W ${round(u.read, 2)} R`)
     .join('; ');
-  return `${tables}; ${tags}`;
+  return per === 1 ? `${tables}; ${tags}` : `per follower: ${tables}; per post: ${tags}`;
 }
 
 function ratioFigure(f: { metric: string; measured: number; minimum: number; target: number; sizes: string; sample?: CapacityTotals; per?: number; unitName?: string }): Figure {
@@ -436,18 +437,24 @@ async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<SteadyTri
     const kept = new Set(after.map(String));
     return before.filter((rk) => !kept.has(String(rk))).map((rk) => sizeOf.get(rk)!);
   };
-  const trimFigures = (label: string, spent: CapacityTotals, deleted: number[], result: { deleted: number; examined: number }, extra: string): Figure[] => {
+  const trimFigures = (label: string, spent: CapacityTotals, deleted: number[], result: { deleted: number; examined: number }): Figure[] => {
     const t = sumTags(spent, isTrimTag);
     const minW = deleted.reduce((s, b) => s + writeUnits(b), 0);
     const minR = queryReadUnits(deleted);
     const scan = spent.tags['trim key scan'];
+    // What the trim's own rule reads: the N it keeps (and the rest of its region), then what it deletes.
+    const needed = n + deleted.length;
+    const overRead =
+      scan && scan.scanned > needed
+        ? `; ${scan.scanned - needed} items more than the trim uses: copyKeys pages with Limit ${Math.min(n + margin, 1000)} and queryAll (platform/dynamo/query.ts) keeps that Limit on later pages instead of asking only for what is still missing`
+        : '';
     return [
       ratioFigure({
         metric: `RCU per trim, ${label}`,
         measured: t.read,
         minimum: minR,
         target: 2,
-        sizes: `deletes ${deleted.length} copies of ~${deleted[0]} B (trimHomeFeed says deleted ${result.deleted}, examined ${result.examined}); key scans: ${scan?.calls ?? 0} Queries read ${scan?.scanned ?? 0} items for ${deleted.length} deletions${extra}`,
+        sizes: `deletes ${deleted.length} copies of ~${deleted[0]} B (trimHomeFeed says deleted ${result.deleted}, examined ${result.examined}); key scans: ${scan?.calls ?? 0} Queries read ${scan?.scanned ?? 0} items for ${deleted.length} deletions${overRead}`,
         sample: spent,
       }),
       ratioFigure({ metric: `WCU per trim, ${label}`, measured: t.write, minimum: minW, target: 1.05, sizes: `${deleted.length} deletes + the head's top update` }),
@@ -465,7 +472,7 @@ async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<SteadyTri
   const spent1 = ctx.handlerCapacity.since(before);
   let keysAfter = await feedKeys(ctx, owner);
   if (keysAfter.length !== n || String(keysAfter[0]) !== String(first[0]!.rk)) throw new Error(`first trim left ${keysAfter.length} copies (want the ${n} newest)`);
-  figures.push(...trimFigures(`first trim of a feed (${2 * n + margin} copies, no top yet)`, spent1, deletedSizes(keysBefore, keysAfter), r1, ''));
+  figures.push(...trimFigures(`first trim of a feed (${2 * n + margin} copies, no top yet)`, spent1, deletedSizes(keysBefore, keysAfter), r1));
 
   // 2. The measured steady-state trim: the head holds the last trim's top; N + margin + extra newer copies.
   progress('  cost: trim 2/3 (steady state)');
@@ -478,68 +485,77 @@ async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<SteadyTri
   const spent2 = ctx.handlerCapacity.since(before);
   keysAfter = await feedKeys(ctx, owner);
   if (keysAfter.length !== n || String(keysAfter[0]) !== String(added[0]!.rk)) throw new Error(`steady-state trim left ${keysAfter.length} copies (want the ${n} newest)`);
-  const region = spent2.tags['trim key scan'];
   figures.push(
-    ...trimFigures(
-      `steady state (head top from the previous trim; ${n + margin + TRIM_EXTRA} newer copies; N ${n}, margin ${margin})`,
-      spent2,
-      deletedSizes(keysBefore, keysAfter),
-      r2,
-      region && region.scanned > n + margin + (n + TRIM_EXTRA)
-        ? `; the region Query (Limit ${n + margin}) reads in pages of Limit ${Math.min(n + margin, 1000)} and queryAll keeps that Limit on its second page, so it reads up to ${2 * Math.min(n + margin, 1000)} items for the ${n + margin} it keeps`
-        : '',
-    ),
+    ...trimFigures(`steady state (head top from the previous trim; ${n + margin + TRIM_EXTRA} newer copies; N ${n}, margin ${margin})`, spent2, deletedSizes(keysBefore, keysAfter), r2),
   );
 
-  // 3. Amortized over the trim attempts writeCopies starts.
-  progress('  cost: trim 3/3 (amortized through writeCopies)');
+  // 3. Amortized over the trim attempts writeCopies starts, on STEADY_FEEDS feeds in the steady
+  //    state (N copies, the head's top at the newest): this feed, and more seeded that way.
+  const { recordTrimTop } = await import('../../functions/stores/feed-store.js');
   const envPolicy = stackFeedPolicy(ctx);
-  const count = STEADY_COPIES_PER_N * n;
-  const originals = Array.from({ length: count }, (_, i) => benchOriginal(author, nowTicks(), i)); // oldest first, as posted
-  const stretches: (typeof originals)[] = [[]];
-  for (const o of originals) {
-    stretches.at(-1)!.push(o);
-    if (startsTrim(owner, o.rk, envPolicy) || stretches.at(-1)!.length >= 500) stretches.push([]);
+  const owners = [owner];
+  for (let k = 1; k < STEADY_FEEDS; k++) {
+    const other = uid('cost-trim', k);
+    const items = track(benchFeed(ctx, other, author, n, t0 - 20_000_000_000n, 1_000_000n));
+    await writeModelItems(ctx, feed, items);
+    await recordTrimTop(other, items[0]!.rk as bigint);
+    owners.push(other);
   }
-  keysBefore = await feedKeys(ctx, owner);
-  await quiesce(ctx);
-  before = ctx.handlerCapacity.snapshot();
-  const attemptLog: string[] = [];
-  let sinceTrim = 0; // copies above the head's top: written since the last trim
-  for (const stretch of stretches) {
-    if (stretch.length === 0) continue;
-    // writeCopies stores the model's copy with the stack's TTL: benchCopy builds the same (for its size).
-    track(stretch.map((source) => benchCopy(ctx, source, owner)));
-    const b = ctx.handlerCapacity.snapshot();
-    await writeCopies(stretch.map((source) => ({ owner, source })));
-    sinceTrim += stretch.length;
-    const d = ctx.handlerCapacity.since(b);
-    if (d.tags['head read']) {
-      const trimmed = (d.tags['trim top']?.calls ?? 0) > 0;
-      attemptLog.push(`${sinceTrim}→${d.tags['trim key scan']?.scanned ?? 0}/${d.tags['copy deletes']?.items ?? 0}`);
-      if (trimmed) sinceTrim = 0;
+  const perFeed = STEADY_COPIES_PER_N * n;
+  const attemptLogs: string[] = [];
+  let spent3: CapacityTotals | undefined;
+  const deleted: number[] = [];
+  let heldAtEnd = 0;
+  for (const [k, o] of owners.entries()) {
+    progress(`  cost: trim 3/3 (amortized through writeCopies), feed ${k + 1}/${owners.length}`);
+    const originals = Array.from({ length: perFeed }, (_, i) => benchOriginal(author, nowTicks(), i)); // oldest first, as posted
+    const stretches: (typeof originals)[] = [[]];
+    for (const x of originals) {
+      stretches.at(-1)!.push(x);
+      if (startsTrim(o, x.rk, envPolicy) || stretches.at(-1)!.length >= 500) stretches.push([]);
     }
+    const keysBeforeFeed = await feedKeys(ctx, o);
+    await quiesce(ctx);
+    const b0 = ctx.handlerCapacity.snapshot();
+    const log: string[] = [];
+    let sinceTrim = 0; // copies above the head's top: written since the last trim
+    for (const stretch of stretches) {
+      if (stretch.length === 0) continue;
+      // writeCopies stores the model's copy with the stack's TTL: benchCopy builds the same (for its size).
+      track(stretch.map((source) => benchCopy(ctx, source, o)));
+      const b = ctx.handlerCapacity.snapshot();
+      await writeCopies(stretch.map((source) => ({ owner: o, source })));
+      sinceTrim += stretch.length;
+      const d = ctx.handlerCapacity.since(b);
+      if (d.tags['head read']) {
+        log.push(`${sinceTrim}→${d.tags['trim key scan']?.scanned ?? 0}/${d.tags['copy deletes']?.items ?? 0}`);
+        if ((d.tags['trim top']?.calls ?? 0) > 0) sinceTrim = 0;
+      }
+    }
+    const spent = ctx.handlerCapacity.since(b0);
+    spent3 = spent3 ? addTotals(spent3, spent) : spent;
+    const keysAfterFeed = await feedKeys(ctx, o);
+    deleted.push(...deletedSizes([...keysBeforeFeed, ...originals.map((x) => x.rk)], keysAfterFeed));
+    heldAtEnd += keysAfterFeed.length;
+    const newestKept = keysAfterFeed.slice(0, n).map(String);
+    const newestWritten = originals.slice(-n).reverse().map((x) => String(x.rk));
+    if (newestKept.join() !== newestWritten.join()) throw new Error('amortized trims did not keep the N newest copies');
+    attemptLogs.push(`feed ${k + 1}: ${log.join(', ') || 'none'}`);
   }
-  const spent3 = ctx.handlerCapacity.since(before);
-  keysAfter = await feedKeys(ctx, owner);
-  const all = [...keysBefore, ...originals.map((o) => o.rk)];
-  const deleted = deletedSizes(all, keysAfter);
-  const newestKept = keysAfter.slice(0, n).map(String);
-  const newestWritten = originals.slice(-n).reverse().map((o) => String(o.rk));
-  if (newestKept.join() !== newestWritten.join()) throw new Error('amortized trims did not keep the N newest copies');
-  const t = sumTags(spent3, isTrimTag);
-  const attempts = spent3.tags['head read']?.calls ?? 0;
-  const trims = spent3.tags['trim top']?.calls ?? 0;
+  const t = sumTags(spent3!, isTrimTag);
+  const attempts = spent3!.tags['head read']?.calls ?? 0;
+  const trims = spent3!.tags['trim top']?.calls ?? 0;
+  const scanned = spent3!.tags['trim key scan']?.scanned ?? 0;
   const minW = deleted.reduce((s, b) => s + writeUnits(b), 0);
   const minR = queryReadUnits(deleted);
   figures.push(
     ratioFigure({
-      metric: `RCU of trims amortized over ${count} copies written through writeCopies (attempts where production starts them)`,
+      metric: `RCU of trims amortized over ${owners.length} feeds × ${perFeed} copies written through writeCopies (attempts where production starts them)`,
       measured: t.read,
       minimum: minR,
       target: 2,
-      sizes: `${attempts} attempts, ${trims} of them trimmed (per attempt, copies written since the last trim → items its key scans read / copies it deleted: ${attemptLog.join(', ')}); ${deleted.length} copies deleted; key scans read ${spent3.tags['trim key scan']?.scanned ?? 0} items (${round((spent3.tags['trim key scan']?.scanned ?? 0) / Math.max(1, deleted.length), 2)} per deletion); the feed holds ${keysAfter.length} copies at the end`,
-      sample: withoutTags(spent3, (tag) => !isTrimTag(tag)),
+      sizes: `${attempts} attempts, ${trims} of them trimmed; ${deleted.length} copies deleted; key scans read ${scanned} items (${round(scanned / Math.max(1, deleted.length), 2)} per deletion); per attempt, copies written since the last trim → items read / deleted: ${attemptLogs.join('; ')}; the feeds hold ${heldAtEnd} copies at the end`,
+      sample: withoutTags(spent3!, (tag) => !isTrimTag(tag)),
     }),
     ratioFigure({ metric: `WCU of those trims vs their deletes`, measured: t.write, minimum: minW, target: 1.05, sizes: `${deleted.length} deletes + ${trims} top updates` }),
   );
@@ -549,6 +565,29 @@ async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<SteadyTri
     minWcuPerDeleted: minW / deleted.length,
     minRcuPerDeleted: minR / deleted.length,
   };
+}
+
+function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals {
+  const out = structuredClone(a);
+  out.read += b.read;
+  out.write += b.write;
+  for (const [k, v] of Object.entries(b.calls)) out.calls[k] = (out.calls[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.items)) out.items[k] = (out.items[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.ms)) out.ms[k] = (out.ms[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.tables)) {
+    const t = (out.tables[k] ??= { read: 0, write: 0 });
+    t.read += v.read;
+    t.write += v.write;
+  }
+  for (const [k, v] of Object.entries(b.tags)) {
+    const t = (out.tags[k] ??= { calls: 0, read: 0, write: 0, items: 0, scanned: 0 });
+    t.calls += v.calls;
+    t.read += v.read;
+    t.write += v.write;
+    t.items += v.items;
+    t.scanned += v.scanned;
+  }
+  return out;
 }
 
 function withoutTags(t: CapacityTotals, drop: (tag: string) => boolean): CapacityTotals {

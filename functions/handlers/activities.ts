@@ -1,9 +1,10 @@
 /**
  * POST /activities, GET /activities/{id}, DELETE /activities/{id}.
- * The actor is always the caller (JWT `sub`). See services/posting.ts.
+ * The actor is the caller (JWT `sub`); a token with the tickfeed/admin scope may name another one
+ * (`actor` in the body). See services/posting.ts and services/access.ts.
  */
 import { deleteActivity, getActivity, postActivity } from '../services/posting.js';
-import { callerId } from '../http/caller.js';
+import { callerId, callerOf } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { jsonBody } from '../http/request.js';
 import { LIMITS, postActivityBody } from '../http/schemas.js';
@@ -13,8 +14,8 @@ const idOf = (event: AuthedEvent) => event.pathParameters?.id ?? '';
 
 export const handler = routes<AuthedEvent>({
   'POST /activities': async (event) => {
-    const actor = callerId(event);
-    const { created, activity } = await postActivity(actor, jsonBody(event, postActivityBody, LIMITS.bodyBytes));
+    const { userId, admin } = callerOf(event);
+    const { created, activity } = await postActivity(userId, admin, jsonBody(event, postActivityBody, LIMITS.bodyBytes));
     return json(created ? 201 : 200, activity, created ? { location: `/activities/${activity.id}` } : {});
   },
 

@@ -2,11 +2,14 @@
  * GET /users/{userId}/activity?window=24h — the user's recent activity: the window's buckets
  * (oldest first, empty ones included), their total and a segment (power / casual / inactive).
  * The window is rounded up to whole buckets and may not exceed what is kept (default 24 × 1 h).
+ * Users read their own; a token with the tickfeed/admin scope reads anyone's (403 otherwise).
  */
 import { readConfig } from '../../lib/defs/config.js';
 import { parseDuration } from '../../lib/defs/durations.js';
 import { ValidationError } from '../model/errors.js';
 import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
+import { requireSelfOrAdmin } from '../services/access.js';
+import { callerOf } from '../http/caller.js';
 import { httpHandler, json } from '../http/handler.js';
 import type { AuthedEvent } from '../http/types.js';
 
@@ -15,6 +18,8 @@ const segments = readConfig('ACTIVITY_SEGMENTS');
 
 export const handler = httpHandler<AuthedEvent>(async (event) => {
   const userId = event.pathParameters?.userId ?? '';
+  const caller = callerOf(event);
+  requireSelfOrAdmin(caller.userId, caller.admin, userId, 'activity window'); // 403 before anything is read
   const raw = event.queryStringParameters?.window;
   let n = cfg.buckets;
   if (raw !== undefined) {

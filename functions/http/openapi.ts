@@ -95,7 +95,7 @@ export function openApiDocument(): Record<string, unknown> {
     paths: {
       '/activities': {
         post: {
-          summary: 'Post an activity as the caller.',
+          summary: 'Post an activity as the caller (or, with the `tickfeed/admin` scope, as `actor`).',
           security: [{ jwt: [] }],
           requestBody: {
             required: true,
@@ -107,6 +107,7 @@ export function openApiDocument(): Record<string, unknown> {
             200: ok('Activity', 'The foreignId was posted before: the original, nothing written.'),
             400: problem('Malformed JSON, unknown field or invalid value.'),
             401: unauthorized,
+            403: problem('`actor` in the body, or a verb listed in PROTECTED_VERBS, without the `tickfeed/admin` scope.'),
             409: problem('The foreignId names an activity that was deleted or expired.'),
             413: problem(`Body larger than ${LIMITS.bodyBytes} bytes.`),
             415: problem('Content-Type is not application/json.'),
@@ -141,7 +142,12 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Follow a user; backfills their recent posts. Idempotent.',
           security: [{ jwt: [] }],
           parameters: [userIdParam],
-          responses: { 204: { description: 'Following (also when already following).' }, 400: problem('Yourself, or a bad id.'), 401: unauthorized },
+          responses: {
+            204: { description: 'Following (also when already following).' },
+            400: problem('Yourself, or a bad id.'),
+            401: unauthorized,
+            409: problem('The caller already follows MAX_FOLLOWING users (default 5,000).'),
+          },
         },
         delete: {
           summary: "Unfollow a user; removes their posts from the caller's feed. Idempotent.",

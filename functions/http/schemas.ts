@@ -80,6 +80,13 @@ export const postActivityBody = z
       .optional()
       .describe('Client-chosen idempotency key, unique per actor: reposting it returns the original (200).'),
     time: timeSchema.optional(),
+    actor: z
+      .string()
+      .refine(isValidUserId, { message: USER_ID_RULE })
+      .optional()
+      .describe(
+        'Post as this user instead of the caller: tokens with the `tickfeed/admin` scope only (403 otherwise, even naming yourself). The activity is theirs: their timeline, their followers, their rollups.',
+      ),
   })
   .meta({ id: 'PostActivity' });
 export type PostActivityBody = z.infer<typeof postActivityBody>;
@@ -117,7 +124,7 @@ export const userIdSchema = z.string().refine(isValidUserId, { message: USER_ID_
 export const activitySchema = z
   .object({
     id: z.string().describe('Opaque activity id.'),
-    actor: z.string().describe('User id of the author (the JWT `sub` of the poster).'),
+    actor: z.string().describe('User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as.'),
     verb: z.string(),
     object: z.string().nullable(),
     content: z.string().nullable(),

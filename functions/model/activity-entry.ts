@@ -14,8 +14,12 @@ export const activityEntryKey = (userId: string, bucketStartMs: number, eventId:
   sk: `${isoMs(bucketStartMs)}#${eventId}`,
 });
 
-/** Access pattern "a user's entries in buckets starting at or after fromMs": `sk >= lo`. */
-export const activityEntriesFrom = (fromMs: number) => ({ lo: isoMs(fromMs) });
+/**
+ * Access pattern "a user's entries in buckets starting in [fromMs, toMs)": `sk BETWEEN lo AND hi`.
+ * Every sk of bucket b is `iso(b)#…`: after iso(b), and before iso(toMs) for every b < toMs (an
+ * entry of bucket toMs sorts after hi), so the upper bound keeps future buckets out of the read.
+ */
+export const activityEntriesIn = (fromMs: number, toMs: number) => ({ lo: isoMs(fromMs), hi: isoMs(toMs) });
 
 /** The entry (and claim) of one activity; kept until `expiresAtMs`. */
 export function activityEntryItem(e: { userId: string; bucketStartMs: number; eventId: string; chunkId: string; expiresAtMs: number }) {

@@ -13,6 +13,8 @@ export interface ActivityInput {
   readonly foreignId?: string;
   /** The activity's own time (RFC 3339), if the client gave one; never its position. */
   readonly time?: string;
+  /** Post as this user instead of the caller (admin tokens only: services/access.ts). */
+  readonly actor?: string;
 }
 
 /** The wire shape. Absent optional fields are `null`. */

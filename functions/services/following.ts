@@ -3,9 +3,12 @@
  * they start (backfill, cleanup, pull/unpull when the followee crosses the threshold), lists and
  * profiles. Both requests are idempotent: a repeat re-sends a job whose edge is still pending, so
  * a crash between the commit and the enqueue is repaired by the client's retry.
+ * A user follows at most MAX_FOLLOWING users (each follow costs a backfill, each unfollow a
+ * cleanup): one more is a ConflictError (409), decided inside the follow transaction.
  */
+import { readConfig } from '../../lib/defs/config.js';
 import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
-import { ValidationError } from '../model/errors.js';
+import { ConflictError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
 import { createEdge, getEdge, getProfile, listPage, removeEdge } from '../stores/graph-store.js';
@@ -14,13 +17,19 @@ import { pullThresholds } from './fanout/thresholds.js';
 
 const MAX_TX_ATTEMPTS = 8;
 
+let maxFollowing: number | undefined;
+const maxFollowingOf = () => (maxFollowing ??= readConfig('MAX_FOLLOWING'));
+
 export async function follow(follower: string, followee: string): Promise<void> {
   if (follower === followee) {
     throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
   }
   for (let attempt = 1; ; attempt++) {
     const { pulled } = await getProfile(followee, { consistent: true });
-    const outcome = await createEdge(follower, followee, nowTicks(), pulled);
+    const outcome = await createEdge(follower, followee, nowTicks(), pulled, maxFollowingOf());
+    if (outcome === 'limit') {
+      throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
+    }
     if (outcome === 'done') {
       if (!pulled) await enqueueJob({ kind: 'backfill', follower, followee });
       await checkThreshold(followee);

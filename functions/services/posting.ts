@@ -7,6 +7,7 @@
  * `time` is the activity's own time (rollups count it in its minute) and never positions it; one
  * more than FUTURE_TOLERANCE_MS ahead of the server's clock is refused.
  */
+import { readConfig } from '../../lib/defs/config.js';
 import { type Activity, type ActivityInput, toActivity } from '../model/activity.js';
 import { parseActivityId } from '../model/activity-id.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
@@ -17,6 +18,7 @@ import { logger } from '../platform/logger.js';
 import { backoff } from '../platform/pool.js';
 import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
 import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
+import { postingActor } from './access.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
 import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.js';
@@ -28,6 +30,8 @@ const FOREIGN_ID_ATTEMPTS = 4;
 
 let policy: TimelinePolicy | undefined;
 const timelinePolicy = () => (policy ??= timelinePolicyFromEnv());
+let protectedVerbs: ReadonlySet<string> | undefined;
+const protectedVerbsOf = () => (protectedVerbs ??= readConfig('PROTECTED_VERBS'));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export interface PostResult {
@@ -36,7 +40,12 @@ export interface PostResult {
   readonly activity: Activity;
 }
 
-export async function postActivity(actor: string, input: ActivityInput): Promise<PostResult> {
+/**
+ * Post as the caller, or — with `admin` (the tickfeed/admin scope) — as `input.actor`. Without
+ * `admin`, naming an actor or posting a PROTECTED_VERBS verb is refused (403) before any write.
+ */
+export async function postActivity(caller: string, admin: boolean, input: ActivityInput): Promise<PostResult> {
+  const actor = postingActor(caller, admin, input, protectedVerbsOf());
   const ticks = nowTicks();
   if (input.time !== undefined && ticksFromIso(input.time)! > ticks + BigInt(FUTURE_TOLERANCE_MS) * 1_000_000n) {
     throw new ValidationError('time is in the future.', [

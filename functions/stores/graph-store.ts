@@ -53,11 +53,23 @@ function outcomeOf(error: unknown): TxOutcome {
   return codes[0] === 'ConditionalCheckFailed' ? 'condition_failed' : 'conflict';
 }
 
+/** Index of the follower's profile update in createEdge's transaction (its `following < max` condition). */
+const FOLLOWER_PROFILE_ITEM = 4;
+
 /**
  * Create (or renew a gone) edge at `ticks`. `pulled` is the followee's flag as last read: the
  * transaction requires it unchanged, and for a pulled followee adds them to the follower's pulled set.
+ * The follower's `following` counter must stay below `maxFollowing`: the condition is part of the
+ * transaction, so concurrent follows can never take it past the limit ('limit' when it would).
+ * An existing active edge wins over the limit ('condition_failed': the repeat is a no-op).
  */
-export async function createEdge(follower: string, followee: string, ticks: bigint, pulled: boolean): Promise<TxOutcome> {
+export async function createEdge(
+  follower: string,
+  followee: string,
+  ticks: bigint,
+  pulled: boolean,
+  maxFollowing: number,
+): Promise<TxOutcome | 'limit'> {
   const edge = activeEdgeItem(follower, followee, ticks, !pulled);
   try {
     await doc.send(
@@ -83,13 +95,23 @@ export async function createEdge(follower: string, followee: string, ticks: bigi
               ExpressionAttributeValues: { ':one': 1, ...(pulled ? { ':true': true } : { ':false': false }) },
             },
           },
-          { Update: { TableName: graph(), Key: profileKey(follower), UpdateExpression: 'ADD following :one', ExpressionAttributeValues: { ':one': 1 } } },
+          {
+            Update: {
+              TableName: graph(),
+              Key: profileKey(follower),
+              UpdateExpression: 'ADD following :one',
+              ConditionExpression: 'attribute_not_exists(following) OR following < :max',
+              ExpressionAttributeValues: { ':one': 1, ':max': maxFollowing },
+            },
+          },
           ...(pulled ? [{ Update: addPulledUpdate(follower, followee) }] : []),
         ],
       }),
     );
     return 'done';
   } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes && codes[0] !== 'ConditionalCheckFailed' && codes[FOLLOWER_PROFILE_ITEM] === 'ConditionalCheckFailed') return 'limit';
     return outcomeOf(error);
   }
 }

@@ -3,7 +3,7 @@
  * client for it.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ACTIVITY_ENTRY_PROJECTION, activityEntriesFrom, activityPartition, parseActivityEntry } from '../model/activity-entry.js';
+import { ACTIVITY_ENTRY_PROJECTION, activityEntriesIn, activityPartition, parseActivityEntry } from '../model/activity-entry.js';
 import { parseRollupRow, ROLLUP_ROW_PROJECTION, type RollupRowValue } from '../model/rollup-row.js';
 import { doc } from '../platform/clients.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
@@ -61,12 +61,13 @@ export async function readRollupRows(reads: readonly PartitionRead[]): Promise<R
   return rows;
 }
 
-/** A user's activity entries in buckets starting at or after `fromMs`. */
-export async function readActivityEntries(userId: string, fromMs: number) {
+/** A user's activity entries in buckets starting in [fromMs, toMs): nothing older, nothing later. */
+export async function readActivityEntries(userId: string, fromMs: number, toMs: number) {
+  const { lo, hi } = activityEntriesIn(fromMs, toMs);
   const items = await queryAll({
     TableName: table(),
-    KeyConditionExpression: 'pk = :pk AND sk >= :lo',
-    ExpressionAttributeValues: { ':pk': activityPartition(userId), ':lo': activityEntriesFrom(fromMs).lo },
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': activityPartition(userId), ':lo': lo, ':hi': hi },
     ...ACTIVITY_ENTRY_PROJECTION,
   });
   return items.map(parseActivityEntry);

@@ -1,9 +1,13 @@
 /**
  * One NodejsFunction per shared function definition. Each resource a function uses is bound in
- * one call — env var and IAM grant together — with exactly the access its definition declares.
+ * one call — env var and IAM grant together — with exactly the access its definition declares:
+ * the listed DynamoDB actions on the table's ARN (no index ARN, no Scan), and — instead of the
+ * managed AWSLambdaBasicExecutionRole, which may write to every log group — log writes to the
+ * function's own log group only.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -50,7 +54,14 @@ function createFunction(
     retention: logs.RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
   });
+  const role = new iam.Role(scope, `${name}Role`, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    description: `tickfeed ${def.id}: exactly the access lib/defs/functions.ts declares`,
+  });
+  // The log group exists (created above): no logs:CreateLogGroup, and only this group.
+  role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
   const fn = new NodejsFunction(scope, `${name}Function`, {
+    role,
     entry: `${projectRoot}${def.entry}`,
     handler: 'handler',
     runtime: lambda.Runtime.NODEJS_22_X,
@@ -87,9 +98,9 @@ function createFunction(
   return fn;
 }
 
-function bindTable(fn: NodejsFunction, table: dynamodb.Table, envVar: string, access: TableAccess): void {
+/** The table's name in the env, and exactly `actions` on the table itself (never `<table>/index/*`). */
+function bindTable(fn: NodejsFunction, table: dynamodb.Table, envVar: string, actions: TableAccess): void {
   fn.addEnvironment(envVar, table.tableName);
-  if (access === 'read') table.grantReadData(fn);
-  else if (access === 'write') table.grantWriteData(fn);
-  else table.grantReadWriteData(fn);
+  if (actions.length === 0) return;
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
 }

@@ -10,13 +10,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { defaultRoute, type FunctionId, routes } from '../defs/index.js';
+import { type DeploymentSettings, defaultRoute, type FunctionId, routes } from '../defs/index.js';
 import type { JwtTrust } from './auth.js';
 
 export function createHttpApi(
   scope: Construct,
   fns: Record<FunctionId, NodejsFunction>,
   trust: JwtTrust,
+  settings: Pick<DeploymentSettings, 'routeThrottles'> = { routeThrottles: {} },
 ): apigw.HttpApi {
   const integrations = new Map<FunctionId, HttpLambdaIntegration>();
   const integrationFor = (id: FunctionId) => {
@@ -35,7 +36,7 @@ export function createHttpApi(
     retention: logs.RetentionDays.THREE_MONTHS,
     removalPolicy: RemovalPolicy.DESTROY,
   });
-  new apigw.HttpStage(scope, 'DefaultStage', {
+  const stage = new apigw.HttpStage(scope, 'DefaultStage', {
     httpApi: api,
     stageName: '$default',
     autoDeploy: true,
@@ -56,13 +57,23 @@ export function createHttpApi(
       ),
     },
   });
+  // Per-route throttles (cdk.json context `routeThrottles`, validated in lib/defs/deployment.ts);
+  // every other route keeps the stage default above.
+  const routeSettings = Object.fromEntries(
+    Object.entries(settings.routeThrottles).map(([key, t]) => [key, { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit }]),
+  );
+  if (Object.keys(routeSettings).length) (stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
   for (const route of routes) {
-    api.addRoutes({
+    const added = api.addRoutes({
       path: route.path,
       methods: [apigw.HttpMethod[route.method]],
       integration: integrationFor(route.fn),
       authorizer: route.auth ? authorizer : undefined,
+      // Per-route scopes (lib/defs/routes.ts): the authorizer answers 403 without one of them.
+      authorizationScopes: route.auth && route.scopes?.length ? [...route.scopes] : undefined,
     });
+    // A stage's route settings name routes by key: the routes must exist before the stage.
+    if (routeSettings[`${route.method} ${route.path}`]) stage.node.addDependency(...added);
   }
   return api;
 }

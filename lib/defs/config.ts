@@ -22,6 +22,13 @@ export const configKeys = {
     default: '10000',
     description: 'Authors with at least this many followers are pulled at read time instead of fanned out.',
   },
+  MAX_FOLLOWING: {
+    envVar: 'MAX_FOLLOWING',
+    contextKey: 'maxFollowing',
+    default: '5000',
+    description:
+      'How many users one user may follow: one more follow is a 409 (each follow/unfollow pair costs a backfill and a cleanup).',
+  },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',
     contextKey: 'backfillLimit',
@@ -89,6 +96,12 @@ export const configKeys = {
     default: 'power=50,casual=1',
     description: 'Minimum activities in the full window for each segment (scaled to shorter windows); below casual is inactive.',
   },
+  PROTECTED_VERBS: {
+    envVar: 'PROTECTED_VERBS',
+    contextKey: 'protectedVerbs',
+    default: '',
+    description: 'Comma-separated verbs only tokens with the tickfeed/admin scope may post (e.g. purchase); a user token gets 403.',
+  },
 } as const satisfies Record<string, ConfigKeyDef>;
 
 export type ConfigKey = keyof typeof configKeys;
@@ -133,9 +146,17 @@ function integerUpTo(min: number, max: number, what: string): (raw: string) => n
   };
 }
 
+/** Comma-separated verbs (the POST /activities verb rule), blanks ignored: a set. */
+function parseVerbList(raw: string): ReadonlySet<string> {
+  const verbs = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  for (const v of verbs) if (!/^[a-z0-9_.-]{1,64}$/.test(v)) throw new Error(`"${v}" is not a verb (1–64 characters of [a-z0-9_.-])`);
+  return new Set(verbs);
+}
+
 /** One parser per key. */
 export const configParsers = {
   FANOUT_PULL_THRESHOLD: integer(1),
+  MAX_FOLLOWING: integer(1),
   BACKFILL_LIMIT: integer(0),
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
@@ -147,6 +168,7 @@ export const configParsers = {
   ACTIVITY_BUCKET: parseBucketSize,
   ACTIVITY_BUCKETS: integerUpTo(1, 1000, 'buckets'),
   ACTIVITY_SEGMENTS: parseSegments,
+  PROTECTED_VERBS: parseVerbList,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 
 export type ConfigValue<K extends ConfigKey> = ReturnType<(typeof configParsers)[K]>;

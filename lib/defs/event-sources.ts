@@ -1,6 +1,9 @@
 /**
  * Event sources (SQS queue → function, DynamoDB stream → function), with the retry and failure
- * settings Lambda applies in AWS and the local pollers reproduce.
+ * settings Lambda applies in AWS and the local pollers reproduce — event filters included: each
+ * stream consumer's `filters` are Lambda FilterCriteria patterns, applied by the CDK stack as the
+ * mapping's FilterCriteria and by the local stream poller with the same matcher semantics
+ * (local/event-filter.ts implements the subset used here: exact values, `prefix`, `exists`).
  */
 import type { FunctionId } from './functions.js';
 import type { QueueId } from './queues.js';
@@ -15,6 +18,22 @@ export interface SqsSourceDef {
   readonly maxBatchingWindowSeconds: number;
   /** Failed messages come back individually; redrive to the queue's DLQ after maxReceiveCount. */
   readonly reportBatchItemFailures: true;
+  /**
+   * Lambda's MaximumConcurrency for the mapping (2–1000): at most this many concurrent invocations,
+   * so a burst of jobs cannot take the account's whole concurrency and starve the API. From cdk.json
+   * context `contextKey`, else `default`.
+   */
+  readonly maxConcurrency?: { readonly contextKey: string; readonly default: number };
+}
+
+/**
+ * A Lambda event filter pattern (the JSON of one FilterCriteria filter). Leaves are arrays of
+ * alternatives: exact strings, `{ prefix }` or `{ exists }` — the subset local/event-filter.ts
+ * implements; anything else is refused by its validation (and by a unit test over every source).
+ */
+export type FilterValue = string | { readonly prefix: string } | { readonly exists: boolean };
+export interface FilterPattern {
+  readonly [field: string]: readonly FilterValue[] | FilterPattern;
 }
 
 export interface StreamSourceDef {
@@ -31,9 +50,33 @@ export interface StreamSourceDef {
   readonly reportBatchItemFailures: true;
   /** Where a record goes once its retries are exhausted. */
   readonly onFailure: QueueId;
+  /**
+   * Only records matching one of these patterns reach the function (Lambda FilterCriteria; an
+   * empty list = every record). Records filtered out are skipped, as Lambda does: never delivered.
+   */
+  readonly filters: readonly FilterPattern[];
 }
 
 export type EventSourceDef = SqsSourceDef | StreamSourceDef;
+
+/** A timeline item's key (`t#<author>`): originals, as opposed to home-feed copies and heads (`f#`). */
+const timelineKeys = { Keys: { pk: { S: [{ prefix: 't#' }] } } } as const;
+
+/** INSERT of a timeline item: a new original (fan-out job; counted in rollups). */
+export const timelineInsert: FilterPattern = { eventName: ['INSERT'], dynamodb: timelineKeys };
+
+/**
+ * MODIFY of a timeline item that gains `deletedAt` (DELETE /activities: a retract job). Copies,
+ * heads, trims and TTL removals match neither pattern.
+ */
+export const timelineDelete: FilterPattern = {
+  eventName: ['MODIFY'],
+  dynamodb: {
+    ...timelineKeys,
+    NewImage: { deletedAt: { S: [{ exists: true }] } },
+    OldImage: { deletedAt: { S: [{ exists: false }] } },
+  },
+};
 
 export const eventSources: readonly EventSourceDef[] = [
   {
@@ -48,6 +91,7 @@ export const eventSources: readonly EventSourceDef[] = [
     bisectBatchOnError: true,
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
+    filters: [timelineInsert, timelineDelete],
   },
   /**
    * A second consumer of the same stream (one stream table; Lambda allows two consumers per
@@ -66,6 +110,7 @@ export const eventSources: readonly EventSourceDef[] = [
     bisectBatchOnError: true,
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
+    filters: [timelineInsert],
   },
   {
     kind: 'sqs',
@@ -75,5 +120,6 @@ export const eventSources: readonly EventSourceDef[] = [
     batchSize: 10,
     maxBatchingWindowSeconds: 0,
     reportBatchItemFailures: true,
+    maxConcurrency: { contextKey: 'fanoutMaxConcurrency', default: 10 },
   },
 ];

@@ -8,7 +8,23 @@ import type { ConfigKey } from './config.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
 
-export type TableAccess = 'read' | 'write' | 'readwrite';
+/**
+ * The DynamoDB actions a function may call on a table — exactly those its code paths send
+ * (derived from functions/stores/*.ts; a transaction needs the per-item action of each of its
+ * items: Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
+ * ConditionCheckItem). `Scan` is not in the list: nothing scans. No index is ever granted.
+ */
+export type DynamoAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+export type TableAccess = readonly DynamoAction[];
 
 export interface FunctionDef {
   readonly id: FunctionId;
@@ -16,6 +32,7 @@ export interface FunctionDef {
   readonly entry: string;
   readonly timeoutSeconds: number;
   readonly memoryMb: number;
+  /** Per table, the exact DynamoDB actions granted (see DynamoAction). */
   readonly tables: Partial<Record<TableId, TableAccess>>;
   /** Queues this function sends to (consuming is granted by its event source). */
   readonly sendsTo: readonly QueueId[];
@@ -41,7 +58,8 @@ const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
-  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: 'read' }, sendsTo: [], config: [] },
+  // profileOf → getProfile
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['GetItem'] }, sendsTo: [], config: [] },
   fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
   outbox: {
     id: 'outbox',
@@ -57,17 +75,27 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'graph',
     entry: 'functions/handlers/graph.ts',
     ...http,
-    tables: { graph: 'readwrite', feed: 'write' },
+    // getProfile/getEdge: GetItem; listPage: Query; createEdge/removeEdge transactions: Put (edge,
+    // list entries), Update (edge, counters), Delete (list entries) — and Update of the follower's
+    // home-feed head (pulled set) in the feed table.
+    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], feed: ['UpdateItem'] },
     sendsTo: ['fanout'],
-    config: ['FANOUT_PULL_THRESHOLD'],
+    config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING'],
   },
   fanoutWorker: {
     id: 'fanoutWorker',
     entry: 'functions/handlers/fanout-worker.ts',
     timeoutSeconds: 30,
     memoryMb: 1024,
-    // graph write: pulled flags, pending flags on follow edges.
-    tables: { feed: 'readwrite', graph: 'readwrite' },
+    // feed: isLive/getOriginal + trims' readHead (GetItem), noLongerLive (BatchGetItem), newestOriginals,
+    // originalKeysWhile, trims' copyKeys (Query), copies in/out (BatchWriteItem), recordTrimTop and
+    // pulled sets (UpdateItem, also inside addPulledWhileFollowing's transaction).
+    // graph: getProfile/getEdge (GetItem), follower pages (Query), setPulled/clearPending
+    // (UpdateItem), addPulledWhileFollowing's edge check (ConditionCheckItem).
+    tables: {
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+      graph: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+    },
     sendsTo: ['fanout'],
     // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes
     config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
@@ -78,7 +106,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/rollups.ts',
     timeoutSeconds: 60,
     memoryMb: 512,
-    tables: { stats: 'write' },
+    // writeClaimsAndRows: one transaction of conditional Puts.
+    tables: { stats: ['PutItem'] },
     sendsTo: [],
     config: ['ROLLUPS', 'ROLLUP_TTL', 'ROLLUP_PARTITIONS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS'],
   },
@@ -86,7 +115,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'rollupsRead',
     entry: 'functions/handlers/rollups-read.ts',
     ...http,
-    tables: { stats: 'read' },
+    tables: { stats: ['Query'] }, // readRollupRows
     sendsTo: [],
     config: ['ROLLUP_TTL', 'ROLLUP_PARTITIONS'],
   },
@@ -94,7 +123,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'activityRead',
     entry: 'functions/handlers/activity-read.ts',
     ...http,
-    tables: { stats: 'read' },
+    tables: { stats: ['Query'] }, // readActivityEntries
     sendsTo: [],
     config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
@@ -103,16 +132,24 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'activities',
     entry: 'functions/handlers/activities.ts',
     ...http,
-    tables: { feed: 'readwrite', graph: 'readwrite' },
+    // feed: putOriginal (PutItem, also in putOriginalWithMarker's transaction), getOriginal and trims'
+    // readHead (GetItem), markOriginalDeleted and recordTrimTop (UpdateItem), the own copy in/out
+    // (BatchWriteItem), trims' copyKeys (Query).
+    // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem.
+    tables: {
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query'],
+      graph: ['PutItem', 'GetItem', 'DeleteItem'],
+    },
     sendsTo: [],
-    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'PROTECTED_VERBS'],
   },
   /** GET /feed, GET /users/{userId}/activities: one Query on one partition of the feed table. */
   feedRead: {
     id: 'feedRead',
     entry: 'functions/handlers/feed-read.ts',
     ...http,
-    tables: { feed: 'read' },
+    // runPage (Query); readHead (GetItem: the pulled set, read beside a later page)
+    tables: { feed: ['Query', 'GetItem'] },
     sendsTo: [],
     config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },

@@ -1,8 +1,10 @@
 export * from './config.js';
+export * from './deployment.js';
 export * from './event-sources.js';
 export * from './functions.js';
 export * from './queues.js';
 export * from './routes.js';
+export * from './scopes.js';
 export * from './tables.js';
 
 /** Resource name prefix, for local physical names and the CDK stack id. */

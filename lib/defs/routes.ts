@@ -5,6 +5,7 @@
  * instead of API Gateway's bare `{"message":"Not Found"}`.
  */
 import type { FunctionId } from './functions.js';
+import { ADMIN_SCOPE } from './scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -14,12 +15,17 @@ export interface RouteDef {
   readonly path: string;
   readonly fn: FunctionId;
   readonly auth: boolean;
+  /**
+   * OAuth scopes the authorizer requires (any one of them; API Gateway `authorizationScopes`).
+   * A valid token without one gets API Gateway's 403 `{"message":"Forbidden"}`.
+   */
+  readonly scopes?: readonly string[];
 }
 
 export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/health', fn: 'health', auth: false },
   { method: 'GET', path: '/me', fn: 'me', auth: true },
-  { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true },
+  { method: 'GET', path: '/rollups/{name}', fn: 'rollupsRead', auth: true, scopes: [ADMIN_SCOPE] },
   { method: 'GET', path: '/users/{userId}/activity', fn: 'activityRead', auth: true },
   { method: 'PUT', path: '/following/{userId}', fn: 'graph', auth: true },
   { method: 'DELETE', path: '/following/{userId}', fn: 'graph', auth: true },

@@ -189,3 +189,79 @@ describe('configuration', { timeout: 180_000 }, () => {
     expect(() => synth({ context: { feedTtl: 'forever' } })).toThrow(/FEED_TTL/);
   });
 });
+
+describe('two kinds of caller (issue 11)', { timeout: 180_000 }, () => {
+  const routeWithKey = (t: Template, key: string) =>
+    Object.values(t.findResources('AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
+
+  it('requires the tickfeed/admin scope on GET /rollups/{name}, and on no route that does not declare it', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      RouteKey: 'GET /rollups/{name}',
+      AuthorizationType: 'JWT',
+      AuthorizationScopes: ['tickfeed/admin'],
+    });
+    for (const route of routes) {
+      const found = routeWithKey(template, `${route.method} ${route.path}`);
+      expect(found?.Properties.AuthorizationScopes, `${route.method} ${route.path}`).toEqual(route.scopes ? [...route.scopes] : undefined);
+    }
+    // Users read their own activity window: the handler decides, not a route scope.
+    expect(routeWithKey(template, 'GET /users/{userId}/activity')?.Properties.AuthorizationScopes).toBeUndefined();
+  });
+
+  it('declares the scope on a Cognito resource server (identifier tickfeed, scope admin)', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+      Identifier: 'tickfeed',
+      Scopes: [Match.objectLike({ ScopeName: 'admin' })],
+    });
+  });
+
+  it('gives the users’ app client no OAuth flows, scopes or callback URLs (SRP sign-in only)', () => {
+    const clients = Object.values(template.findResources('AWS::Cognito::UserPoolClient'));
+    const users = clients.filter((c) => !c.Properties.GenerateSecret);
+    expect(users).toHaveLength(1);
+    const p = users[0]!.Properties;
+    expect(p.AllowedOAuthFlowsUserPoolClient).toBe(false);
+    expect(p.AllowedOAuthFlows).toBeUndefined();
+    expect(p.AllowedOAuthScopes).toBeUndefined();
+    expect(p.CallbackURLs).toBeUndefined();
+    expect(p.ExplicitAuthFlows).toContain('ALLOW_USER_SRP_AUTH');
+    expect(JSON.stringify(clients)).not.toContain('example.com');
+  });
+
+  it('gives the backend a client-credentials client with a secret and the admin scope only, trusted by the authorizer', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: true,
+      AllowedOAuthFlowsUserPoolClient: true,
+      AllowedOAuthFlows: ['client_credentials'],
+      AllowedOAuthScopes: [{ 'Fn::Join': ['', [{ Ref: Match.stringLikeRegexp('ResourceServer') }, '/admin']] }],
+      CallbackURLs: Match.absent(),
+      ExplicitAuthFlows: Match.not(Match.arrayWith(['ALLOW_USER_SRP_AUTH'])),
+    });
+    // Cognito access tokens name their client in `client_id`: the authorizer's audience lists both.
+    const clientIds = Object.keys(template.findResources('AWS::Cognito::UserPoolClient'));
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      JwtConfiguration: Match.objectLike({ Audience: Match.arrayWith(clientIds.map((id) => ({ Ref: id }))) }),
+    });
+    // The token endpoint the backend calls.
+    expect(Object.keys(template.findResources('AWS::Cognito::UserPoolDomain'))).toHaveLength(1);
+  });
+
+  it('keeps the scope name tickfeed/admin on the route with an external issuer', () => {
+    const { template: t } = synth({ context: { jwtIssuer: 'https://issuer.example', jwtAudience: 'aud-1,aud-2' } });
+    expect(routeWithKey(t, 'GET /rollups/{name}')?.Properties.AuthorizationScopes).toEqual(['tickfeed/admin']);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', { JwtConfiguration: { Issuer: 'https://issuer.example', Audience: ['aud-1', 'aud-2'] } });
+    expect(Object.keys(t.findResources('AWS::Cognito::UserPoolClient'))).toHaveLength(0);
+  });
+
+  it('passes PROTECTED_VERBS from context to the activities function only', () => {
+    const { template: t } = synth({ context: { protectedVerbs: 'purchase,refund' } });
+    const env = (fnId: string) => {
+      const name = `${fnId[0]!.toUpperCase()}${fnId.slice(1)}Function`;
+      const [res] = Object.entries(t.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith(name));
+      return res![1].Properties.Environment.Variables as Record<string, unknown>;
+    };
+    expect(env('activities').PROTECTED_VERBS).toBe('purchase,refund');
+    expect(env('feedRead').PROTECTED_VERBS).toBeUndefined();
+    expect(() => synth({ context: { protectedVerbs: 'Purchase' } })).toThrow(/PROTECTED_VERBS/);
+  });
+});

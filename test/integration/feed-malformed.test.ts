@@ -23,7 +23,7 @@ interface Req {
 }
 
 const valid = { verb: 'post', content: 'hello' };
-const allowedFields = new Set(['verb', 'object', 'content', 'attributes', 'foreignId', 'time']);
+const allowedFields = new Set(['verb', 'object', 'content', 'attributes', 'foreignId', 'time', 'actor']);
 
 const badJson = fc.oneof(
   fc.string({ maxLength: 40 }).filter((s) => {

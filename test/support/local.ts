@@ -40,16 +40,20 @@ export interface ApiResponse<T = unknown> {
   body: T;
 }
 
+/** The scope of the product backend's tokens (lib/defs/scopes.ts). */
+export const ADMIN = 'tickfeed/admin';
+
 /**
- * Call the local HTTP API. `as` mints a token for that user; `raw` sends a string body as is.
+ * Call the local HTTP API. `as` mints a token for that user (with `scope`, e.g. ADMIN, if given);
+ * `raw` sends a string body as is.
  */
 export async function api<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
   method: string,
   path: string,
-  opts: { as?: string; token?: string; json?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  opts: { as?: string; scope?: string; token?: string; json?: unknown; raw?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
-  const bearer = opts.token ?? (opts.as ? await token(opts.as) : undefined);
+  const bearer = opts.token ?? (opts.as ? await token(opts.as, opts.scope ? { scope: opts.scope } : undefined) : undefined);
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   let body: string | undefined = opts.raw;
   if (opts.json !== undefined) {

@@ -3,7 +3,7 @@
  * API's answer in the same shape (`{ [t]: value }`).
  */
 import type { ActivityInput } from './seed-originals.js';
-import { api, uid } from './local.js';
+import { ADMIN, api, uid } from './local.js';
 
 export type Points = Record<string, number>;
 const G = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
@@ -41,10 +41,10 @@ export function coarsen(points: Points, series: string, granularity: Granularity
 
 const reader = uid('reader');
 
-/** GET /rollups/{series} over [fromMs, toMs) as `{ t: value }`. */
+/** GET /rollups/{series} over [fromMs, toMs) as `{ t: value }`, as the backend (admin scope) reads it. */
 export async function readSeries(series: string, fromMs: number, toMs: number, granularity: Granularity = 'minute'): Promise<Points> {
   const q = new URLSearchParams({ from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), granularity });
-  const res = await api<{ points: { t: string; value: number }[] }>('GET', `/rollups/${encodeURIComponent(series)}?${q}`, { as: reader });
+  const res = await api<{ points: { t: string; value: number }[] }>('GET', `/rollups/${encodeURIComponent(series)}?${q}`, { as: reader, scope: ADMIN });
   if (res.status !== 200) throw new Error(`GET /rollups/${series}: ${res.status} ${JSON.stringify(res.body)}`);
   return Object.fromEntries(res.body.points.map((p) => [p.t, p.value]));
 }

@@ -71,8 +71,15 @@ export function summarize(
 /** First bucket start of the `n`-bucket window at `nowMs` (the lower bound of the read). */
 export const windowStart = (nowMs: number, n: number, cfg: WindowConfig) => bucketStart(nowMs, cfg) - (n - 1) * cfg.bucketMs;
 
-/** `userId`'s window of the `n` newest buckets at `nowMs`, read from their activity entries. */
+/** End of the window at `nowMs` (exclusive): the start of the bucket after the current one. */
+export const windowEnd = (nowMs: number, cfg: WindowConfig) => bucketStart(nowMs, cfg) + cfg.bucketMs;
+
+/**
+ * `userId`'s window of the `n` newest buckets at `nowMs`, read from their activity entries in a
+ * bounded range: from the window's first bucket to the end of the current one — entries in later
+ * buckets (activities posted with a future `time`) are not read at all.
+ */
 export async function readActivityWindow(userId: string, nowMs: number, n: number, cfg: WindowConfig, segments: Segments): Promise<ActivityWindow> {
-  const rows = await readActivityEntries(userId, windowStart(nowMs, n, cfg));
+  const rows = await readActivityEntries(userId, windowStart(nowMs, n, cfg), windowEnd(nowMs, cfg));
   return summarize(rows, nowMs, n, cfg, segments);
 }

@@ -1,0 +1,104 @@
+/**
+ * Alarms on every path where work can be lost or stall, all to one SNS topic (with an e-mail
+ * subscription when cdk.json context `alarmEmail` is set):
+ * - a dead-letter queue or stream on-failure queue holds a message (depth > 0): a fan-out job, or a
+ *   stream batch that exhausted its retries (re-drive it with `npm run redrive` while the stream
+ *   still holds its records: 24 h);
+ * - a stream consumer falls behind (IteratorAge above `iteratorAgeAlarm`, default 5 min): records
+ *   age out of the stream after 24 h;
+ * - the HTTP API answers 5xx;
+ * - any function errors or is throttled.
+ * The queues and stream consumers come from the shared definitions, so a new one is covered.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { type DeploymentSettings, eventSources, type FunctionId, functionList, type QueueId, queueList } from '../defs/index.js';
+
+const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+
+/** Queues whose messages are lost work: every dead-letter target and every stream on-failure queue. */
+export function lossQueues(): QueueId[] {
+  const ids = new Set<QueueId>();
+  for (const q of queueList) if (q.deadLetter) ids.add(q.deadLetter.queue);
+  for (const s of eventSources) if (s.kind === 'stream') ids.add(s.onFailure);
+  return [...ids];
+}
+
+/** Functions consuming a DynamoDB stream (each has its own mapping, so its IteratorAge is the mapping's). */
+export const streamConsumers = (): FunctionId[] => [...new Set(eventSources.flatMap((s) => (s.kind === 'stream' ? [s.fn] : [])))];
+
+export function createAlarms(
+  scope: Construct,
+  resources: { fns: Record<FunctionId, NodejsFunction>; queues: Record<QueueId, sqs.Queue>; api: apigw.HttpApi },
+  settings: Pick<DeploymentSettings, 'iteratorAgeAlarmMs' | 'alarmEmail'>,
+): { topic: sns.Topic; alarms: cloudwatch.Alarm[] } {
+  const topic = new sns.Topic(scope, 'AlarmTopic', { displayName: 'tickfeed alarms', enforceSSL: true });
+  // CloudWatch publishes alarm state changes; only for alarms of this account.
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'AllowCloudWatchAlarms',
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+  );
+  if (settings.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+
+  const action = new SnsAction(topic);
+  const alarms: cloudwatch.Alarm[] = [];
+  const alarm = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+    const a = new cloudwatch.Alarm(scope, id, {
+      metric,
+      threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    a.addAlarmAction(action);
+    a.addOkAction(action);
+    alarms.push(a);
+  };
+  const minute = Duration.minutes(1);
+
+  for (const id of lossQueues()) {
+    alarm(
+      `${pascal(id)}DepthAlarm`,
+      resources.queues[id].metricApproximateNumberOfMessagesVisible({ period: minute, statistic: cloudwatch.Stats.MAXIMUM }),
+      0,
+      id === 'fanoutDlq'
+        ? 'A fan-out job was dead-lettered: some followers miss a post (or a follow/unfollow was not applied). Inspect and re-send the message to the fan-out queue.'
+        : `A stream batch exhausted its retries and was skipped (queue ${id}). Fix the cause, then re-drive it within 24 h: npm run redrive -- --queue-url <url>.`,
+    );
+  }
+  for (const id of streamConsumers()) {
+    alarm(
+      `${pascal(id)}IteratorAgeAlarm`,
+      resources.fns[id].metric('IteratorAge', { period: minute, statistic: cloudwatch.Stats.MAXIMUM }),
+      settings.iteratorAgeAlarmMs,
+      `The ${id} stream consumer is more than ${settings.iteratorAgeAlarmMs / 1000}s behind; stream records expire after 24 h.`,
+    );
+  }
+  alarm(
+    'Api5xxAlarm',
+    resources.api.metricServerError({ period: minute, statistic: cloudwatch.Stats.SUM }),
+    0,
+    'The HTTP API answered 5xx (a handler failed, timed out or was throttled).',
+  );
+  for (const def of functionList) {
+    const fn = resources.fns[def.id];
+    const period = Duration.minutes(5);
+    alarm(`${pascal(def.id)}ErrorsAlarm`, fn.metricErrors({ period, statistic: cloudwatch.Stats.SUM }), 0, `Function ${def.id} failed an invocation.`);
+    alarm(`${pascal(def.id)}ThrottlesAlarm`, fn.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }), 0, `Function ${def.id} was throttled.`);
+  }
+  return { topic, alarms };
+}
