@@ -16,6 +16,7 @@ import { functions, type SqsSourceDef } from '../lib/defs/index.js';
 import { localRegion } from './aws-local.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { Poller } from './poller.js';
+import { sleepUntilSend } from './sqs-activity.js';
 
 export interface SqsPollerOptions {
   readonly source: SqsSourceDef;
@@ -49,7 +50,7 @@ async function loop(opts: SqsPollerOptions, running: () => boolean): Promise<voi
     try {
       const handled = await pollOnce(opts);
       idleMs = handled ? 20 : Math.min(idleMs * 2, 250);
-      if (!handled) await sleep(idleMs);
+      if (!handled) await sleepUntilSend(idleMs);
     } catch (error) {
       if (!running()) return;
       console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);

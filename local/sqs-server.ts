@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import { createSqsServer } from 'local-aws-sqs';
 import { localAccountId, localRegion } from './aws-local.js';
+import { announceSend } from './sqs-activity.js';
 
 export interface SqsLocal {
   readonly endpoint: string;
@@ -16,6 +17,10 @@ export async function startSqsServer(opts: { port: number }): Promise<SqsLocal> 
     accountId: localAccountId,
     // Restarting the stack recreates queues at once; AWS's 60 s rule would only get in the way.
     emulateQueueCreationLifecycle: false,
+  });
+  // Wake idle pollers on every send, as Lambda's long-polling pollers would be (sqs-activity.ts).
+  server.on('request', (req) => {
+    if (String(req.headers['x-amz-target'] ?? '').startsWith('AmazonSQS.SendMessage')) announceSend();
   });
   return {
     endpoint: `http://127.0.0.1:${opts.port}`,

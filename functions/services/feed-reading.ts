@@ -16,7 +16,7 @@
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
  * Retention by age is part of the key condition (free); count and span are enforced by trims
- * only, so a home feed shows what it stores: at least its N newest, about 2N on average between
+ * only, so a home feed shows what it stores: at least its N newest, about 2.3N on average between
  * trims (see retention/trim.ts).
  */
 import { isFeedHead, parseFeedHead } from '../model/feed-head.js';
@@ -66,7 +66,8 @@ function remember(owner: string, pulled: readonly string[]): void {
 /** One page of `owner`'s home feed, merged with the pulled authors they follow. */
 export async function readHomeFeed(owner: string, req: PageRequest): Promise<Page> {
   const bound = ageBound(nowTicks(), ttls().feedTtl);
-  const range = rangeOf(req, bound, 2); // one for "more", one for the head item
+  // One more item says "there is more"; one more again where the head (rk 0) can be in range.
+  const range = rangeOf(req, bound, req.before === undefined ? 2 : 1);
   const cached = headCache.get(owner);
   const fresh = cached !== undefined && Date.now() - cached.at < HEAD_CACHE_MS;
   const firstPage = req.before === undefined && req.since === undefined;

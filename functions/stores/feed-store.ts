@@ -193,6 +193,14 @@ export async function putCopies(items: readonly Item[], opts?: BatchWriteOptions
   await batchWriteAll(feed(), items.map((Item) => ({ PutRequest: { Item } })), opts);
 }
 
+/** Whether the copy at (owner, rk) exists (strongly consistent, key only). */
+export async function hasCopy(owner: string, rk: bigint): Promise<boolean> {
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: feed(), Key: homeFeedKey(owner, rk), ConsistentRead: true, ProjectionExpression: 'rk' }),
+  );
+  return Item !== undefined;
+}
+
 /** Delete the copies at (owner, rk). Deleting an absent key is harmless (and still 1 WCU). */
 export async function deleteCopies(keys: readonly { owner: string; rk: bigint }[], opts?: BatchWriteOptions): Promise<void> {
   await batchWriteAll(

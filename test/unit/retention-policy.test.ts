@@ -5,15 +5,15 @@ import { homeFeedPolicyFromEnv, homeFeedPolicyOf, timelinePolicyFromEnv } from '
 import { startsTrim } from '../../functions/services/retention/trim.js';
 
 describe('homeFeedPolicyOf', () => {
-  it('N = 10: margin ⌈N/4⌉ = 3, a trim attempt on about 2 in every 10 copies', () => {
-    expect(homeFeedPolicyOf(10)).toEqual({ maxItems: 10, margin: 3, attemptChance: 0.2, maxSpanMs: undefined, ttlMs: undefined });
+  it('N = 10: margin ⌈N/4⌉ = 3, a trim attempt on about 1 in every 10 copies', () => {
+    expect(homeFeedPolicyOf(10)).toEqual({ maxItems: 10, margin: 3, attemptChance: 0.1, maxSpanMs: undefined, ttlMs: undefined });
   });
 
-  it('N = 1000 (the default): margin 250, chance 2/1000', () => {
+  it('N = 1000 (the default): margin 250, chance 1/1000', () => {
     expect(homeFeedPolicyOf(1000, undefined, 86_400_000)).toEqual({
       maxItems: 1000,
       margin: 250,
-      attemptChance: 0.002,
+      attemptChance: 0.001,
       maxSpanMs: undefined,
       ttlMs: 86_400_000,
     });
@@ -21,11 +21,11 @@ describe('homeFeedPolicyOf', () => {
 
   it.each([
     [1, 1, 1],
-    [2, 1, 1],
-    [4, 1, 0.5],
-    [5, 2, 0.4],
-    [9, 3, 2 / 9],
-  ])('tiny feeds: N = %i → margin %i (at least 1), chance %f (every copy once N ≤ 2)', (n, margin, chance) => {
+    [2, 1, 0.5],
+    [4, 1, 0.25],
+    [5, 2, 0.2],
+    [9, 3, 1 / 9],
+  ])('tiny feeds: N = %i → margin %i (at least 1), chance %f (1/N: every copy at N = 1)', (n, margin, chance) => {
     expect(homeFeedPolicyOf(n)).toMatchObject({ maxItems: n, margin, attemptChance: chance });
   });
 

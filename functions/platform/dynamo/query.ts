@@ -25,7 +25,10 @@ export async function queryAll(input: QueryCommandInput, maxItems = Number.POSIT
   const items: Item[] = [];
   let start = input.ExclusiveStartKey;
   do {
-    const page = await queryPage({ ...input, ExclusiveStartKey: start });
+    // Never ask a later page for more than is still wanted: a Query pays for what it reads.
+    const wanted = maxItems - items.length;
+    const limit = input.Limit === undefined ? (Number.isFinite(wanted) ? wanted : undefined) : Math.min(input.Limit, wanted);
+    const page = await queryPage({ ...input, ExclusiveStartKey: start, ...(limit === undefined ? {} : { Limit: limit }) });
     items.push(...page.items);
     start = page.lastEvaluatedKey;
   } while (start && items.length < maxItems);

@@ -1,7 +1,6 @@
 /**
  * fanout job: copy a new post into one page of its author's followers' home feeds (and, on the
- * first page, the author's own — POST wrote it already; rewriting it is idempotent, and it makes
- * the copy certain even if the request died after writing the original).
+ * first page, the author's own if POST did not get to write it: a read costs a fifth of a write).
  *
  * Delete-safety: a DELETE can mark the original at any moment. Checked before the page (a deleted
  * post stops its fan-out) AND after the writes: the retract job may already have passed these
@@ -9,6 +8,7 @@
  * make the two orders exhaustive: either our writes finished before the mark (the retract, which
  * starts after the mark, deletes them) or our re-check sees the mark.
  */
+import { hasCopy } from '../../stores/feed-store.js';
 import { getProfile } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
@@ -19,13 +19,14 @@ import { FOLLOWER_PAGE, followerPage, isLive } from './shared.js';
 export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<void> {
   const rk = BigInt(job.rk);
   const source = { ...itemOfImage(job.image as StreamImage), rk };
-  if (!(await isLive(job.author, rk))) return;
   const first = !job.cursor;
+  const [live, ownCopy] = await Promise.all([isLive(job.author, rk), first ? hasCopy(job.author, rk) : true]);
+  if (!live) return;
   // Decided once, on the first page: a pulled author's posts are merged at read time instead.
   const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
   const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE);
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
-  const owners = first ? [job.author, ...followers] : followers;
+  const owners = ownCopy ? followers : [job.author, ...followers];
   await writeCopies(owners.map((owner) => ({ owner, source })));
   if (!(await isLive(job.author, rk))) await removeCopies(owners.map((owner) => ({ owner, rk })));
 }

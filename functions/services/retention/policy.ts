@@ -27,13 +27,17 @@ export interface TimelinePolicy {
   readonly ttlMs?: number;
 }
 
-/** margin = max(1, ⌈N/4⌉); a trim is attempted about twice per N copies written (every copy for N ≤ 2). */
+/**
+ * margin = max(1, ⌈N/4⌉); a trim is attempted about once per N copies written (Stream-Framework's
+ * trim chance, 1/max_length): an attempt that finds too few copies to trim reads what was written
+ * since the last trim, so rarer attempts keep the reads of all attempts under 2× what they delete.
+ */
 export function homeFeedPolicyOf(maxItems: number | undefined, maxSpanMs?: number, ttlMs?: number): HomeFeedPolicy {
   const trimming = maxItems !== undefined || maxSpanMs !== undefined;
   return {
     maxItems,
     margin: maxItems === undefined ? 0 : Math.max(1, Math.ceil(maxItems / 4)),
-    attemptChance: !trimming ? 0 : maxItems === undefined ? 1 / 16 : Math.min(1, 2 / maxItems),
+    attemptChance: !trimming ? 0 : maxItems === undefined ? 1 / 16 : Math.min(1, 1 / maxItems),
     maxSpanMs,
     ttlMs,
   };

@@ -1,5 +1,5 @@
 /**
- * Home-feed trims: paid per trim, never per copy. No counter is kept; instead about 2 in every N
+ * Home-feed trims: paid per trim, never per copy. No counter is kept; instead about 1 in every N
  * copies written start a trim attempt (decided by a hash of the copy's key, so a redelivered job
  * decides the same way — Stream-Framework's trim chance per insert, made deterministic).
  *
@@ -12,8 +12,8 @@
  * trims once they number N + margin. Then K is among them (the N-th), and everything older — the
  * rest of them and the N the last trim kept — goes: it reads N + margin + what it deletes, and
  * deletes ≥ N + margin. So a trim reads < 2× what it deletes. A feed is eligible at 2N + margin
- * copies and cut at the next draw, on average N/2 copies later: it holds about 2N on average,
- * 2.75N before a typical trim, more after an unlucky run of draws (each draw still cuts to N). Copies that land below `top` (a follow's backfill of older posts)
+ * copies and cut at the next draw, on average N copies later: it holds about 2.3N on average,
+ * 3.25N before a typical trim, more after an unlucky run of draws (each draw still cuts to N). Copies that land below `top` (a follow's backfill of older posts)
  * make their attempt read from the feed's newest instead, up to 2N + margin.
  * Span: copies older than the newest minus FEED_MAX_SPAN go in the same pass.
  * Ownership: home feeds hold copies only; the head (rk 0) is never in a trimmed range.
