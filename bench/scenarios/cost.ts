@@ -41,7 +41,7 @@ import {
 import { invokeRoute } from '../invoke.js';
 import { type Figure, progress } from '../report.js';
 import { median, round } from '../stats.js';
-import type { Scenario } from './index.js';
+import type { Scenario } from './scenario.js';
 
 const S = 'cost';
 const FOLLOWERS = 200;
@@ -184,6 +184,26 @@ async function postCost(ctx: BenchContext, figures: Figure[]): Promise<PostingCo
     unit: 'RCU',
     note: `${otherReads} (strongly consistent: the liveness checks before and after the page, the pulled flag); trim attempts: ${trimAttempts.join('+')} over ${POSTS} posts, ${round(trimRcu.reduce((a, b) => a + b, 0) / POSTS, 2)} RCU per post on average (feeds this small hold far fewer than N copies: the attempts read a little and delete nothing)`,
   });
+  // A post by an author nobody follows: the request and its fan-out job together.
+  const solo = uid('cost-solo');
+  const soloSamples: CapacityTotals[] = [];
+  for (let i = 0; i < 3; i++) {
+    await quiesce(ctx);
+    const before = ctx.handlerCapacity.snapshot();
+    const res = await ctx.call('POST', '/activities', solo, benchActivity(i));
+    if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+    await quiesce(ctx);
+    soloSamples.push(withoutTable(ctx.handlerCapacity.since(before), stats));
+  }
+  const soloW = median(soloSamples.map((s) => s.write));
+  figures.push({
+    scenario: S,
+    metric: `WCU per post at 0 followers, the request and its fan-out job together: meter ${round(soloW, 3)} vs rule minimum ${round(postMin, 3)}`,
+    value: round(soloW / postMin, 3),
+    unit: '× min',
+    note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
+  });
+
   // DynamoDB Local under-reports transactions; the rule: 2 WCU per item (≤ 1 KB) in a transaction.
   const rollup = median(rollupSamples.map((s) => s.tables[stats]?.write ?? 0));
   const txItems = median(rollupSamples.map((s) => s.tags.transaction?.items ?? 0));

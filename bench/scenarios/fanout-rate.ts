@@ -31,7 +31,7 @@ import {
 } from '../fixtures.js';
 import { type Figure, progress } from '../report.js';
 import { median, round } from '../stats.js';
-import type { Scenario } from './index.js';
+import type { Scenario } from './scenario.js';
 
 const S = 'fan-out rate';
 const FOLLOWERS = 5000;

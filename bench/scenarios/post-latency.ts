@@ -20,7 +20,7 @@ import {
 import { callNaive, naiveFollow, startNaiveServer } from '../naive-baseline.js';
 import { type Figure, progress } from '../report.js';
 import { median, percentile, round } from '../stats.js';
-import type { Scenario } from './index.js';
+import type { Scenario } from './scenario.js';
 
 const S = 'post latency';
 const PLAN = [

@@ -21,7 +21,7 @@ import { benchFeed, benchOriginal, follow, hasRoute, notMeasured, quiesce, uid, 
 import { invokeRoute } from '../invoke.js';
 import type { Figure } from '../report.js';
 import { median, percentile, round, timed } from '../stats.js';
-import type { Scenario } from './index.js';
+import type { Scenario } from './scenario.js';
 
 const FEED_ITEMS = 5000;
 const LIMIT = 20;

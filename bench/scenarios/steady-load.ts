@@ -11,7 +11,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { BenchContext } from '../context.js';
 import { follow, hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
-import type { Scenario } from './index.js';
+import type { Scenario } from './scenario.js';
 
 const S = 'steady load';
 const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
