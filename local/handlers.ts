@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type FunctionId, functions } from '../lib/defs/index.js';
+import { enforceGrants, runAs } from './iam.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers take Lambda event shapes of their own
 export type AnyHandler = (event: any, context?: unknown) => Promise<any>;
@@ -27,14 +28,19 @@ export function loadHandler(id: FunctionId): Promise<AnyHandler> {
   let loaded = cache.get(id);
   if (!loaded) {
     const url = pathToFileURL(resolve(projectRoot, functions[id].entry)).href;
-    loaded = import(url).then((mod: { handler?: AnyHandler }) => {
-      const handler = mod.handler;
-      if (typeof handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
-      return (event, context) => {
-        for (const tap of taps) tap(id, event);
-        return handler(event, context);
-      };
-    });
+    // The functions' SDK clients get the local IAM checks first (local/iam.ts): each invocation
+    // may only make the calls its definition grants.
+    loaded = import('../functions/platform/clients.js')
+      .then((clients) => enforceGrants(clients))
+      .then(() => import(url))
+      .then((mod: { handler?: AnyHandler }) => {
+        const handler = mod.handler;
+        if (typeof handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
+        return (event, context) => {
+          for (const tap of taps) tap(id, event);
+          return runAs(id, () => handler(event, context));
+        };
+      });
     cache.set(id, loaded);
   }
   return loaded;

@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { JavaMissingError } from './java.js';
 import { loadOrCreateKeys } from './jwt.js';
-import { dataDir, keysFile } from './paths.js';
+import { dataDir, endpointsFile, keysFile } from './paths.js';
+import { removeEndpoints, writeEndpoints } from './endpoints.js';
 import { configKeys } from '../lib/defs/index.js';
 import { ConfigError, validateConfig } from '../lib/defs/index.js';
 import { DataVersionError } from './data-version.js';
@@ -29,6 +30,7 @@ try {
     // Retry failed fan-out jobs after 5 s instead of the 3-minute visibility timeout.
     sqsRetryDelaySeconds: 5,
   });
+  writeEndpoints(endpointsFile, stack); // for `npm run redrive`
   console.log(`tickfeed is running at ${stack.apiUrl}`);
   console.log(`  data: ${values['in-memory'] ? 'in memory (gone on exit)' : dataDir}`);
   console.log('  get a token:  npm run token -- alice');
@@ -41,6 +43,7 @@ try {
     stopping = true;
     console.log(`\n${signal}: stopping…`);
     await stack.stop();
+    removeEndpoints(endpointsFile);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../lib/app.js';
+import { type RouteDef, routes } from '../../lib/defs/index.js';
 import { nagAcknowledgements } from '../../lib/nag.js';
 import { synth } from './synth.js';
 
@@ -48,6 +49,20 @@ describe('cdk-nag AwsSolutions', { timeout: 180_000 }, () => {
     const { app, stack } = synth({ nag: true });
     new Queue(stack, 'AnotherQueueWithoutDlq', { enforceSSL: true }); // AwsSolutions-SQS3, acknowledged only on the stream-failures queue
     expect(() => app.synth()).toThrow(/AnotherQueueWithoutDlq/);
+  });
+
+  it('does fail synthesis on a new route without the authorizer that is not in the public list', () => {
+    // A route definition like any other, only with `auth: false`: the acknowledgement of APIG4 is
+    // for the deliberate public list (lib/nag.ts), not for whatever is declared unauthenticated.
+    const careless: RouteDef = { method: 'GET', path: '/careless', fn: 'health', auth: false };
+    const list = routes as RouteDef[];
+    list.push(careless);
+    try {
+      expect(() => synth({ nag: true }).app.synth()).toThrow(/AwsSolutions-APIG4[\s\S]*careless|careless[\s\S]*AwsSolutions-APIG4/);
+    } finally {
+      list.splice(list.indexOf(careless), 1);
+    }
+    expect(synthError(false)).toBe('no findings'); // the same stack without it is clean
   });
 
   it('acknowledges only findings that exist, each on resources that have it, with a reason', () => {

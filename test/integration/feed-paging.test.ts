@@ -100,7 +100,7 @@ describe('paging', () => {
     const settledOld = old.filter((o) => o.doneAt < lastPageStartedAt);
     for (const o of settledOld) expect(ids).toContain(o.id);
     for (const f of fresh) expect(ids.slice(25)).not.toContain(f.id);
-    expect(pages).toBeGreaterThanOrEqual(12);
+    expect(pages).toBeGreaterThanOrEqual(11); // 260 seeded in pages of 25, plus late copies that land before the end
 
     // since the first page's head returns exactly the newer posts.
     const newer = await api('GET', `/feed?since=${head}&limit=100`, { as: me });

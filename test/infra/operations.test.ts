@@ -1,0 +1,251 @@
+/**
+ * Template intent for issue 11's operational rules: alarms on every loss path, event filters on
+ * the stream mappings, the fan-out worker's maximum concurrency, per-route throttles, and exact
+ * least-privilege grants. One behaviour per test.
+ */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventSources, functionList, functions, type StreamSourceDef, type TableId } from '../../lib/defs/index.js';
+import { synth } from './synth.js';
+
+let template: Template;
+beforeAll(() => {
+  template = synth().template;
+}, 180_000);
+
+const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+const resources = (t: Template, type: string) => Object.entries(t.findResources(type));
+const logicalId = (t: Template, type: string, prefix: string) => {
+  const ids = resources(t, type).map(([id]) => id).filter((id) => id.startsWith(prefix));
+  expect(ids, prefix).toHaveLength(1);
+  return ids[0]!;
+};
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** Every IAM statement attached to function `fnId`'s role. */
+function statementsOf(t: Template, fnId: string): Statement[] {
+  const fn = t.toJSON().Resources[logicalId(t, 'AWS::Lambda::Function', `${pascal(fnId)}Function`)];
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  return resources(t, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+/** DynamoDB actions granted on the table itself (`GetAtt <Table>.Arn`), sorted. */
+function tableActions(t: Template, fnId: string, table: TableId): string[] {
+  const tableId = logicalId(t, 'AWS::DynamoDB::Table', `${pascal(table)}Table`);
+  return statementsOf(t, fnId)
+    .filter((s) => JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }))
+    .flatMap(actionsOf)
+    .sort();
+}
+
+const alarms = (t: Template) => resources(t, 'AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, p: a.Properties }));
+const topicId = () => logicalId(template, 'AWS::SNS::Topic', 'AlarmTopic');
+
+describe('alarms on every loss path', () => {
+  it('send every alarm (and its recovery) to the one SNS topic', () => {
+    const all = alarms(template);
+    expect(all.length).toBeGreaterThan(0);
+    for (const { id, p } of all) {
+      expect(p.AlarmActions, id).toEqual([{ Ref: topicId() }]);
+      expect(p.OKActions, id).toEqual([{ Ref: topicId() }]);
+    }
+  });
+
+  it('alarm on any message in the fan-out DLQ and in the stream-failures queue', () => {
+    for (const queue of ['FanoutDlqQueue', 'StreamFailuresQueue']) {
+      const queueId = logicalId(template, 'AWS::SQS::Queue', queue);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+      });
+    }
+    // …and on no working queue (a busy fan-out queue is not a loss).
+    const fanoutId = logicalId(template, 'AWS::SQS::Queue', 'FanoutQueue');
+    expect(JSON.stringify(alarms(template).map((a) => a.p.Dimensions))).not.toContain(fanoutId);
+  });
+
+  it('alarm on the IteratorAge of each stream consumer above 5 minutes (context iteratorAgeAlarm)', () => {
+    const consumers = [...new Set(eventSources.filter((s) => s.kind === 'stream').map((s) => s.fn))];
+    expect(consumers.sort()).toEqual(['outbox', 'rollups']);
+    for (const fn of consumers) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'IteratorAge',
+        Statistic: 'Maximum',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(template, 'AWS::Lambda::Function', `${pascal(fn)}Function`) } }],
+        Threshold: 300_000,
+      });
+    }
+    const t = synth({ context: { iteratorAgeAlarm: '2m' } }).template;
+    expect(alarms(t).filter((a) => a.p.MetricName === 'IteratorAge').map((a) => a.p.Threshold)).toEqual([120_000, 120_000]);
+  });
+
+  it('alarm on API 5xx', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(template, 'AWS::ApiGatewayV2::Api', 'Api') } }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('alarm on the errors and the throttles of every function', () => {
+    for (const def of functionList) {
+      const fnRef = { Ref: logicalId(template, 'AWS::Lambda::Function', `${pascal(def.id)}Function`) };
+      for (const metric of ['Errors', 'Throttles']) {
+        const found = alarms(template).filter(
+          (a) => a.p.MetricName === metric && JSON.stringify(a.p.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: fnRef }]),
+        );
+        expect(found, `${metric} of ${def.id}`).toHaveLength(1);
+        expect(found[0]!.p.Threshold).toBe(0);
+      }
+    }
+  });
+
+  it('deny non-TLS publishing to the topic and let CloudWatch of this account publish', () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: topicId() }],
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 'sns:Publish', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('subscribe the alarm e-mail only when context alarmEmail is set', () => {
+    expect(resources(template, 'AWS::SNS::Subscription')).toHaveLength(0);
+    const t = synth({ context: { alarmEmail: 'ops@example.com' } }).template;
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: logicalId(t, 'AWS::SNS::Topic', 'AlarmTopic') } });
+  });
+});
+
+describe('event filters and concurrency', () => {
+  it('give each stream mapping exactly the filter patterns declared for its consumer', () => {
+    for (const source of eventSources.filter((s): s is StreamSourceDef => s.kind === 'stream')) {
+      const mapping = logicalId(template, 'AWS::Lambda::EventSourceMapping', `${pascal(source.fn)}FunctionDynamoDBEventSource`);
+      const patterns = template.toJSON().Resources[mapping].Properties.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
+      expect(patterns).toEqual(source.filters);
+    }
+  });
+
+  it('pass only timeline INSERTs to rollups, and timeline INSERTs plus deletions to the outbox', () => {
+    const patterns = (fn: string) =>
+      JSON.stringify(template.toJSON().Resources[logicalId(template, 'AWS::Lambda::EventSourceMapping', `${pascal(fn)}FunctionDynamoDBEventSource`)].Properties.FilterCriteria);
+    expect(patterns('rollups')).toContain('{\\"prefix\\":\\"t#\\"}');
+    expect(patterns('rollups')).not.toContain('MODIFY');
+    expect(patterns('outbox')).toContain('MODIFY');
+    expect(patterns('outbox')).toContain('deletedAt');
+  });
+
+  it('cap the fan-out worker’s SQS mapping at 10 concurrent invocations, from context fanoutMaxConcurrency', () => {
+    const queue = logicalId(template, 'AWS::SQS::Queue', 'FanoutQueue');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    const t = synth({ context: { fanoutMaxConcurrency: 25 } }).template;
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 25 } });
+    expect(() => synth({ context: { fanoutMaxConcurrency: 1 } })).toThrow(/fanoutMaxConcurrency/);
+  });
+});
+
+describe('per-route stage throttles', () => {
+  it('keep the stage default only, without context', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+      RouteSettings: Match.absent(),
+    });
+  });
+
+  it('apply context routeThrottles as route settings, after the routes exist', () => {
+    const { template: t } = synth({ context: { routeThrottles: JSON.stringify({ 'POST /activities': { rateLimit: 50, burstLimit: 100 } }) } });
+    const stage = resources(t, 'AWS::ApiGatewayV2::Stage')[0]?.[1];
+    expect(stage!.Properties.RouteSettings).toEqual({ 'POST /activities': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
+    const route = resources(t, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === 'POST /activities')![0];
+    expect(stage!.DependsOn).toContain(route);
+  });
+
+  it('refuse a throttle for a route that does not exist', () => {
+    expect(() => synth({ context: { routeThrottles: { 'POST /nope': { rateLimit: 1, burstLimit: 1 } } } })).toThrow(/routeThrottles/);
+  });
+});
+
+describe('least privilege', () => {
+  it('grants dynamodb:Scan to no one, and no DynamoDB wildcard action', () => {
+    const actions = resources(template, 'AWS::IAM::Policy').flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as Statement[]).flatMap(actionsOf));
+    expect(actions.filter((a) => /dynamodb:(Scan|\*)/.test(a))).toEqual([]);
+    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
+  });
+
+  it('grants each function exactly the DynamoDB actions its definition lists, per table', () => {
+    for (const def of functionList) {
+      for (const table of ['feed', 'graph', 'stats'] as const) {
+        const want = (def.tables[table] ?? []).map((a) => `dynamodb:${a}`).sort();
+        expect(tableActions(template, def.id, table), `${def.id} on ${table}`).toEqual(want);
+      }
+    }
+  });
+
+  it('lets feed reads Query and GetItem the feed table, nothing else anywhere', () => {
+    expect(tableActions(template, 'feedRead', 'feed')).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(tableActions(template, 'feedRead', 'graph')).toEqual([]);
+    expect(tableActions(template, 'feedRead', 'stats')).toEqual([]);
+    const other = statementsOf(template, 'feedRead').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
+    expect(other.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+  });
+
+  it('keeps the stream read actions of the stream consumers, on the feed table’s stream', () => {
+    const feed = logicalId(template, 'AWS::DynamoDB::Table', 'FeedTable');
+    for (const fn of ['outbox', 'rollups']) {
+      const onStream = statementsOf(template, fn)
+        .filter((s) => JSON.stringify(s.Resource) === JSON.stringify({ 'Fn::GetAtt': [feed, 'StreamArn'] }))
+        .flatMap(actionsOf);
+      expect(onStream.sort(), fn).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+    }
+    for (const fn of functionList.filter((d) => !['outbox', 'rollups'].includes(d.id))) {
+      expect(JSON.stringify(statementsOf(template, fn.id)), fn.id).not.toContain('StreamArn');
+    }
+  });
+
+  it('never grants an index ARN', () => {
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('/index/');
+  });
+
+  it('gives every function a role of its own, without managed policies, writing only its own log group', () => {
+    for (const def of functionList) {
+      const fn = template.toJSON().Resources[logicalId(template, 'AWS::Lambda::Function', `${pascal(def.id)}Function`)];
+      const role = template.toJSON().Resources[fn.Properties.Role['Fn::GetAtt'][0]];
+      expect(role.Properties.ManagedPolicyArns, def.id).toBeUndefined();
+      const logs = statementsOf(template, def.id).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logs, def.id).toEqual([
+        {
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Effect: 'Allow',
+          Resource: { 'Fn::GetAtt': [logicalId(template, 'AWS::Logs::LogGroup', `${pascal(def.id)}Logs`), 'Arn'] },
+        },
+      ]);
+    }
+  });
+
+  it('keeps every public route cheap: its function reads no table and sends to no queue', () => {
+    for (const fnId of ['health', 'openapi', 'fallback'] as const) {
+      expect(functions[fnId].tables, fnId).toEqual({});
+      expect(functions[fnId].sendsTo, fnId).toEqual([]);
+      expect(statementsOf(template, fnId).flatMap(actionsOf).filter((a) => !a.startsWith('logs:')), fnId).toEqual([]);
+    }
+  });
+});
