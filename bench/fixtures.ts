@@ -205,7 +205,8 @@ export async function rawBatchWrite(
     for (let attempt = 0; pending?.length; attempt++) {
       if (attempt > 10) throw new Error('raw batch write: unprocessed items after 10 retries');
       if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
-      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }));
+      // Metered like the handlers' calls (ReturnConsumedCapacity makes DynamoDB Local slower per item).
+      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
       pending = out.UnprocessedItems?.[table];
     }
   });

@@ -3,6 +3,7 @@
  * shared definitions, env vars for the handlers, the HTTP API, and one poller per event source.
  * Used by `npm start` (local/main.ts), the tests' global setup and the benchmarks.
  */
+import { withoutSdkLogging } from '../functions/platform/quiet-client.js';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -78,9 +79,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     started.push(sqsLocal);
 
     const clientConfig = { region: localRegion, credentials: localCredentials };
-    const dynamo = new DynamoDBClient({ ...clientConfig, endpoint: dynamoLocal.endpoint });
-    const streams = new DynamoDBStreamsClient({ ...clientConfig, endpoint: dynamoLocal.endpoint });
-    const sqs = new SQSClient({ ...clientConfig, endpoint: sqsLocal.endpoint });
+    // The runtime's own clients skip the SDK's logger middleware, as the functions' do (platform/quiet-client.ts).
+    const dynamo = withoutSdkLogging(new DynamoDBClient({ ...clientConfig, endpoint: dynamoLocal.endpoint }));
+    const streams = withoutSdkLogging(new DynamoDBStreamsClient({ ...clientConfig, endpoint: dynamoLocal.endpoint }));
+    const sqs = withoutSdkLogging(new SQSClient({ ...clientConfig, endpoint: sqsLocal.endpoint }));
     started.push({ stop: async () => [dynamo, streams, sqs].forEach((c) => c.destroy()) });
     // Stopped after the pollers (stops run in reverse): whatever is still queued is kept.
     started.push({

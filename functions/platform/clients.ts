@@ -6,8 +6,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from './quiet-client.js';
 
-export const dynamo = new DynamoDBClient({ maxAttempts: 5 });
+export const dynamo = withoutSdkLogging(new DynamoDBClient({ maxAttempts: 5 }));
 
 /**
  * Document client. `wrapNumbers` keeps 19+ digit range keys exact: every Number comes back as a
@@ -18,4 +19,4 @@ export const doc = DynamoDBDocumentClient.from(dynamo, {
   unmarshallOptions: { wrapNumbers: true },
 });
 
-export const sqs = new SQSClient({ maxAttempts: 5 });
+export const sqs = withoutSdkLogging(new SQSClient({ maxAttempts: 5 }));

@@ -5,7 +5,7 @@
  * A copy costs exactly its own write: no counter, no lookup. A few writes start a trim
  * (retention/trim.ts); a failed trim only delays storage reclamation and is logged.
  */
-import { copyOf, type CopySource } from '../model/feed-copy.js';
+import type { CopySource } from '../model/feed-copy.js';
 import { rkOf, ticksOfRangeKey } from '../model/range-key.js';
 import { logger } from '../platform/logger.js';
 import { forEachLimit } from '../platform/pool.js';
@@ -36,8 +36,13 @@ export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWr
   const p = homeFeedPolicy();
   const alive = ageBound(nowTicks(), p.ttlMs);
   const live = targets.filter((t) => alive === undefined || rkOf(t.source.rk) < alive);
-  const items = live.map((t) => copyOf(t.source, t.owner, expiresAtFor(ticksOfRangeKey(rkOf(t.source.rk)), p.ttlMs)));
-  await putCopies(items, opts);
+  // One group per original (a fan-out page is one group; a backfill, one group per post).
+  const groups = new Map<CopySource, string[]>();
+  for (const t of live) groups.get(t.source)?.push(t.owner) ?? groups.set(t.source, [t.owner]);
+  await putCopies(
+    [...groups].map(([source, owners]) => ({ source, owners, expiresAt: expiresAtFor(ticksOfRangeKey(rkOf(source.rk)), p.ttlMs) })),
+    opts,
+  );
   // Per owner: the oldest copy written to it now, and whether any of its copies drew a trim.
   const oldest = new Map<string, bigint>();
   const drawn = new Set<string>();

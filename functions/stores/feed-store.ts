@@ -9,9 +9,10 @@
  *   keys of a home-feed range        Query f#owner, projection rk (trims)
  *   head item                        GetItem / UpdateItem at (f#owner, 0)
  */
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem } from '../model/foreign-id.js';
-import { homeFeedKey, homeFeedPartition } from '../model/feed-copy.js';
+import { copyOf, type CopySource, homeFeedKey, homeFeedPartition } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { rkOf } from '../model/range-key.js';
 import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
@@ -189,8 +190,24 @@ export async function runPage(input: QueryCommandInput | undefined): Promise<Que
 
 // ---- home-feed copies --------------------------------------------------------------------------
 
-export async function putCopies(items: readonly Item[], opts?: BatchWriteOptions): Promise<void> {
-  await batchWriteAll(feed(), items.map((Item) => ({ PutRequest: { Item } })), opts);
+/** Copies of one original for some owners, with the home-feed TTL they get. */
+export interface CopyGroup {
+  readonly source: CopySource;
+  readonly owners: readonly string[];
+  readonly expiresAt: number | undefined;
+}
+
+/**
+ * Put copies into home feeds, all in one batched write. Each original is marshalled once and only
+ * the partition changes per owner: a fan-out pays per copy for its write, not for its encoding.
+ */
+export async function putCopies(groups: readonly CopyGroup[], opts?: BatchWriteOptions): Promise<void> {
+  const requests = groups.flatMap((g) => {
+    if (g.owners.length === 0) return [];
+    const template = marshall(copyOf(g.source, g.owners[0]!, g.expiresAt), { removeUndefinedValues: true });
+    return g.owners.map((owner) => ({ PutRequest: { Item: { ...template, pk: { S: homeFeedPartition(owner) } } } }));
+  });
+  await batchWriteAll(feed(), requests, { ...opts, marshalled: true });
 }
 
 /** Whether the copy at (owner, rk) exists (strongly consistent, key only). */

@@ -27,12 +27,8 @@ const fake = vi.hoisted(() => {
       tops.clear();
     },
     store: {
-      async putCopies(items: readonly Record<string, unknown>[]) {
-        for (const item of items) {
-          const owner = String(item.pk).replace(/^f#/, '');
-          expect(String(item.pk)).toBe(`f#${owner}`);
-          keysOf(owner).add(BigInt(String(item.rk)));
-        }
+      async putCopies(groups: readonly { source: Record<string, unknown>; owners: readonly string[]; expiresAt?: number }[]) {
+        for (const g of groups) for (const owner of g.owners) keysOf(owner).add(BigInt(String(g.source.rk)));
       },
       async deleteCopies(keys: readonly { owner: string; rk: bigint }[]) {
         for (const k of keys) keysOf(k.owner).delete(k.rk);
