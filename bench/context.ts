@@ -3,6 +3,7 @@
  * same DynamoDB Local (for side-by-side raw baselines), and a capacity meter on the handlers' own
  * SDK client (they run in this process), so cost figures come from ReturnConsumedCapacity.
  */
+import { withoutSdkLogging } from '../functions/platform/quiet-client.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -33,12 +34,13 @@ export interface BenchContext {
 
 export async function createContext(stack: LocalStack, keys: LocalKeys): Promise<BenchContext> {
   const config = { region: localRegion, credentials: localCredentials };
-  const dynamo = new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint });
+  // The baselines' clients are as lean as the handlers' (no SDK logger middleware, see platform/quiet-client.ts).
+  const dynamo = withoutSdkLogging(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }));
   const doc = DynamoDBDocumentClient.from(dynamo, {
     marshallOptions: { removeUndefinedValues: true },
     unmarshallOptions: { wrapNumbers: true },
   });
-  const sqs = new SQSClient({ ...config, endpoint: stack.sqsEndpoint });
+  const sqs = withoutSdkLogging(new SQSClient({ ...config, endpoint: stack.sqsEndpoint }));
   // The same module instance the local runtime loaded for the handlers (env is set by now).
   const handlerClients = await import('../functions/platform/clients.js');
   const handlerCapacity = meterCapacity(handlerClients.dynamo, classifyCalls(stack.tableNames));
