@@ -138,6 +138,8 @@ async function rawQuery(ctx: BenchContext, owner: string, cursor: string | undef
       KeyConditionExpression: cursor ? 'pk = :pk AND rk > :c' : 'pk = :pk',
       ExpressionAttributeValues: { ':pk': { S: homeFeedPartition(owner) }, ...(cursor ? { ':c': { N: cursor } } : {}) },
       Limit: LIMIT + 1,
+      // Metered like the handler's Query (ReturnConsumedCapacity costs DynamoDB Local time per call).
+      ReturnConsumedCapacity: 'TOTAL',
     }),
   );
 }
