@@ -40,6 +40,8 @@ export interface CapacityMeter {
   snapshot(): CapacityTotals;
   since(before: CapacityTotals): CapacityTotals;
   resetPeaks(): void;
+  /** Run `fn` with the meter out of the way (no ReturnConsumedCapacity, no bookkeeping): for timings. */
+  unmetered<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** Names the kind of a call from its command name and input (document or attribute-value form). */
@@ -53,8 +55,10 @@ const emptyTag = (): TagTotals => ({ calls: 0, read: 0, write: 0, items: 0, scan
 export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier): CapacityMeter {
   const totals = empty();
   const inFlight: Record<string, number> = {};
+  let paused = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (paused) return next(args);
       const input = args.input as Record<string, unknown>;
       if (!('ReturnConsumedCapacity' in input)) input.ReturnConsumedCapacity = 'TOTAL';
       const name = context.commandName ?? 'unknown';
@@ -107,6 +111,14 @@ export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier)
   return {
     snapshot: () => structuredClone(totals),
     since: (before) => diff(totals, before),
+    unmetered: async (fn) => {
+      paused += 1;
+      try {
+        return await fn();
+      } finally {
+        paused -= 1;
+      }
+    },
     resetPeaks: () => {
       for (const k of Object.keys(totals.peaks)) delete totals.peaks[k];
     },
