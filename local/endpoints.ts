@@ -6,19 +6,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { QueueId, TableId } from '../lib/defs/index.js';
 import type { LocalStack } from './stack.js';
 
-export interface LocalEndpoints {
-  readonly apiUrl: string;
-  readonly dynamoEndpoint: string;
-  readonly sqsEndpoint: string;
-  readonly tableNames: Record<TableId, string>;
-  readonly queueUrls: Record<QueueId, string>;
-  /** The env the stack's handlers run with (table names, queue URLs, config, local endpoints). */
-  readonly env: Record<string, string>;
+/** What a stack tells the tools beside it: its coordinates and env (see LocalStack), and its PID. */
+export type LocalEndpoints = Pick<LocalStack, 'apiUrl' | 'dynamoEndpoint' | 'sqsEndpoint' | 'tableNames' | 'queueUrls' | 'env'> & {
   readonly pid: number;
-}
+};
 
 export function writeEndpoints(file: string, stack: LocalStack): void {
   const endpoints: LocalEndpoints = {

@@ -3,6 +3,7 @@
  * requests (`z.toJSONSchema`, JSON Schema 2020-12 = OpenAPI 3.1's dialect).
  */
 import { z } from 'zod';
+import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import { LIMITS, pageQuery } from './schemas.js';
 
 const schema = (s: z.ZodType) => {
@@ -82,6 +83,12 @@ const followListOp = (summary: string) => ({
   },
 });
 
+const forbiddenScope = {
+  description: `A valid token without the \`${ADMIN_SCOPE}\` scope (API Gateway: \`{"message":"Forbidden"}\`).`,
+};
+const followCounts = { type: 'object', properties: { userId: { type: 'string' }, followers: { type: 'integer' }, following: { type: 'integer' } } };
+const rfc3339 = { type: 'string', format: 'date-time' };
+
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Activity id.' };
 
 export function openApiDocument(): Record<string, unknown> {
@@ -93,6 +100,82 @@ export function openApiDocument(): Record<string, unknown> {
       schemas: componentSchemas(),
     },
     paths: {
+      '/health': {
+        get: {
+          summary: 'Liveness probe.',
+          security: [],
+          responses: { 200: jsonOk({ type: 'object', properties: { status: { type: 'string', const: 'ok' } } }) },
+        },
+      },
+      '/me': {
+        get: {
+          summary: "The caller's user id (the token's `sub`) and follow counts.",
+          security: [{ jwt: [] }],
+          responses: { 200: jsonOk(followCounts), 401: unauthorized },
+        },
+      },
+      '/rollups/{name}': {
+        get: {
+          summary: `A rollup series' points, sparse, oldest first (tokens with the \`${ADMIN_SCOPE}\` scope only).`,
+          security: [{ jwt: [ADMIN_SCOPE] }],
+          parameters: [
+            {
+              name: 'name',
+              in: 'path',
+              required: true,
+              description: '`<event_type>.count` or `<event_type>.<attribute>.sum|min|max`.',
+              schema: { type: 'string', pattern: '^([^.]+\\.)+count$|^[^.]+(\\.[^.]+)+\\.(sum|min|max)$' },
+            },
+            { name: 'from', in: 'query', required: false, schema: rfc3339, description: 'Inclusive, aligned down; default: 60 intervals before `to`.' },
+            { name: 'to', in: 'query', required: false, schema: rfc3339, description: 'Exclusive, aligned up; default: now.' },
+            { name: 'granularity', in: 'query', required: false, schema: { type: 'string', enum: ['minute', 'hour', 'day'], default: 'minute' } },
+          ],
+          responses: {
+            200: jsonOk({
+              type: 'object',
+              properties: {
+                name: { type: 'string' },
+                granularity: { type: 'string' },
+                points: { type: 'array', items: { type: 'object' } },
+              },
+            }),
+            400: problem('Bad name, granularity or timestamp, or a range beyond the retained past, a day ahead, or 1,440 points.'),
+            401: unauthorized,
+            403: forbiddenScope,
+          },
+        },
+      },
+      '/users/{userId}/activity': {
+        get: {
+          summary: `A user's recent activity buckets, total and segment (their own, or anyone's with the \`${ADMIN_SCOPE}\` scope).`,
+          security: [{ jwt: [] }],
+          parameters: [
+            userIdParam,
+            {
+              name: 'window',
+              in: 'query',
+              required: false,
+              description: 'A duration like `90m` or `24h`, rounded up to whole buckets; at most what is kept (default: all of it).',
+              schema: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)$' },
+            },
+          ],
+          responses: {
+            200: jsonOk({
+              type: 'object',
+              properties: {
+                userId: { type: 'string' },
+                windowSeconds: { type: 'integer' },
+                buckets: { type: 'array', items: { type: 'object' } },
+                total: { type: 'integer' },
+                segment: { type: 'string' },
+              },
+            }),
+            400: problem('Bad window.'),
+            401: unauthorized,
+            403: problem(`Another user, without the \`${ADMIN_SCOPE}\` scope.`),
+          },
+        },
+      },
       '/activities': {
         post: {
           summary: 'Post an activity as the caller (or, with the `tickfeed/admin` scope, as `actor`).',
@@ -161,11 +244,14 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Follow counts.',
           security: [{ jwt: [] }],
           parameters: [userIdParam],
-          responses: { 200: jsonOk({ type: 'object', properties: { userId: { type: 'string' }, followers: { type: 'integer' }, following: { type: 'integer' } } }), 401: unauthorized },
+          responses: { 200: jsonOk(followCounts), 401: unauthorized },
         },
       },
       '/users/{userId}/followers': { get: followListOp('Followers, newest follow first.') },
       '/users/{userId}/following': { get: followListOp('Followed users, newest follow first.') },
+      '/openapi.json': {
+        get: { summary: 'This document.', security: [], responses: { 200: jsonOk({ type: 'object' }) } },
+      },
     },
   };
 }

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { routeKey, routes } from '../../lib/defs/routes.js';
 import { parseActivityId } from '../../functions/model/activity-id.js';
 import { ticksOfRangeKey } from '../../functions/model/range-key.js';
 import { timelineKey, timelinePartition } from '../../functions/model/timeline-item.js';
@@ -181,9 +182,15 @@ describe('auth', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.components.schemas.PostActivity.additionalProperties).toBe(false);
-    expect(Object.keys(res.body.paths)).toEqual([
-      '/activities', '/activities/{id}', '/feed', '/users/{userId}/activities',
-      '/following/{userId}', '/users/{userId}', '/users/{userId}/followers', '/users/{userId}/following',
+    // Every route is documented, with its method, and nothing else is.
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).toEqual(routes.map(routeKey).sort());
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/activities', '/activities/{id}', '/feed', '/following/{userId}', '/health', '/me', '/openapi.json',
+      '/rollups/{name}', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
+      '/users/{userId}/followers', '/users/{userId}/following',
     ]);
   });
 });
