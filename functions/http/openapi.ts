@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import { MAX_USER_ID_CHARS } from '../model/user-id.js';
 import { LIMITS, pageQuery } from './schemas.js';
 
 const schema = (s: z.ZodType) => {
@@ -60,7 +61,13 @@ const pageOp = (summary: string, extra: object[] = []) => ({
   },
 });
 
-const userIdParam = { name: 'userId', in: 'path', required: true, schema: { type: 'string' } };
+/** A user id (model/user-id.ts): 1–256 characters, no control characters. */
+const userIdParam = {
+  name: 'userId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_USER_ID_CHARS, pattern: '^[^\\u0000-\\u001f\\u007f]*$' },
+};
 const jsonOk = (schema: object) => ({ description: 'OK.', content: { 'application/json': { schema } } });
 const followListOp = (summary: string) => ({
   summary,
@@ -218,7 +225,7 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/feed': { get: pageOp("The caller's home feed.") },
       '/users/{userId}/activities': {
-        get: pageOp("A user's own activities.", [{ name: 'userId', in: 'path', required: true, schema: { type: 'string' } }]),
+        get: pageOp("A user's own activities.", [userIdParam]),
       },
       '/following/{userId}': {
         put: {
