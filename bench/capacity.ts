@@ -146,17 +146,36 @@ export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTot
   return out;
 }
 
+/** Adds `from` into `into`. */
+function addTag(into: TagTotals, from: TagTotals): void {
+  into.calls += from.calls;
+  into.read += from.read;
+  into.write += from.write;
+  into.items += from.items;
+  into.scanned += from.scanned;
+}
+
 /** The totals of the tags whose names pass `pick`. */
 export function sumTags(t: CapacityTotals, pick: (tag: string) => boolean): TagTotals {
   const out = emptyTag();
-  for (const [k, v] of Object.entries(t.tags)) {
-    if (!pick(k)) continue;
-    out.calls += v.calls;
-    out.read += v.read;
-    out.write += v.write;
-    out.items += v.items;
-    out.scanned += v.scanned;
+  for (const [k, v] of Object.entries(t.tags)) if (pick(k)) addTag(out, v);
+  return out;
+}
+
+/** Two measurements added up (e.g. the same operation measured on several feeds). */
+export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals {
+  const out = structuredClone(a);
+  out.read += b.read;
+  out.write += b.write;
+  for (const [k, v] of Object.entries(b.calls)) out.calls[k] = (out.calls[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.items)) out.items[k] = (out.items[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.ms)) out.ms[k] = (out.ms[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(b.tables)) {
+    const t = (out.tables[k] ??= { read: 0, write: 0 });
+    t.read += v.read;
+    t.write += v.write;
   }
+  for (const [k, v] of Object.entries(b.tags)) addTag((out.tags[k] ??= emptyTag()), v);
   return out;
 }
 

@@ -20,7 +20,7 @@ import { followListPartition } from '../../functions/model/follow-lists.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { homeFeedPolicyOf } from '../../functions/services/retention/policy.js';
-import { type CapacityTotals, sumTags, type TagTotals } from '../capacity.js';
+import { addTotals, type CapacityTotals, sumTags, type TagTotals } from '../capacity.js';
 import { type BenchContext, isTrimTag } from '../context.js';
 import { dollars, type Item, itemSize, onDemand, queryReadUnits, writeUnits } from '../dynamo-cost.js';
 import {
@@ -335,7 +335,7 @@ async function pageCost(ctx: BenchContext): Promise<Figure[]> {
       measured: median(h.next.map((s) => s.read)),
       minimum: queryReadUnits(beforeMinSizes),
       target: 1.05,
-      sizes: `minimum: one Query of ${LIMIT + 1} copies, ${beforeMinSizes.reduce((a, b) => a + b, 0)} B; items read ${median(h.next.map(scanned))} vs ${LIMIT + 1} (the handler asks for limit + 2 on every page: one for "more", one for a head that only a first page can meet)`,
+      sizes: `minimum: one Query of ${LIMIT + 1} copies, ${beforeMinSizes.reduce((a, b) => a + b, 0)} B; items read ${median(h.next.map(scanned))} vs ${LIMIT + 1} (a before page asks for limit + 1, one for "more"; only a first page also asks one for the head at rk 0)`,
       sample: middle(h.next),
     }),
     {
@@ -585,29 +585,6 @@ async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<SteadyTri
     minWcuPerDeleted: minW / deleted.length,
     minRcuPerDeleted: minR / deleted.length,
   };
-}
-
-function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals {
-  const out = structuredClone(a);
-  out.read += b.read;
-  out.write += b.write;
-  for (const [k, v] of Object.entries(b.calls)) out.calls[k] = (out.calls[k] ?? 0) + v;
-  for (const [k, v] of Object.entries(b.items)) out.items[k] = (out.items[k] ?? 0) + v;
-  for (const [k, v] of Object.entries(b.ms)) out.ms[k] = (out.ms[k] ?? 0) + v;
-  for (const [k, v] of Object.entries(b.tables)) {
-    const t = (out.tables[k] ??= { read: 0, write: 0 });
-    t.read += v.read;
-    t.write += v.write;
-  }
-  for (const [k, v] of Object.entries(b.tags)) {
-    const t = (out.tags[k] ??= { calls: 0, read: 0, write: 0, items: 0, scanned: 0 });
-    t.calls += v.calls;
-    t.read += v.read;
-    t.write += v.write;
-    t.items += v.items;
-    t.scanned += v.scanned;
-  }
-  return out;
 }
 
 function withoutTags(t: CapacityTotals, drop: (tag: string) => boolean): CapacityTotals {

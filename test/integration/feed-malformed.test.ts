@@ -4,14 +4,11 @@
  * the victim's posts are byte-for-byte what they were). All requests carry a valid token, so
  * every answer comes from a handler, never from the authorizer.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { foreignIdKey } from '../../functions/model/foreign-id.js';
 import { MAX_RANGE_KEY } from '../../functions/model/range-key.js';
-import { timelinePartition } from '../../functions/model/timeline-item.js';
-import { api, doc, stack, token, uid } from '../support/local.js';
+import { api, stack, token, uid } from '../support/local.js';
+import { snapshotUsers } from '../support/snapshot.js';
 
 interface Req {
   method: string;
@@ -119,22 +116,6 @@ const request: fc.Arbitrary<Req> = fc.oneof(
   fc.constantFrom('/feeds', '/activity', '/users', '/user/x', '/users/x/activities/y', '/feed/').map((path) => ({ method: 'GET', path })),
 );
 
-async function snapshot(users: string[]): Promise<string> {
-  const parts: unknown[] = [];
-  for (const u of users) {
-    for (const [table, pk] of [
-      [stack.tableNames.feed, timelinePartition(u)],
-      [stack.tableNames.feed, homeFeedPartition(u)],
-      [stack.tableNames.graph, foreignIdKey(u, 'f').pk],
-    ] as const) {
-      const { Items } = await doc.send(
-        new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
-      );
-      parts.push(Items);
-    }
-  }
-  return JSON.stringify(parts, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-}
 
 describe('malformed requests (fast-check)', () => {
   it('never 5xx, always problem+json on 4xx, and write nothing', async () => {
@@ -146,7 +127,7 @@ describe('malformed requests (fast-check)', () => {
     }
     const victimId = seeded[1].id as string;
     const bearer = await token(fuzzer);
-    const before = await snapshot([fuzzer, victim]);
+    const before = await snapshotUsers([fuzzer, victim]);
 
     let sent = 0;
     const statuses = new Map<number, number>();
@@ -180,7 +161,7 @@ describe('malformed requests (fast-check)', () => {
     );
 
     expect(sent).toBeGreaterThanOrEqual(2000);
-    expect(await snapshot([fuzzer, victim])).toBe(before);
+    expect(await snapshotUsers([fuzzer, victim])).toBe(before);
     console.log(`malformed requests: ${sent}; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   });
 });

@@ -12,16 +12,10 @@
  *   any 2xx/3xx from one is a failure; reads may succeed. The partitions the fuzz users could
  *   touch are byte-for-byte the same before and after.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { followEdgeKey } from '../../functions/model/follow-edge.js';
-import { followListPartition } from '../../functions/model/follow-lists.js';
-import { foreignIdKey } from '../../functions/model/foreign-id.js';
-import { profileKey } from '../../functions/model/profile.js';
-import { timelinePartition } from '../../functions/model/timeline-item.js';
-import { ADMIN, api, doc, stack, token, uid } from '../support/local.js';
+import { ADMIN, api, stack, token, uid } from '../support/local.js';
+import { snapshotUsers } from '../support/snapshot.js';
 
 // ---- a tiny JSON Schema (2020-12 subset) toolkit over the served document -------------------
 
@@ -402,32 +396,12 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
 
 // ---- snapshot of everything the fuzz users could touch ----------------------------------------
 
-async function snapshot(users: string[]): Promise<string> {
-  const parts: unknown[] = [];
-  for (const u of users) {
-    for (const [table, pk] of [
-      [stack.tableNames.feed, timelinePartition(u)],
-      [stack.tableNames.feed, homeFeedPartition(u)],
-      [stack.tableNames.graph, followEdgeKey(u, '').pk],
-      [stack.tableNames.graph, followListPartition('followers', u)],
-      [stack.tableNames.graph, followListPartition('following', u)],
-      [stack.tableNames.graph, profileKey(u).pk],
-      [stack.tableNames.graph, foreignIdKey(u, '').pk],
-    ] as const) {
-      const { Items } = await doc.send(
-        new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
-      );
-      parts.push([table, pk, Items]);
-    }
-  }
-  return JSON.stringify(parts, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
-}
 
 async function settledSnapshot(users: string[]): Promise<string> {
-  let last = await snapshot(users);
+  let last = await snapshotUsers(users);
   for (;;) {
     await new Promise((r) => setTimeout(r, 500));
-    const now = await snapshot(users);
+    const now = await snapshotUsers(users);
     if (now === last) return now;
     last = now;
   }
