@@ -1,0 +1,21 @@
+/**
+ * @tickfeed/client: a typed client for the tickfeed API.
+ *
+ * `createTickfeedClient` returns an openapi-fetch client typed by the API's OpenAPI document
+ * (schema.d.ts), plus async iterators that walk the paged lists.
+ */
+export {
+  type Activity,
+  createTickfeedClient,
+  type FeedItemsQuery,
+  type FollowListEntry,
+  type FollowListQuery,
+  type JsonObject,
+  type TickfeedClient,
+  type TickfeedClientOptions,
+  type TimelineItemsQuery,
+  type TokenSource,
+} from './client.js';
+export { type Problem, TickfeedApiError } from './errors.js';
+export { type FetchPage, type PageOf, paginate } from './pages.js';
+export type { components, paths } from './schema.js';

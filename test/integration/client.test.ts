@@ -1,0 +1,80 @@
+/**
+ * @tickfeed/client, as a consumer installs it (the workspace package, built to client/dist),
+ * against the local stack: posting and reading a feed across pages, following and listing
+ * followers, and the errors a refused request throws.
+ */
+import { createTickfeedClient, TickfeedApiError, type TickfeedClient } from '@tickfeed/client';
+import { describe, expect, it } from 'vitest';
+import { stack, token, uid } from '../support/local.js';
+
+/** A client acting as `userId`, counting the requests it sends. */
+function clientAs(userId: string): TickfeedClient & { requests: () => number } {
+  let requests = 0;
+  const client = createTickfeedClient({
+    baseUrl: stack.apiUrl,
+    token: () => token(userId),
+    fetch: (request) => {
+      requests++;
+      return fetch(request);
+    },
+  });
+  return Object.assign(client, { requests: () => requests });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe('@tickfeed/client on the local stack', () => {
+  it('posts, then reads the whole feed and timeline page by page, newest first', async () => {
+    const alice = clientAs(uid('alice'));
+    const posted: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { data, response } = await alice.POST('/activities', { body: { verb: 'post', content: `client ${i}` } });
+      expect(response.status).toBe(201);
+      posted.push(data!.id);
+    }
+    const newestFirst = posted.toReversed();
+
+    const before = alice.requests();
+    const feed = await collect(alice.feedItems({ limit: '2' }));
+    expect(feed.map((a) => a.id)).toEqual(newestFirst);
+    expect(alice.requests() - before, 'three pages of 2, 2 and 1').toBe(3);
+
+    const { data: me } = await alice.GET('/me');
+    const timeline = await collect(alice.timelineItems(me!.userId!, { limit: '4' }));
+    expect(timeline.map((a) => a.content)).toEqual(['client 4', 'client 3', 'client 2', 'client 1', 'client 0']);
+
+    // Resuming from a cursor: everything older than the second-newest post.
+    const older = await collect(alice.feedItems({ limit: '2', before: feed[1]!.rangeKey }));
+    expect(older.map((a) => a.id)).toEqual(newestFirst.slice(2));
+  });
+
+  it('follows, then lists followers and following across pages', async () => {
+    const star = uid('star');
+    const fans = [uid('fan'), uid('fan'), uid('fan')];
+    for (const fan of fans) {
+      const { response } = await clientAs(fan).PUT('/following/{userId}', { params: { path: { userId: star } } });
+      expect(response.status).toBe(204);
+    }
+    const reader = clientAs(uid('reader'));
+    const before = reader.requests();
+    const followers = await collect(reader.followers(star, { limit: 2 }));
+    expect(followers.map((f) => f.userId), 'newest follow first').toEqual(fans.toReversed());
+    expect(reader.requests() - before).toBe(2);
+    expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);
+  });
+
+  it('a refused request throws a TickfeedApiError with the problem+json body', async () => {
+    const alice = clientAs(uid('alice'));
+    const error = await collect(alice.feedItems({ limit: '0' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TickfeedApiError);
+    expect(error).toMatchObject({ status: 400, problem: { status: 400, code: 'validation_failed' } });
+
+    const anonymous = createTickfeedClient({ baseUrl: stack.apiUrl, token: 'not-a-jwt' });
+    const refused = (await collect(anonymous.followers('anyone')).catch((e: unknown) => e)) as TickfeedApiError;
+    expect([refused.status, refused.problem]).toEqual([401, undefined]);
+  });
+});
