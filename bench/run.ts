@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: starts a fresh in-memory local stack, runs every scenario with a progress
- * display, prints one markdown table and saves the same figures to bench/results/latest.json.
+ * display, prints one markdown table and saves the same figures to bench/results/latest.json,
+ * drawn as bench/results/latest.svg (bench/chart.ts).
  * Each figure is a median/p99 over repetitions or a ratio measured side by side in this run,
  * because absolute times on a shared 2-core machine are noisy.
  */
 import { resolve } from 'node:path';
 import { generateLocalKeys } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
+import { writeChartBeside } from './chart-file.js';
 import { type BenchContext, createContext } from './context.js';
 import { type Figure, machine, progress, save, toMarkdown } from './report.js';
 import { scenarios } from './scenarios/index.js';
@@ -59,3 +61,12 @@ console.log(toMarkdown(figures));
 const out = resolve(import.meta.dirname, 'results', only.length ? `partial-${only.join('-')}.json` : 'latest.json');
 save(out, figures, { totalSeconds, durations });
 console.log(`\nsaved ${out}`);
+// The chart needs every scenario's figures, so a partial run (`npm run bench -- post`) draws none.
+if (!only.length) {
+  try {
+    console.log(`saved ${writeChartBeside(out)}`);
+  } catch (error) {
+    console.error(`\nno chart: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}
