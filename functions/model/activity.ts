@@ -15,6 +15,8 @@ export interface ActivityInput {
   readonly time?: string;
   /** Post as this user instead of the caller (admin tokens only: services/access.ts). */
   readonly actor?: string;
+  /** Users to notify explicitly (≤ 20), with the activity's verb and object. */
+  readonly to?: readonly string[];
 }
 
 /** The wire shape. Absent optional fields are `null`. */
@@ -26,6 +28,8 @@ export interface Activity {
   content: string | null;
   attributes: Record<string, AttributeValue> | null;
   foreignId: string | null;
+  /** The users the post was addressed to (each got a notification). */
+  to: string[] | null;
   /** The activity's own time: the client's `time`, else when it was posted. */
   time: string;
   /** Where it sits in every feed: MAX − server ticks at posting, as a decimal string. */
@@ -51,6 +55,7 @@ export function toActivity(item: { readonly [field: string]: unknown }): Activit
         )
       : null,
     foreignId: str(item.foreignId),
+    to: Array.isArray(item.to) ? (item.to as unknown[]).map(String) : null,
     time: String(item.time),
     rangeKey: String(item.rk),
   };

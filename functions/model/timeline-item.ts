@@ -34,6 +34,7 @@ export type TimelineItem = {
   content?: string;
   attributes?: ActivityInput['attributes'];
   foreignId?: string;
+  to?: string[];
   time: string;
   expiresAt?: number;
 };
@@ -60,6 +61,7 @@ export function timelineItem(
     content: input.content,
     attributes: input.attributes,
     foreignId: input.foreignId,
+    to: input.to && input.to.length ? [...new Set(input.to)] : undefined,
     time: input.time ?? postedAt,
     expiresAt,
   };

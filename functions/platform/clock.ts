@@ -32,3 +32,6 @@ export function isoFromTicks(ticks: bigint): string {
   const subMs = (ticks % 1_000_000n).toString().padStart(6, '0');
   return `${base.slice(0, -1)}${subMs}Z`;
 }
+
+/** The UTC day (`YYYY-MM-DD`) of server ticks. */
+export const utcDayOf = (ticks: bigint): string => new Date(Number(ticks / 1_000_000n)).toISOString().slice(0, 10);

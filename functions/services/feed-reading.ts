@@ -15,6 +15,8 @@
  * every `since` page that reaches the top; `before` pages use what this function instance learned
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
+ * A verb-filtered page (`verbs`) pays for every item it reads to find its matches (up to
+ * FILTERED_PAGE in stores/feed-store.ts) and may end short, with a cursor where it stopped.
  * Retention by age is part of the key condition (free); count and span are enforced by trims
  * only, so a home feed shows what it stores: at least its N newest, about 2.3N on average between
  * trims (see retention/trim.ts).
@@ -32,6 +34,8 @@ export interface PageRequest {
   readonly limit: number;
   readonly before?: bigint;
   readonly since?: bigint;
+  /** Only these verbs (`?verbs=a,b`): a filtered Query, see stores/feed-store.ts runPage for its cost. */
+  readonly verbs?: readonly string[];
 }
 
 /** Bound on the pulled authors merged per read (a reader following more celebrities sees these). */
@@ -52,7 +56,7 @@ export function rangeOf(req: PageRequest, bound: bigint | undefined, extra: numb
 /** One page of `userId`'s own posts (their timeline): one Query. */
 export async function readTimeline(userId: string, req: PageRequest): Promise<Page> {
   const range = rangeOf(req, ageBound(nowTicks(), ttls().timelineTtl), 1);
-  const page = await runPage(timelinePageInput(userId, range));
+  const page = await runPage(timelinePageInput(userId, range, req.verbs));
   return mergeSources([sourceOf(page.items, page.lastEvaluatedKey, req.limit)], req);
 }
 
@@ -72,7 +76,7 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   const fresh = cached !== undefined && Date.now() - cached.at < HEAD_CACHE_MS;
   const firstPage = req.before === undefined && req.since === undefined;
   const [page, head] = await Promise.all([
-    runPage(homeFeedPageInput(owner, range)),
+    runPage(homeFeedPageInput(owner, range, req.verbs)),
     firstPage || fresh ? undefined : readHead(owner),
   ]);
   const headItem = page.items.find(isFeedHead);
@@ -90,7 +94,7 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   const timelineRange = rangeOf(req, bound, 1);
   const others = await Promise.all(
     authors.map(async (author) => {
-      const p = await runPage(timelinePageInput(author, timelineRange));
+      const p = await runPage(timelinePageInput(author, timelineRange, req.verbs));
       return sourceOf(p.items, p.lastEvaluatedKey, req.limit);
     }),
   );

@@ -13,9 +13,17 @@ import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
 import { createEdge, getEdge, getProfile, listPage, removeEdge } from '../stores/graph-store.js';
 import { enqueueJob } from './fanout/jobs.js';
+import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
 
 const MAX_TX_ATTEMPTS = 8;
+/** How long after a follow a repeated PUT re-sends its notify job (a no-op if it already landed). */
+const RENOTIFY_WINDOW_NS = 3_600n * 1_000_000_000n;
+
+/** The followee's "new follower" notification (exactly once: the event id is the follow's). */
+async function notifyFollow(follower: string, followee: string, followedAt: bigint): Promise<void> {
+  for (const job of notifyJobs([followDelivery(follower, followee, followedAt)])) await enqueueJob(job);
+}
 
 let maxFollowing: number | undefined;
 const maxFollowingOf = () => (maxFollowing ??= readConfig('MAX_FOLLOWING'));
@@ -26,12 +34,14 @@ export async function follow(follower: string, followee: string): Promise<void> 
   }
   for (let attempt = 1; ; attempt++) {
     const { pulled } = await getProfile(followee, { consistent: true });
-    const outcome = await createEdge(follower, followee, nowTicks(), pulled, maxFollowingOf());
+    const followedAt = nowTicks();
+    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf());
     if (outcome === 'limit') {
       throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
     }
     if (outcome === 'done') {
       if (!pulled) await enqueueJob({ kind: 'backfill', follower, followee });
+      await notifyFollow(follower, followee, followedAt);
       await checkThreshold(followee);
       return;
     }
@@ -39,6 +49,8 @@ export async function follow(follower: string, followee: string): Promise<void> 
       const edge = await getEdge(follower, followee);
       if (edge?.state === 'active') {
         if (edge.backfillPending) await enqueueJob({ kind: 'backfill', follower, followee });
+        // A repeat soon after the follow may be the retry of a request whose notify job never left.
+        if (nowTicks() - edge.followedAt < RENOTIFY_WINDOW_NS) await notifyFollow(follower, followee, edge.followedAt);
         return;
       }
     }

@@ -9,15 +9,16 @@
  */
 import { readConfig } from '../../lib/defs/config.js';
 import { type Activity, type ActivityInput, toActivity } from '../model/activity.js';
-import { parseActivityId } from '../model/activity-id.js';
+import { activityIdOf, parseActivityId } from '../model/activity-id.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { newDiscriminator } from '../model/range-key.js';
-import { isVisibleOriginal, type TimelineItem, timelineItem } from '../model/timeline-item.js';
+import { isVisibleOriginal, TOMBSTONE_SECONDS, type TimelineItem, timelineItem } from '../model/timeline-item.js';
 import { isoFromTicks, nowTicks, ticksFromIso } from '../platform/clock.js';
 import { logger } from '../platform/logger.js';
 import { backoff } from '../platform/pool.js';
 import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
 import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
+import { closeCounter } from '../stores/social-store.js';
 import { postingActor } from './access.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
@@ -108,6 +109,9 @@ export async function deleteActivity(caller: string, id: string): Promise<void> 
     await getActivity(id); // 404 if there is nothing to protect
     throw new ForbiddenError('Only the actor may delete an activity.');
   }
+  // Close the counter first: a reaction or comment racing this delete then fails instead of
+  // landing after the purge job has looked (services/fanout/purge.ts).
+  await closeCounter(activityIdOf(actor, rk), nowSeconds() + TOMBSTONE_SECONDS);
   const marked = await markOriginalDeleted(actor, rk, nowSeconds());
   if (!marked) throw new NotFoundError('No such activity.');
   if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);

@@ -149,8 +149,14 @@ export interface KeyRange {
   readonly limit: number;
 }
 
+/** Which items a page shows: timeline tombstones hidden, and only some verbs (`?verbs=`). */
+export interface PageFilter {
+  readonly hideTombstones: boolean;
+  readonly verbs?: readonly string[];
+}
+
 /** The one Query for a range of a partition, or undefined when the range is empty. */
-export function pageInput(partition: string, range: KeyRange, opts: { hideTombstones: boolean }): QueryCommandInput | undefined {
+export function pageInput(partition: string, range: KeyRange, filter: PageFilter): QueryCommandInput | undefined {
   const values: Record<string, unknown> = { ':pk': partition };
   let condition = 'pk = :pk';
   const { after: lo, below: hi } = range;
@@ -168,24 +174,54 @@ export function pageInput(partition: string, range: KeyRange, opts: { hideTombst
     condition += ' AND rk < :hi';
     values[':hi'] = hi;
   }
+  const filters: string[] = [];
+  if (filter.hideTombstones) filters.push('attribute_not_exists(deletedAt)');
+  if (filter.verbs?.length) {
+    // The home feed's head (rk 0, no verb) must still come back: it carries the pulled set.
+    filter.verbs.forEach((v, i) => (values[`:v${i}`] = v));
+    filters.push(`(attribute_not_exists(#verb) OR #verb IN (${filter.verbs.map((_, i) => `:v${i}`).join(', ')}))`);
+  }
   return {
     TableName: feed(),
     KeyConditionExpression: condition,
-    ...(opts.hideTombstones ? { FilterExpression: 'attribute_not_exists(deletedAt)' } : {}),
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ...(filter.verbs?.length ? { ExpressionAttributeNames: { '#verb': 'verb' } } : {}),
     ExpressionAttributeValues: values,
     ScanIndexForward: !range.descending,
     Limit: range.limit,
   };
 }
 
-export const timelinePageInput = (author: string, range: KeyRange) =>
-  pageInput(timelinePartition(author), range, { hideTombstones: true });
+export const timelinePageInput = (author: string, range: KeyRange, verbs?: readonly string[]) =>
+  pageInput(timelinePartition(author), range, { hideTombstones: true, verbs });
 
 /** Home-feed pages hold copies only (deleted posts' copies are deleted, not marked). */
-export const homeFeedPageInput = (owner: string, range: KeyRange) => pageInput(homeFeedPartition(owner), range, { hideTombstones: false });
+export const homeFeedPageInput = (owner: string, range: KeyRange, verbs?: readonly string[]) =>
+  pageInput(homeFeedPartition(owner), range, { hideTombstones: false, verbs });
 
+/** How far a verb-filtered page reads to fill itself: Queries, and items per Query per wanted item. */
+export const FILTERED_PAGE = { maxQueries: 4, readFactor: 4, maxLimit: 1000 } as const;
+
+/**
+ * Run a page's Query. Unfiltered: one call. Filtered (`verbs`): DynamoDB applies Limit before the
+ * filter, so each call reads `readFactor` × the wanted items and the page continues from the last
+ * evaluated key until it has enough matches or made `maxQueries` calls — it pays for every item
+ * read, matching or not, and may end short with a cursor where it stopped.
+ */
 export async function runPage(input: QueryCommandInput | undefined): Promise<QueryPage> {
-  return input ? queryPage(input) : { items: [] };
+  if (!input) return { items: [] };
+  if (!input.ExpressionAttributeValues?.[':v0']) return queryPage(input);
+  const wanted = input.Limit ?? 1;
+  const items: Item[] = [];
+  let start: Item | undefined;
+  for (let call = 0; call < FILTERED_PAGE.maxQueries; call++) {
+    const page = await queryPage({ ...input, Limit: Math.min(wanted * FILTERED_PAGE.readFactor, FILTERED_PAGE.maxLimit), ExclusiveStartKey: start });
+    items.push(...page.items);
+    start = page.lastEvaluatedKey;
+    if (!start || items.length >= wanted) break;
+  }
+  if (items.length > wanted) return { items: items.slice(0, wanted), lastEvaluatedKey: items[wanted - 1] };
+  return { items, lastEvaluatedKey: start };
 }
 
 // ---- home-feed copies --------------------------------------------------------------------------

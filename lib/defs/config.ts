@@ -96,6 +96,20 @@ export const configKeys = {
     default: 'power=50,casual=1',
     description: 'Minimum activities in the full window for each segment (scaled to shorter windows); below casual is inactive.',
   },
+  NOTIFICATIONS_MAX_ITEMS: {
+    envVar: 'NOTIFICATIONS_MAX_ITEMS',
+    contextKey: 'notificationsMaxItems',
+    default: '200',
+    description:
+      "Retention by count of notification feeds: a user keeps their N most recently updated groups; once N + N/4 are stored the oldest are removed (counts follow).",
+  },
+  NOTIFICATIONS_TTL: {
+    envVar: 'NOTIFICATIONS_TTL',
+    contextKey: 'notificationsTtl',
+    default: '30d',
+    description:
+      'Retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL), or off.',
+  },
   PROTECTED_VERBS: {
     envVar: 'PROTECTED_VERBS',
     contextKey: 'protectedVerbs',
@@ -168,6 +182,8 @@ export const configParsers = {
   ACTIVITY_BUCKET: parseBucketSize,
   ACTIVITY_BUCKETS: integerUpTo(1, 1000, 'buckets'),
   ACTIVITY_SEGMENTS: parseSegments,
+  NOTIFICATIONS_MAX_ITEMS: integer(1),
+  NOTIFICATIONS_TTL: parseDuration,
   PROTECTED_VERBS: parseVerbList,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 

@@ -78,6 +78,16 @@ export const timelineDelete: FilterPattern = {
   },
 };
 
+/**
+ * INSERT/MODIFY of an activity's counter item (`x#<activityId>`) that carries `ev`: a reaction or
+ * comment was added (a notification for the activity's author). Removals and the delete's close
+ * clear `ev`, so they never match.
+ */
+export const counterAdd: FilterPattern = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { Keys: { pk: { S: [{ prefix: 'x#' }] } }, NewImage: { ev: { S: [{ exists: true }] } } },
+};
+
 export const eventSources: readonly EventSourceDef[] = [
   {
     kind: 'stream',
@@ -91,7 +101,7 @@ export const eventSources: readonly EventSourceDef[] = [
     bisectBatchOnError: true,
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
-    filters: [timelineInsert, timelineDelete],
+    filters: [timelineInsert, timelineDelete, counterAdd],
   },
   /**
    * A second consumer of the same stream (one stream table; Lambda allows two consumers per

@@ -52,6 +52,8 @@ export type FunctionId =
   | 'graph'
   | 'activities'
   | 'feedRead'
+  | 'social'
+  | 'notifications'
   | 'openapi';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
@@ -88,17 +90,22 @@ export const functions: Record<FunctionId, FunctionDef> = {
     timeoutSeconds: 30,
     memoryMb: 1024,
     // feed: isLive/getOriginal + trims' readHead (GetItem), noLongerLive (BatchGetItem), newestOriginals,
-    // originalKeysWhile, trims' copyKeys (Query), copies in/out (BatchWriteItem), recordTrimTop and
-    // pulled sets (UpdateItem, also inside addPulledWhileFollowing's transaction).
-    // graph: getProfile/getEdge (GetItem), follower pages (Query), setPulled/clearPending
-    // (UpdateItem), addPulledWhileFollowing's edge check (ConditionCheckItem).
+    // originalKeysWhile, trims' copyKeys, a purge's comments (Query), copies in/out and the purge's
+    // deletes (BatchWriteItem), recordTrimTop and pulled sets (UpdateItem, also inside
+    // addPulledWhileFollowing's transaction), a notification's check that its activity is live
+    // (ConditionCheckItem).
+    // graph: getProfile/getEdge (GetItem), follower pages, a purge's reactions, notification groups
+    // and claims (Query), setPulled/clearPending (UpdateItem), addPulledWhileFollowing's edge check
+    // (ConditionCheckItem); notifications: group + claims (BatchGetItem), group and order items
+    // (PutItem, DeleteItem), claims and head (UpdateItem), removed claims and reactions (BatchWriteItem).
     tables: {
-      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
-      graph: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'ConditionCheckItem'],
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
     },
     sendsTo: ['fanout'],
-    // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes
-    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes.
+    // Notification retention: count trims after a new group, TTL on every group item.
+    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
   },
   /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
   rollups: {
@@ -133,12 +140,13 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/activities.ts',
     ...http,
     // feed: putOriginal (PutItem, also in putOriginalWithMarker's transaction), getOriginal and trims'
-    // readHead (GetItem), markOriginalDeleted and recordTrimTop (UpdateItem), the own copy in/out
-    // (BatchWriteItem), trims' copyKeys (Query).
-    // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem.
+    // readHead (GetItem), markOriginalDeleted, closeCounter and recordTrimTop (UpdateItem), the own
+    // copy in/out (BatchWriteItem), trims' copyKeys (Query), the reaction counter (BatchGetItem).
+    // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem; the
+    // caller's own reactions (BatchGetItem).
     tables: {
-      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query'],
-      graph: ['PutItem', 'GetItem', 'DeleteItem'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem'],
+      graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
     sendsTo: [],
     config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'PROTECTED_VERBS'],
@@ -148,10 +156,34 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'feedRead',
     entry: 'functions/handlers/feed-read.ts',
     ...http,
-    // runPage (Query); readHead (GetItem: the pulled set, read beside a later page)
-    tables: { feed: ['Query', 'GetItem'] },
+    // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
+    // counters (feed) and the caller's reactions (graph), one BatchGetItem each.
+    tables: { feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem'] },
     sendsTo: [],
     config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+  },
+  /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
+  social: {
+    id: 'social',
+    entry: 'functions/handlers/social.ts',
+    ...http,
+    // feed: the activity (getOriginal) and a comment (GetItem), comment pages (Query), the counter
+    // (UpdateItem) and the comment (PutItem, DeleteItem) inside the transactions.
+    // graph: the user's reaction item (UpdateItem, in the transaction).
+    tables: { feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem'] },
+    sendsTo: [],
+    config: [],
+  },
+  /** GET /notifications, counts, and marking seen/read. */
+  notifications: {
+    id: 'notifications',
+    entry: 'functions/handlers/notifications.ts',
+    ...http,
+    // graph: the head and a group (GetItem), pages and every group for "mark all" (Query); a mark is
+    // a transaction of the group and its order item (PutItem) and the head (UpdateItem).
+    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    sendsTo: [],
+    config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
   },
   openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
 };

@@ -38,7 +38,11 @@ export type TableId = 'feed' | 'graph' | 'stats';
  *         (the author's own posts included) plus its head item at rk 0. rk = MAX − server ticks,
  *         so ascending rk is newest first. Its stream is the outbox for fan-out and the source of
  *         rollups. No index: every read is a Query on one partition.
- * graph — follow edges and lists, profile counters, foreignId markers (string keys).
+ * feed also holds what others attach to an activity: its comments (`c#<activityId>`, by rk) and its
+ *         reaction counter (`x#<activityId>`, rk 0), whose stream records notify the author.
+ * graph — follow edges and lists, profile counters, foreignId markers, reactions
+ *         (`r#<activityId>` / user) and notification feeds (`n#<user>`; string keys). Notification
+ *         groups expire by TTL.
  * stats — rollup rows and recent-activity entries; expiring rows carry a TTL.
  */
 export const tables: Record<TableId, TableDef> = {
@@ -56,6 +60,7 @@ export const tables: Record<TableId, TableDef> = {
     envVar: 'GRAPH_TABLE',
     partitionKey: { name: 'pk', type: 'S' },
     sortKey: { name: 'sk', type: 'S' },
+    ttlAttribute: 'expiresAt',
     globalIndexes: [],
   },
   stats: {

@@ -10,7 +10,7 @@ import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import { itemOfImage, type StreamImage } from '../../functions/platform/dynamo/images.js';
 import { type Job, parseJob } from '../../functions/services/fanout/jobs.js';
-import { jobOfRecord } from '../../functions/services/fanout/outbox.js';
+import { jobsOfRecord } from '../../functions/services/fanout/outbox.js';
 
 type Item = Record<string, unknown>;
 const ticks = BigInt(Date.UTC(2026, 10, 22)) * 1_000_000n + 123_456n;
@@ -50,7 +50,7 @@ const marked = { ...original, deletedAt: '2026-11-22T00:00:01.000Z', expiresAt: 
 
 describe('outbox: stream record → job', () => {
   it('turns the INSERT of a timeline original into a fanout job carrying the post without pk and expiresAt', () => {
-    const job = jobOfRecord(streamRecord('INSERT', original));
+    const [job] = jobsOfRecord(streamRecord('INSERT', original));
     expect(job).toMatchObject({ kind: 'fanout', author: 'alice', rk: String(original.rk) });
     const img = (job as Extract<Job, { kind: 'fanout' }>).image;
     expect(img.pk).toBeUndefined();
@@ -62,7 +62,7 @@ describe('outbox: stream record → job', () => {
   });
 
   it('carries everything a copy needs: the copy written from the job equals the copy of the original', () => {
-    const job = parseJob(JSON.stringify(jobOfRecord(streamRecord('INSERT', original)))) as Extract<Job, { kind: 'fanout' }>;
+    const job = parseJob(JSON.stringify(jobsOfRecord(streamRecord('INSERT', original))[0])) as Extract<Job, { kind: 'fanout' }>;
     // What services/fanout/fanout.ts does with it.
     const source = { ...itemOfImage(job.image as StreamImage), rk: BigInt(job.rk) };
     const fromJob = copyOf(source, 'bob', 1_700_000_000);
@@ -74,31 +74,34 @@ describe('outbox: stream record → job', () => {
   });
 
   it('turns a DELETE mark (MODIFY gaining deletedAt) into a retract of that post', () => {
-    expect(jobOfRecord(streamRecord('MODIFY', marked, original))).toEqual({ kind: 'retract', author: 'alice', rk: String(original.rk) });
+    expect(jobsOfRecord(streamRecord('MODIFY', marked, original))).toEqual([
+      { kind: 'retract', author: 'alice', rk: String(original.rk) },
+      { kind: 'purge', author: 'alice', rk: String(original.rk) },
+    ]);
   });
 
   it('ignores home-feed copies and heads, whatever happens to them', () => {
     const copy = copyOf(original, 'bob', 1_700_000_000);
-    expect(jobOfRecord(streamRecord('INSERT', copy))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('INSERT', copyOf(original, 'alice', undefined)))).toBeUndefined(); // the author's own copy
-    expect(jobOfRecord(streamRecord('MODIFY', { ...copy, deletedAt: 'x' }, copy))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('REMOVE', copy))).toBeUndefined(); // trims, retracts, TTL
+    expect(jobsOfRecord(streamRecord('INSERT', copy))).toEqual([]);
+    expect(jobsOfRecord(streamRecord('INSERT', copyOf(original, 'alice', undefined)))).toEqual([]); // the author's own copy
+    expect(jobsOfRecord(streamRecord('MODIFY', { ...copy, deletedAt: 'x' }, copy))).toEqual([]);
+    expect(jobsOfRecord(streamRecord('REMOVE', copy))).toEqual([]); // trims, retracts, TTL
     const head = { ...feedHeadKey('bob'), pulled: new Set(['celeb']) };
-    expect(jobOfRecord(streamRecord('INSERT', head))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('MODIFY', { ...head, boundary: 5n }, head))).toBeUndefined();
+    expect(jobsOfRecord(streamRecord('INSERT', head))).toEqual([]);
+    expect(jobsOfRecord(streamRecord('MODIFY', { ...head, boundary: 5n }, head))).toEqual([]);
   });
 
   it('ignores every REMOVE of an original and every other modification', () => {
-    expect(jobOfRecord(streamRecord('REMOVE', original))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('REMOVE', marked, undefined, true))).toBeUndefined(); // the tombstone's TTL
-    expect(jobOfRecord(streamRecord('MODIFY', { ...original, content: 'edited' }, original))).toBeUndefined();
-    expect(jobOfRecord(streamRecord('MODIFY', marked, marked))).toBeUndefined(); // already marked: no second retract
-    expect(jobOfRecord(streamRecord('MODIFY', original, marked))).toBeUndefined();
+    expect(jobsOfRecord(streamRecord('REMOVE', original))).toEqual([]);
+    expect(jobsOfRecord(streamRecord('REMOVE', marked, undefined, true))).toEqual([]); // the tombstone's TTL
+    expect(jobsOfRecord(streamRecord('MODIFY', { ...original, content: 'edited' }, original))).toEqual([]);
+    expect(jobsOfRecord(streamRecord('MODIFY', marked, marked))).toEqual([]); // already marked: no second retract
+    expect(jobsOfRecord(streamRecord('MODIFY', original, marked))).toEqual([]);
   });
 
   it('ignores items outside timelines and home feeds (e.g. v1 data)', () => {
     const { pk: _pk, ...rest } = original;
-    expect(jobOfRecord(streamRecord('INSERT', { ...rest, pk: 'alice' }))).toBeUndefined();
+    expect(jobsOfRecord(streamRecord('INSERT', { ...rest, pk: 'alice' }))).toEqual([]);
   });
 });
 

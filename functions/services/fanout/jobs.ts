@@ -11,6 +11,9 @@
  *   cleanup  delete an unfollowed user's posts from the ex-follower's feed
  *   pull     author crossed the threshold up: mark them pulled, add them to followers' pulled sets
  *   unpull   author fell below it: copy their recent posts to followers, drop the pulled sets
+ *   notify   apply notification events to one recipient's groups (services/notifications/)
+ *   purge    after DELETE /activities: remove the activity's reactions, comments and the
+ *            notifications about it
  */
 import type { AttributeValue } from 'aws-lambda';
 import { z } from 'zod';
@@ -31,6 +34,19 @@ const rk = z.string().regex(/^\d{1,38}$/);
 /** A DynamoDB stream image (attribute-value JSON). Numbers stay strings: exact for 31-digit keys. */
 const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unknown } | undefined)?.N !== undefined, 'image needs rk');
 
+/** A notification event on the wire (model/notification.ts NotificationEvent; ticks as a string). */
+export const notificationEventSchema = z.object({
+  verb: z.string().min(1).max(64),
+  object: z.string().min(1).max(2048),
+  actor: userId,
+  id: z.string().min(1).max(4096),
+  ticks: z.string().regex(/^\d{1,20}$/),
+  source: z.string().min(1).max(2048).optional(),
+});
+export type WireNotificationEvent = z.infer<typeof notificationEventSchema>;
+/** Events per notify job: their claims and the group fit one transaction (100 items). */
+export const MAX_JOB_EVENTS = 20;
+
 export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fanout'), author: userId, rk, image, cursor }),
   z.object({ kind: z.literal('retract'), author: userId, rk, cursor }),
@@ -38,6 +54,8 @@ export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cleanup'), follower: userId, followee: userId }),
   z.object({ kind: z.literal('pull'), author: userId, cursor }),
   z.object({ kind: z.literal('unpull'), author: userId, cursor }),
+  z.object({ kind: z.literal('notify'), recipient: userId, events: z.array(notificationEventSchema).min(1).max(MAX_JOB_EVENTS) }),
+  z.object({ kind: z.literal('purge'), author: userId, rk }),
 ]);
 
 export type Job = z.infer<typeof jobSchema>;

@@ -1,33 +1,58 @@
 /**
- * The feed table's stream is the fan-out outbox: once an original is in the table its stream
- * record exists, so "the author's write succeeded but the job was never enqueued" cannot happen —
- * a crash before the enqueue just means the stream delivers the record again.
+ * The feed table's stream is the outbox: once an item is in the table its stream record exists,
+ * so "the write succeeded but the job was never enqueued" cannot happen — a crash before the
+ * enqueue just means the stream delivers the record again.
  *
- *   INSERT of an original (a `t#` timeline item)                      → fanout job
- *   MODIFY of an original that gains `deletedAt` (DELETE /activities) → retract job
- *   everything else → nothing: home-feed copies and heads (`f#`), trims and TTL removals (a
- *   copy follows its own feed's retention; only DELETE /activities retracts copies), the
- *   tombstone's own expiry
+ *   INSERT of an original (a `t#` timeline item)       → fanout job, and notify jobs for its
+ *                                                        mentions and `to` targets
+ *   MODIFY of an original that gains `deletedAt`       → retract job (copies) and purge job
+ *                                                        (reactions, comments, notifications)
+ *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
+ *   everything else → nothing: home-feed copies and heads (`f#`), comments (`c#`), trims and TTL
+ *   removals, a reaction's removal (it clears `ev`), the tombstone's own expiry
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
+import { notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
 import type { Job } from './jobs.js';
 
-export function jobOfRecord(record: DynamoDBRecord): Job | undefined {
+const stringsOf = (v: AttributeValue | undefined): string[] | undefined =>
+  v?.L ? v.L.flatMap((x) => (x.S === undefined ? [] : [x.S])) : v?.SS ? [...v.SS] : undefined;
+
+export function jobsOfRecord(record: DynamoDBRecord): Job[] {
   const d = record.dynamodb;
+  const image = d?.NewImage;
+  const pk = image?.pk?.S;
+  const rk = image?.rk?.N;
+  if (!image || !pk || !rk) return [];
+
+  const counter = activityOfCounterPk(pk);
+  if (counter && (record.eventName === 'INSERT' || record.eventName === 'MODIFY')) {
+    const ev = parseCounterEvent(image.ev?.S);
+    if (!ev || ev.actor === counter.author || image.ev?.S === d?.OldImage?.ev?.S) return [];
+    return notifyJobs([reactionDelivery(counter.id, counter.author, ev)]);
+  }
+
+  const author = authorOfTimelinePk(pk);
+  if (!author) return [];
   if (record.eventName === 'INSERT') {
-    const image = d?.NewImage;
-    const author = authorOfTimelinePk(image?.pk?.S);
-    const rk = image?.rk?.N;
-    if (!image || !author || !rk) return undefined;
     const { pk: _pk, expiresAt: _e, ...rest } = image;
-    return { kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> };
+    const post = {
+      author,
+      rk: BigInt(rk),
+      verb: image.verb?.S ?? '',
+      object: image.object?.S,
+      content: image.content?.S,
+      to: stringsOf(image.to),
+    };
+    return [{ kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> }, ...notifyJobs(postDeliveries(post))];
   }
-  if (record.eventName === 'MODIFY') {
-    const author = authorOfTimelinePk(d?.NewImage?.pk?.S);
-    const rk = d?.NewImage?.rk?.N;
-    if (!author || !rk || !d?.NewImage?.deletedAt || d.OldImage?.deletedAt) return undefined;
-    return { kind: 'retract', author, rk };
+  if (record.eventName === 'MODIFY' && image.deletedAt && !d?.OldImage?.deletedAt) {
+    return [
+      { kind: 'retract', author, rk },
+      { kind: 'purge', author, rk },
+    ];
   }
-  return undefined;
+  return [];
 }

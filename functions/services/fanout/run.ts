@@ -7,7 +7,10 @@ import { backfill } from './backfill.js';
 import { cleanup } from './cleanup.js';
 import { fanout } from './fanout.js';
 import type { Job } from './jobs.js';
+import { applyNotifications } from '../notifications/apply.js';
+import { eventsOfJob } from '../notifications/events.js';
 import { pull } from './pull.js';
+import { purge } from './purge.js';
 import { retract } from './retract.js';
 import { unpull } from './unpull.js';
 
@@ -25,5 +28,9 @@ export async function runJob(job: Job): Promise<void> {
       return pull(job);
     case 'unpull':
       return unpull(job);
+    case 'notify':
+      return applyNotifications(job.recipient, eventsOfJob(job));
+    case 'purge':
+      return purge(job);
   }
 }

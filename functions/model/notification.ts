@@ -1,0 +1,250 @@
+/**
+ * Notification groups, in the graph table under `n#<recipient>`:
+ *
+ *   `head`                          per UTC day: `unseen:<day>`, `unread:<day>`, `groups:<day>`
+ *                                   (flat attributes: ADD creates them, where a nested map path
+ *                                   would need the map first), so GET /notifications/counts is one
+ *                                   GetItem, and days past the retention window stop being summed
+ *   `g#<gid>`                       a group's state (the item every update reads and conditions on)
+ *   `a#<gid>#<actor>`               the actor's claim in the group: `events`, the event ids already
+ *                                   applied — a redelivered job finds its id and changes nothing;
+ *                                   the claim's existence makes `actorCount` count distinct actors
+ *   `o#<inverted ticks>#<gid>`      the group again, keyed by its last update: pages Query these,
+ *                                   newest first; an update moves it (delete + put, one transaction)
+ *
+ * Group id (gid) = `<b64url(object)>.<b64url(verb)>.<YYYY-MM-DD>`: Stream's default aggregation
+ * (verb + object + UTC day). Object first, so every group about one activity is one `begins_with`
+ * Query — that is how a deleted activity is hidden from its notifications.
+ */
+import { isoFromTicks, utcDayOf } from '../platform/clock.js';
+import { MAX_TICKS } from './range-key.js';
+
+export const notificationPartition = (recipient: string) => `n#${recipient}`;
+export const notificationHeadKey = (recipient: string) => ({ pk: notificationPartition(recipient), sk: 'head' });
+export const groupKey = (recipient: string, gid: string) => ({ pk: notificationPartition(recipient), sk: `g#${gid}` });
+export const claimKey = (recipient: string, gid: string, actor: string) => ({ pk: notificationPartition(recipient), sk: `a#${gid}#${actor}` });
+export const claimPrefix = (gid: string) => `a#${gid}#`;
+export const GROUP_PREFIX = 'g#';
+/** Every group about `object`. */
+export const objectGroupsPrefix = (object: string) => `g#${b64(object)}.`;
+
+const TICKS_DIGITS = 19;
+/** Order sort key: ascending = most recently updated first. */
+export const orderSortKey = (ticks: bigint, gid: string) => `o#${(MAX_TICKS - ticks).toString().padStart(TICKS_DIGITS, '0')}#${gid}`;
+export const orderKey = (recipient: string, ticks: bigint, gid: string) => ({ pk: notificationPartition(recipient), sk: orderSortKey(ticks, gid) });
+/** Exclusive upper bound of the order keys updated at or after `ticks` (the age window). */
+export const orderBoundFor = (ticks: bigint) => `o#${(MAX_TICKS - ticks).toString().padStart(TICKS_DIGITS, '0')}~`;
+export const ORDER_PREFIX = 'o#';
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
+
+/** UTC day of server ticks: groups aggregate by it. */
+export const dayOf = utcDayOf;
+
+export const groupIdOf = (verb: string, object: string, day: string) => `${b64(object)}.${b64(verb)}.${day}`;
+
+const GID = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.(\d{4}-\d{2}-\d{2})$/;
+export function parseGroupId(gid: string): { verb: string; object: string; day: string } | undefined {
+  const m = GID.exec(gid);
+  if (!m) return undefined;
+  const object = unb64(m[1]!);
+  const verb = unb64(m[2]!);
+  return groupIdOf(verb, object, m[3]!) === gid ? { verb, object, day: m[3]! } : undefined;
+}
+
+/** Cursor of a page = the order key's tail (`<inverted ticks>#<gid>`), opaque to clients. */
+export const cursorOfOrderSk = (sk: string) => sk.slice(ORDER_PREFIX.length);
+export function orderSkOfCursor(cursor: string): string | undefined {
+  const hash = cursor.indexOf('#');
+  if (hash !== TICKS_DIGITS || !/^\d+$/.test(cursor.slice(0, hash)) || !parseGroupId(cursor.slice(hash + 1))) return undefined;
+  return `${ORDER_PREFIX}${cursor}`;
+}
+
+/**
+ * One thing that happened to the recipient. `id` is unique per event (a redelivery carries the
+ * same id); `source` is the activity whose deletion hides the notification when the group's
+ * object is not that activity (a `to` delivery groups by the activity's own object).
+ */
+export interface NotificationEvent {
+  readonly verb: string;
+  readonly object: string;
+  readonly actor: string;
+  readonly id: string;
+  readonly ticks: bigint;
+  readonly source?: string;
+}
+
+export const MAX_GROUP_ACTORS = 5;
+
+export interface GroupState {
+  readonly gid: string;
+  readonly verb: string;
+  readonly object: string;
+  readonly day: string;
+  /** Newest first, at most MAX_GROUP_ACTORS. */
+  readonly actors: readonly string[];
+  readonly actorCount: number;
+  readonly activityCount: number;
+  readonly updatedTicks: bigint;
+  readonly seen: boolean;
+  readonly read: boolean;
+  /** Activities (by id) a `to` group was built from, for hiding on delete. */
+  readonly sources: readonly string[];
+  /** Bumped by every change: the optimistic-concurrency condition of the next one. */
+  readonly version: number;
+}
+
+/** What a change does to the head's per-day counts. */
+export interface CountDelta {
+  readonly unseen: number;
+  readonly unread: number;
+  readonly groups: number;
+}
+
+/**
+ * Fold new (already de-duplicated) events into a group. `newActors`: the events' actors that hold no
+ * claim in this group yet. A group that was seen (or read) becomes unseen (unread) again, as in
+ * Stream: the head's counts follow.
+ */
+export function foldEvents(
+  state: GroupState | undefined,
+  gid: string,
+  events: readonly NotificationEvent[],
+  newActors: ReadonlySet<string>,
+): { next: GroupState; delta: CountDelta } {
+  const first = events[0]!;
+  const { day } = parseGroupId(gid)!;
+  const byTime = [...events].sort((a, b) => (a.ticks < b.ticks ? 1 : a.ticks > b.ticks ? -1 : 0));
+  const latest = byTime[0]!.ticks;
+  // Jobs may arrive out of order: events older than the group's last update go behind its actors.
+  const newer = !state || latest >= state.updatedTicks;
+  const eventActors = byTime.map((e) => e.actor);
+  const merged = newer ? [...eventActors, ...(state?.actors ?? [])] : [...state.actors, ...eventActors];
+  const next: GroupState = {
+    gid,
+    verb: first.verb,
+    object: first.object,
+    day,
+    actors: [...new Set(merged)].slice(0, MAX_GROUP_ACTORS),
+    actorCount: (state?.actorCount ?? 0) + newActors.size,
+    activityCount: (state?.activityCount ?? 0) + events.length,
+    updatedTicks: newer ? latest : state.updatedTicks,
+    seen: false,
+    read: false,
+    sources: [...new Set([...(state?.sources ?? []), ...events.flatMap((e) => (e.source ? [e.source] : []))])],
+    version: (state?.version ?? 0) + 1,
+  };
+  const delta: CountDelta = state
+    ? { unseen: state.seen ? 1 : 0, unread: state.read ? 1 : 0, groups: 0 }
+    : { unseen: 1, unread: 1, groups: 1 };
+  return { next, delta };
+}
+
+/** Mark seen (or read, which implies seen): the new state and the head's change, or undefined if nothing changes. */
+export function markGroup(state: GroupState, what: 'seen' | 'read'): { next: GroupState; delta: CountDelta } | undefined {
+  const seen = true;
+  const read = what === 'read' ? true : state.read;
+  if (seen === state.seen && read === state.read) return undefined;
+  return {
+    next: { ...state, seen, read, version: state.version + 1 },
+    delta: { unseen: state.seen ? 0 : -1, unread: read && !state.read ? -1 : 0, groups: 0 },
+  };
+}
+
+/** The head's change when a group is removed (retention, or its activity was deleted). */
+export const removalDelta = (state: GroupState): CountDelta => ({
+  unseen: state.seen ? 0 : -1,
+  unread: state.read ? 0 : -1,
+  groups: -1,
+});
+
+/** Stored form (both the `g#` and the `o#` item carry it). */
+export function groupAttributes(state: GroupState): Record<string, unknown> {
+  return {
+    gid: state.gid,
+    verb: state.verb,
+    object: state.object,
+    day: state.day,
+    actors: [...state.actors],
+    actorCount: state.actorCount,
+    activityCount: state.activityCount,
+    updatedTicks: state.updatedTicks.toString(),
+    seen: state.seen,
+    read: state.read,
+    ...(state.sources.length ? { sources: new Set(state.sources) } : {}),
+    version: state.version,
+  };
+}
+
+export function parseGroup(item: Record<string, unknown> | undefined): GroupState | undefined {
+  if (!item || typeof item.gid !== 'string') return undefined;
+  const sources = item.sources;
+  return {
+    gid: item.gid,
+    verb: String(item.verb),
+    object: String(item.object),
+    day: String(item.day),
+    actors: (item.actors as string[] | undefined) ?? [],
+    actorCount: Number(String(item.actorCount)),
+    activityCount: Number(String(item.activityCount)),
+    updatedTicks: BigInt(String(item.updatedTicks)),
+    seen: item.seen === true,
+    read: item.read === true,
+    sources: sources instanceof Set ? [...(sources as Set<string>)] : [],
+    version: Number(String(item.version)),
+  };
+}
+
+/** The head's counts summed over the days still inside the retention window. */
+export interface NotificationCounts {
+  unseen: number;
+  unread: number;
+  groups: number;
+}
+
+const COUNTERS = ['unseen', 'unread', 'groups'] as const;
+export type HeadCounter = (typeof COUNTERS)[number];
+export const headAttribute = (counter: HeadCounter, day: string) => `${counter}:${day}`;
+
+export function countsOfHead(item: Record<string, unknown> | undefined, firstDay: string): NotificationCounts {
+  const counts: NotificationCounts = { unseen: 0, unread: 0, groups: 0 };
+  for (const [name, value] of Object.entries(item ?? {})) {
+    const [counter, day] = name.split(':') as [HeadCounter, string | undefined];
+    if (day !== undefined && day >= firstDay && COUNTERS.includes(counter)) counts[counter] += Number(String(value));
+  }
+  return counts;
+}
+
+/** Head attributes of days that fell out of the window (removed by the next head update). */
+export function staleHeadAttributes(item: Record<string, unknown> | undefined, firstDay: string): string[] {
+  return Object.keys(item ?? {}).filter((name) => {
+    const [counter, day] = name.split(':') as [HeadCounter, string | undefined];
+    return day !== undefined && day < firstDay && COUNTERS.includes(counter);
+  });
+}
+
+/** The wire shape. */
+export interface NotificationGroup {
+  id: string;
+  verb: string;
+  object: string;
+  actorCount: number;
+  actors: string[];
+  activityCount: number;
+  updatedAt: string;
+  seen: boolean;
+  read: boolean;
+}
+
+export const toNotificationGroup = (g: GroupState): NotificationGroup => ({
+  id: g.gid,
+  verb: g.verb,
+  object: g.object,
+  actorCount: g.actorCount,
+  actors: [...g.actors],
+  activityCount: g.activityCount,
+  updatedAt: isoFromTicks(g.updatedTicks),
+  seen: g.seen,
+  read: g.read,
+});

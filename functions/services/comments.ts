@@ -1,0 +1,48 @@
+/**
+ * Comments: POST/GET/DELETE /activities/{id}/comments. A comment is stored and counted in one
+ * transaction (stores/social-store.ts); the counter's stream record notifies the activity's
+ * author. Either the comment's author or the activity's author may delete it.
+ */
+import { type Comment, commentItem, parseCommentId, toComment } from '../model/comment.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { COMMENT_KIND } from '../model/reaction.js';
+import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
+import { isoFromTicks, nowTicks } from '../platform/clock.js';
+import { addComment, commentPage, getComment, removeComment } from '../stores/social-store.js';
+import { getActivity } from './posting.js';
+import { untilSettled } from './reactions.js';
+
+export async function postComment(caller: string, activityId: string, text: string): Promise<Comment> {
+  await getActivity(activityId); // 404 unless it is there to comment on
+  const ticks = nowTicks();
+  const item = commentItem(activityId, rangeKeyOf(ticks, newDiscriminator()), caller, text, isoFromTicks(ticks));
+  await untilSettled(() => addComment(item, { actor: caller, kind: COMMENT_KIND, ticks, commentId: item.rk.toString() }));
+  return toComment(item);
+}
+
+export interface CommentPage {
+  items: Comment[];
+  lastRangeKey: string | null;
+}
+
+export async function listComments(activityId: string, limit: number, before?: string): Promise<CommentPage> {
+  let after: bigint | undefined;
+  if (before !== undefined) {
+    after = parseRangeKey(before);
+    if (after === undefined) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a lastRangeKey from a previous page' }]);
+  }
+  const [, page] = await Promise.all([getActivity(activityId), commentPage(activityId, limit, after)]);
+  const last = page.items.at(-1);
+  return { items: page.items.map(toComment), lastRangeKey: page.lastEvaluatedKey && last ? rkOf(last.rk).toString() : null };
+}
+
+export async function deleteComment(caller: string, activityId: string, commentId: string): Promise<void> {
+  const { actor: activityAuthor } = await getActivity(activityId);
+  const rk = parseCommentId(commentId);
+  const comment = rk === undefined ? undefined : await getComment(activityId, rk);
+  if (!comment || rk === undefined) throw new NotFoundError('No such comment.');
+  if (comment.actor !== caller && activityAuthor !== caller) {
+    throw new ForbiddenError("Only the comment's author or the activity's author may delete a comment.");
+  }
+  await untilSettled(() => removeComment(activityId, rk, COMMENT_KIND));
+}

@@ -1,0 +1,84 @@
+/**
+ * Where notifications come from, as notify jobs (one recipient, ≤ MAX_JOB_EVENTS events each):
+ *
+ *   a reaction or comment   the counter item's stream record (its `ev`): to the activity's author
+ *   a mention `@userId`     the new original's stream INSERT: to each mentioned user (verb
+ *                           `mention`, object = the mentioning activity)
+ *   `to: [...]`             the same INSERT: to each target, with the activity's verb and object
+ *   a new follower          the follow request, once its edge is committed (services/following.ts)
+ *
+ * Event ids are deterministic, so a redelivered record or a repeated request produces the same
+ * event and the claim in its group makes the second one a no-op. Acting on your own things notifies
+ * no one: events whose actor is the recipient are dropped here.
+ */
+import { activityIdOf } from '../../model/activity-id.js';
+import { mentionsIn } from '../../model/mentions.js';
+import { type NotificationEvent } from '../../model/notification.js';
+import { ticksOfRangeKey } from '../../model/range-key.js';
+import { type CounterEvent } from '../../model/reaction.js';
+import { type Job, MAX_JOB_EVENTS } from '../fanout/jobs.js';
+
+export type NotifyJob = Extract<Job, { kind: 'notify' }>;
+
+/** Group events by recipient into jobs of at most MAX_JOB_EVENTS, dropping self-notifications. */
+export function notifyJobs(deliveries: readonly { recipient: string; event: NotificationEvent }[]): NotifyJob[] {
+  const byRecipient = new Map<string, NotificationEvent[]>();
+  for (const { recipient, event } of deliveries) {
+    if (recipient === event.actor) continue;
+    byRecipient.set(recipient, [...(byRecipient.get(recipient) ?? []), event]);
+  }
+  const jobs: NotifyJob[] = [];
+  for (const [recipient, events] of byRecipient) {
+    for (let i = 0; i < events.length; i += MAX_JOB_EVENTS) {
+      jobs.push({
+        kind: 'notify',
+        recipient,
+        events: events.slice(i, i + MAX_JOB_EVENTS).map((e) => ({ ...e, ticks: e.ticks.toString() })),
+      });
+    }
+  }
+  return jobs;
+}
+
+export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, ticks: BigInt(e.ticks) }));
+
+/** A reaction or comment on `activityId` (from its counter's `ev`): to the activity's author. */
+export function reactionDelivery(activityId: string, author: string, ev: CounterEvent) {
+  const event: NotificationEvent = {
+    verb: ev.kind,
+    object: activityId,
+    actor: ev.actor,
+    id: `${ev.kind}:${ev.actor}:${ev.ticks}${ev.commentId ? `:${ev.commentId}` : ''}`,
+    ticks: ev.ticks,
+    source: activityId,
+  };
+  return { recipient: author, event };
+}
+
+/** Mentions and targets of a new original (its stored fields). */
+export function postDeliveries(post: {
+  author: string;
+  rk: bigint;
+  verb: string;
+  object?: string;
+  content?: string;
+  to?: readonly string[];
+}): { recipient: string; event: NotificationEvent }[] {
+  const id = activityIdOf(post.author, post.rk);
+  const ticks = ticksOfRangeKey(post.rk);
+  const mentions = mentionsIn(post.content).map((recipient) => ({
+    recipient,
+    event: { verb: 'mention', object: id, actor: post.author, id: `mention:${id}`, ticks, source: id },
+  }));
+  const targets = [...new Set(post.to ?? [])].map((recipient) => ({
+    recipient,
+    event: { verb: post.verb, object: post.object ?? id, actor: post.author, id: `to:${id}`, ticks, source: id },
+  }));
+  return [...mentions, ...targets];
+}
+
+/** A new follower: to the followee; one event per follow (its ticks), so a repeat is a no-op. */
+export function followDelivery(follower: string, followee: string, followedAt: bigint) {
+  const event: NotificationEvent = { verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${followedAt}`, ticks: followedAt };
+  return { recipient: followee, event };
+}

@@ -1,0 +1,39 @@
+/**
+ * Notification retention (NOTIFICATIONS_MAX_ITEMS, NOTIFICATIONS_TTL), read once at cold start.
+ * Age is by UTC day, like the groups: the window is today and the days back to now − TTL, so a
+ * group leaves pages and counts together, the moment its day falls out.
+ */
+import { readConfig } from '../../../lib/defs/config.js';
+import { dayOf } from '../../model/notification.js';
+
+export interface NotificationPolicy {
+  readonly maxItems: number;
+  /** Stored groups beyond maxItems before a trim runs (amortized: pay per trim, not per group). */
+  readonly margin: number;
+  readonly ttlMs?: number;
+}
+
+let policy: NotificationPolicy | undefined;
+export function notificationPolicy(): NotificationPolicy {
+  if (!policy) {
+    const maxItems = readConfig('NOTIFICATIONS_MAX_ITEMS');
+    policy = { maxItems, margin: Math.max(1, Math.ceil(maxItems / 4)), ttlMs: readConfig('NOTIFICATIONS_TTL') };
+  }
+  return policy;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The first UTC day inside the window, and the ticks at its start. */
+export function windowStart(nowMs: number, ttlMs: number | undefined): { day: string; ticks: bigint } {
+  if (ttlMs === undefined) return { day: '0000-00-00', ticks: 0n };
+  const startMs = Math.floor((nowMs - ttlMs) / DAY_MS) * DAY_MS;
+  const ticks = BigInt(Math.max(0, startMs)) * 1_000_000n;
+  return { day: dayOf(ticks), ticks };
+}
+
+/** When a group's items expire: the end of its day plus the TTL (undefined: never). */
+export function expiresAtOf(day: string, ttlMs: number | undefined): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  return Math.ceil((Date.parse(`${day}T00:00:00Z`) + DAY_MS + ttlMs) / 1000);
+}

@@ -1,0 +1,47 @@
+/**
+ * Reading a notification feed: a page is one Query on the order items (most recently updated
+ * first, inside the age window) beside one GetItem of the head for the counts; `counts` alone is
+ * the GetItem. Neither ever scans: counts are kept per day in the head (model/notification.ts).
+ */
+import { countsOfHead, cursorOfOrderSk, orderBoundFor, orderSkOfCursor, parseGroup, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
+import { ValidationError } from '../../model/errors.js';
+import { groupPage, readHeadItem } from '../../stores/notification-store.js';
+import { notificationPolicy, windowStart } from './policy.js';
+
+export interface NotificationPage {
+  items: NotificationGroup[];
+  lastRangeKey: string | null;
+  unseen: number;
+  unread: number;
+}
+
+export async function readNotifications(recipient: string, limit: number, before?: string): Promise<NotificationPage> {
+  const window = windowStart(Date.now(), notificationPolicy().ttlMs);
+  let afterSk: string | undefined;
+  if (before !== undefined) {
+    afterSk = orderSkOfCursor(before);
+    if (!afterSk) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a lastRangeKey from a previous page' }]);
+  }
+  const beyondWindow = afterSk !== undefined && afterSk >= orderBoundFor(window.ticks);
+  const [page, head] = await Promise.all([
+    beyondWindow ? Promise.resolve({ items: [], lastEvaluatedKey: undefined }) : groupPage(recipient, window.ticks, limit, afterSk),
+    readHeadItem(recipient),
+  ]);
+  const { unseen, unread } = countsOfHead(head, window.day);
+  const items = page.items.flatMap((i) => {
+    const g = parseGroup(i);
+    return g ? [toNotificationGroup(g)] : [];
+  });
+  const last = page.items.at(-1);
+  return {
+    items,
+    lastRangeKey: page.lastEvaluatedKey && last ? cursorOfOrderSk(String(last.sk)) : null,
+    unseen,
+    unread,
+  };
+}
+
+export async function notificationCounts(recipient: string): Promise<{ unseen: number; unread: number }> {
+  const { unseen, unread } = countsOfHead(await readHeadItem(recipient), windowStart(Date.now(), notificationPolicy().ttlMs).day);
+  return { unseen, unread };
+}

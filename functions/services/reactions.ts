@@ -1,0 +1,58 @@
+/**
+ * Reactions: PUT/DELETE /activities/{id}/reactions/{kind}, and the `reactions` summary an activity
+ * read carries (`counts` for everyone, `own` for the caller). One transaction per change
+ * (stores/social-store.ts); the counter's stream record then notifies the activity's author.
+ */
+import type { Activity } from '../model/activity.js';
+import { NotFoundError } from '../model/errors.js';
+import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
+import { nowTicks } from '../platform/clock.js';
+import { backoff } from '../platform/pool.js';
+import { addReaction, getCounters, getReactionsOf, removeReaction, type SocialOutcome } from '../stores/social-store.js';
+import { getActivity } from './posting.js';
+
+const MAX_ATTEMPTS = 8;
+
+/** Run a social transaction until it is not a conflict (bounded); `closed` reads as a deleted activity. */
+export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'done' | 'noop'> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await run();
+    if (outcome === 'done' || outcome === 'noop') return outcome;
+    if (outcome === 'closed') throw new NotFoundError('No such activity.');
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`gave up after ${attempt} conflicting attempts`);
+    await backoff(attempt, 10, 300);
+  }
+}
+
+export async function react(caller: string, activityId: string, kind: string): Promise<void> {
+  const { actor: author } = await getActivity(activityId); // 404 unless it is there to react to
+  await untilSettled(() => addReaction(activityId, author, { actor: caller, kind, ticks: nowTicks() }));
+}
+
+export async function unreact(caller: string, activityId: string, kind: string): Promise<void> {
+  await getActivity(activityId);
+  await untilSettled(() => removeReaction(activityId, caller, kind));
+}
+
+/** Summaries for many activities: two BatchGets (counters, the caller's reactions), in parallel. */
+export async function reactionSummaries(caller: string, activityIds: readonly string[]): Promise<Map<string, ReactionSummary>> {
+  const ids = [...new Set(activityIds)];
+  const out = new Map<string, ReactionSummary>(ids.map((id) => [id, { counts: {}, own: [] }]));
+  if (ids.length === 0) return out;
+  const [counters, own] = await Promise.all([getCounters(ids), getReactionsOf(caller, ids)]);
+  for (const c of counters) {
+    const summary = out.get(activityOfCounterItem(c));
+    if (summary) summary.counts = countsOf(c);
+  }
+  for (const r of own) {
+    const summary = out.get(activityOfReactionItem(r));
+    if (summary) summary.own = ownKindsOf(r);
+  }
+  return out;
+}
+
+/** Activities with their `reactions` summaries attached. */
+export async function withReactions<A extends Activity>(caller: string, activities: readonly A[]): Promise<(A & { reactions: ReactionSummary })[]> {
+  const summaries = await reactionSummaries(caller, activities.map((a) => a.id));
+  return activities.map((a) => ({ ...a, reactions: summaries.get(a.id)! }));
+}

@@ -1,0 +1,237 @@
+/**
+ * Notification groups in the graph table (model/notification.ts). Every change to a group is one
+ * transaction: the actors' claims (conditioned on what was read), the group (conditioned on its
+ * version), its order item moved, and the head's per-day counts — so counts stay exact, and a
+ * redelivered or concurrent job either finds its events applied or loses the race and retries.
+ */
+import { GetCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  claimKey,
+  claimPrefix,
+  type CountDelta,
+  GROUP_PREFIX,
+  groupAttributes,
+  groupKey,
+  type GroupState,
+  headAttribute,
+  notificationHeadKey,
+  notificationPartition,
+  objectGroupsPrefix,
+  ORDER_PREFIX,
+  orderBoundFor,
+  orderKey,
+  parseGroup,
+} from '../model/notification.js';
+import { timelineKey } from '../model/timeline-item.js';
+import { doc } from '../platform/clients.js';
+import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { batchWriteAll } from '../platform/dynamo/batch-write.js';
+import { cancellationCodes } from '../platform/dynamo/errors.js';
+import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { tableName } from '../platform/env.js';
+
+const graph = () => tableName('graph');
+
+/** A claim as read: its event ids (absent claim = the actor is new to the group). */
+export interface Claim {
+  readonly actor: string;
+  readonly events: ReadonlySet<string>;
+}
+
+/** The group and the given actors' claims, strongly consistent (one BatchGet). */
+export async function readGroupAndClaims(
+  recipient: string,
+  gid: string,
+  actors: readonly string[],
+): Promise<{ group: GroupState | undefined; claims: Map<string, Claim> }> {
+  const items = await batchGetAll(graph(), [groupKey(recipient, gid), ...actors.map((a) => claimKey(recipient, gid, a))], { consistent: true });
+  const claims = new Map<string, Claim>();
+  let group: GroupState | undefined;
+  for (const item of items) {
+    if (item.sk === groupKey(recipient, gid).sk) group = parseGroup(item);
+    else if (typeof item.actor === 'string') claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
+  }
+  return { group, claims };
+}
+
+export async function readGroup(recipient: string, gid: string): Promise<GroupState | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: groupKey(recipient, gid), ConsistentRead: true }));
+  return parseGroup(Item as Item | undefined);
+}
+
+export async function readHeadItem(recipient: string, consistent = false): Promise<Item | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: notificationHeadKey(recipient), ConsistentRead: consistent }));
+  return Item as Item | undefined;
+}
+
+/** The head update for a change of counts on `day`, pruning stale days' attributes; undefined if nothing changes. */
+function headUpdate(recipient: string, day: string, delta: CountDelta, stale: readonly string[]) {
+  const adds = (['unseen', 'unread', 'groups'] as const).filter((c) => delta[c] !== 0);
+  if (adds.length === 0 && stale.length === 0) return undefined;
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const addParts = adds.map((c, i) => {
+    names[`#c${i}`] = headAttribute(c, day);
+    values[`:c${i}`] = delta[c];
+    return `#c${i} :c${i}`;
+  });
+  const removeParts = stale.filter((s) => !adds.some((c) => headAttribute(c, day) === s)).map((s, i) => ((names[`#s${i}`] = s), `#s${i}`));
+  const expression = [addParts.length ? `ADD ${addParts.join(', ')}` : '', removeParts.length ? `REMOVE ${removeParts.join(', ')}` : ''].join(' ').trim();
+  return {
+    Update: {
+      TableName: graph(),
+      Key: notificationHeadKey(recipient),
+      UpdateExpression: expression,
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    },
+  };
+}
+
+const groupCondition = (previous: GroupState | undefined) =>
+  previous
+    ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } }
+    : { ConditionExpression: 'attribute_not_exists(pk)' };
+
+export interface GroupChange {
+  readonly recipient: string;
+  readonly previous: GroupState | undefined;
+  readonly next: GroupState;
+  readonly delta: CountDelta;
+  /** Claims to write: the actor, the claim's event count as read (undefined = absent), the ids to add. */
+  readonly claims?: readonly { actor: string; readSize: number | undefined; add: readonly string[] }[];
+  /** An original that must still be live (not deleted) for the change to apply. */
+  readonly liveOriginal?: { author: string; rk: bigint };
+  readonly expiresAt: number | undefined;
+  readonly staleHead: readonly string[];
+}
+
+export type ChangeOutcome = 'done' | 'retry' | 'source_gone';
+
+/** Apply one group change atomically (see the file comment). */
+export async function writeGroupChange(change: GroupChange): Promise<ChangeOutcome> {
+  const { recipient, previous, next, expiresAt } = change;
+  const stored = { ...groupAttributes(next), expiresAt };
+  const items: object[] = [];
+  if (change.liveOriginal) {
+    items.push({
+      ConditionCheck: {
+        TableName: tableName('feed'),
+        Key: timelineKey(change.liveOriginal.author, change.liveOriginal.rk),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+      },
+    });
+  }
+  for (const c of change.claims ?? []) {
+    items.push({
+      Update: {
+        TableName: graph(),
+        Key: claimKey(recipient, next.gid, c.actor),
+        UpdateExpression: expiresAt === undefined ? 'ADD events :e SET actor = :a' : 'ADD events :e SET actor = :a, expiresAt = :x',
+        ConditionExpression: c.readSize === undefined ? 'attribute_not_exists(pk)' : 'size(events) = :n',
+        ExpressionAttributeValues: { ':e': new Set(c.add), ':a': c.actor, ...(expiresAt === undefined ? {} : { ':x': expiresAt }), ...(c.readSize === undefined ? {} : { ':n': c.readSize }) },
+      },
+    });
+  }
+  items.push({ Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } });
+  const moved = !previous || previous.updatedTicks !== next.updatedTicks;
+  if (previous && moved) items.push({ Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } });
+  items.push({ Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } });
+  const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
+  if (head) items.push(head);
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    return 'done';
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (!codes) throw error;
+    if (change.liveOriginal && codes[0] === 'ConditionalCheckFailed') return 'source_gone';
+    return 'retry';
+  }
+}
+
+/** Remove a group (its order item, the head's counts) if it is still at `state`'s version; then its claims. */
+export async function removeGroup(recipient: string, state: GroupState, delta: CountDelta): Promise<boolean> {
+  const head = headUpdate(recipient, state.day, delta, []);
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: graph(), Key: groupKey(recipient, state.gid), ...groupCondition(state) } },
+          { Delete: { TableName: graph(), Key: orderKey(recipient, state.updatedTicks, state.gid) } },
+          ...(head ? [head] : []),
+        ] as never,
+      }),
+    );
+  } catch (error) {
+    if (cancellationCodes(error)) return false;
+    throw error;
+  }
+  const claims = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':p': claimPrefix(state.gid) },
+    ProjectionExpression: 'pk, sk',
+  });
+  await batchWriteAll(graph(), claims.map((Key) => ({ DeleteRequest: { Key } })));
+  return true;
+}
+
+/**
+ * One page of groups, most recently updated first, updated at or after `sinceTicks` (the age
+ * window), after the order key `afterSk` (a cursor).
+ */
+export function groupPage(recipient: string, sinceTicks: bigint, limit: number, afterSk?: string): Promise<QueryPage> {
+  const input: QueryCommandInput = {
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
+    Limit: limit,
+  };
+  return queryPage(input);
+}
+
+/** The oldest `limit` groups inside the window (for count retention), oldest first. */
+export const oldestGroups = (recipient: string, sinceTicks: bigint, limit: number): Promise<Item[]> =>
+  queryAll(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
+      ScanIndexForward: false,
+      Limit: limit,
+    },
+    limit,
+  );
+
+/** Every group state of the recipient (bounded by retention), optionally only those about `object`. */
+export async function allGroups(recipient: string, object?: string): Promise<GroupState[]> {
+  const items = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':p': object === undefined ? GROUP_PREFIX : objectGroupsPrefix(object) },
+    ConsistentRead: true,
+  });
+  return items.flatMap((i) => parseGroup(i) ?? []);
+}
+
+/** Write a group's new state (seen/read marks) with its order copy and the head's counts. */
+export async function writeGroupMark(recipient: string, previous: GroupState, next: GroupState, delta: CountDelta, expiresAt: number | undefined): Promise<boolean> {
+  const stored = { ...groupAttributes(next), expiresAt };
+  const head = headUpdate(recipient, next.day, delta, []);
+  try {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } },
+          { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } },
+          ...(head ? [head] : []),
+        ] as never,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)) return false;
+    throw error;
+  }
+}

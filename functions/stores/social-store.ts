@@ -1,0 +1,165 @@
+/**
+ * Reactions, comments and the per-activity counters (model/reaction.ts, model/comment.ts): the
+ * reaction items live in the graph table, comments and counters in the feed table. Every add or
+ * removal is one transaction of the user's item and the counter, so counts stay exact under any
+ * concurrency and a repeat is a no-op; the counter's `closed` mark (set before an activity is
+ * deleted) makes a late add fail instead of leaving an orphan behind the purge.
+ */
+import { GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
+import { type CounterEvent, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
+import { doc } from '../platform/clients.js';
+import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { batchWriteAll } from '../platform/dynamo/batch-write.js';
+import { cancellationCodes } from '../platform/dynamo/errors.js';
+import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { tableName } from '../platform/env.js';
+
+const feed = () => tableName('feed');
+const graph = () => tableName('graph');
+
+/** Counter attribute of a kind: flat (`n_like`), because ADD cannot create a nested map path. */
+export const countAttribute = (kind: string) => `n_${kind}`;
+
+/**
+ * `done`: applied. `noop`: the user's item already said so (a repeat). `closed`: the activity is
+ * being deleted. `conflict`: a concurrent transaction on the same items — retry.
+ */
+export type SocialOutcome = 'done' | 'noop' | 'closed' | 'conflict';
+
+function outcomeOf(error: unknown): SocialOutcome {
+  const codes = cancellationCodes(error);
+  if (!codes) throw error;
+  if (codes[0] === 'ConditionalCheckFailed') return 'noop';
+  if (codes[1] === 'ConditionalCheckFailed') return 'closed';
+  return 'conflict';
+}
+
+/** The counter update of one add (`ev` names it for the notification) or removal (no `ev`). */
+function counterUpdate(activityId: string, kind: string, change: { add: CounterEvent } | { remove: true }) {
+  const add = 'add' in change;
+  return {
+    TableName: feed(),
+    Key: counterKey(activityId),
+    UpdateExpression: add ? 'ADD #n :d SET ev = :ev' : 'ADD #n :d REMOVE ev',
+    ConditionExpression: 'attribute_not_exists(closed)',
+    ExpressionAttributeNames: { '#n': countAttribute(kind) },
+    ExpressionAttributeValues: { ':d': add ? 1 : -1, ...(add ? { ':ev': encodeCounterEvent(change.add) } : {}) },
+  };
+}
+
+async function transact(items: object[]): Promise<SocialOutcome> {
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    return 'done';
+  } catch (error) {
+    return outcomeOf(error);
+  }
+}
+
+/** Add `kind` to the user's reactions and count it (no-op if they already reacted so). */
+export function addReaction(activityId: string, author: string, event: CounterEvent): Promise<SocialOutcome> {
+  return transact([
+    {
+      Update: {
+        TableName: graph(),
+        Key: reactionKey(activityId, event.actor),
+        UpdateExpression: 'ADD kinds :k SET author = :author',
+        ConditionExpression: 'attribute_not_exists(kinds) OR NOT contains(kinds, :kv)',
+        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':kv': event.kind, ':author': author },
+      },
+    },
+    { Update: counterUpdate(activityId, event.kind, { add: event }) },
+  ]);
+}
+
+/** Remove `kind` from the user's reactions and uncount it (no-op if they had not reacted so). */
+export function removeReaction(activityId: string, userId: string, kind: string): Promise<SocialOutcome> {
+  return transact([
+    {
+      Update: {
+        TableName: graph(),
+        Key: reactionKey(activityId, userId),
+        UpdateExpression: 'DELETE kinds :k',
+        ConditionExpression: 'contains(kinds, :kv)',
+        ExpressionAttributeValues: { ':k': new Set([kind]), ':kv': kind },
+      },
+    },
+    { Update: counterUpdate(activityId, kind, { remove: true }) },
+  ]);
+}
+
+/** Store a comment and count it. */
+export function addComment(item: CommentItem, event: CounterEvent): Promise<SocialOutcome> {
+  return transact([
+    { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Update: counterUpdate(item.activityId, event.kind, { add: event }) },
+  ]);
+}
+
+/** Delete a comment and uncount it (`noop` if it is already gone). */
+export function removeComment(activityId: string, rk: bigint, kind: string): Promise<SocialOutcome> {
+  return transact([
+    { Delete: { TableName: feed(), Key: commentKey(activityId, rk), ConditionExpression: 'attribute_exists(pk)' } },
+    { Update: counterUpdate(activityId, kind, { remove: true }) },
+  ]);
+}
+
+export async function getComment(activityId: string, rk: bigint): Promise<Item | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: feed(), Key: commentKey(activityId, rk), ConsistentRead: true }));
+  return Item as Item | undefined;
+}
+
+/** One page of an activity's comments, newest first, older than `after` (a comment rk). */
+export function commentPage(activityId: string, limit: number, after?: bigint): Promise<QueryPage> {
+  const input: QueryCommandInput = {
+    TableName: feed(),
+    KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
+    ExpressionAttributeValues: { ':pk': commentPartition(activityId), ...(after === undefined ? {} : { ':after': after }) },
+    Limit: limit,
+  };
+  return queryPage(input);
+}
+
+/** Counter items of these activities (absent = no reactions yet). One BatchGet per 100. */
+export const getCounters = (activityIds: readonly string[]): Promise<Item[]> =>
+  batchGetAll(feed(), activityIds.map(counterKey));
+
+/** The user's reaction items for these activities. One BatchGet per 100. */
+export const getReactionsOf = (userId: string, activityIds: readonly string[]): Promise<Item[]> =>
+  batchGetAll(graph(), activityIds.map((id) => reactionKey(id, userId)));
+
+/**
+ * Close the counter before the activity is marked deleted: adds that race the delete fail their
+ * condition, so the purge that follows the delete sees every reaction and comment there will be.
+ * The closed counter expires with the tombstone (`expiresAt`).
+ */
+export async function closeCounter(activityId: string, expiresAt: number): Promise<void> {
+  await doc.send(
+    new UpdateCommand({
+      TableName: feed(),
+      Key: counterKey(activityId),
+      UpdateExpression: 'SET closed = :t, expiresAt = :e REMOVE ev',
+      ExpressionAttributeValues: { ':t': true, ':e': expiresAt },
+    }),
+  );
+}
+
+/** Delete every reaction item and comment of a (deleted) activity. Bounded pages of 25-item batches. */
+export async function purgeReactionsAndComments(activityId: string): Promise<{ reactions: number; comments: number }> {
+  const reactions = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': reactionPartition(activityId) },
+    ProjectionExpression: 'pk, sk',
+  });
+  await batchWriteAll(graph(), reactions.map((Key) => ({ DeleteRequest: { Key } })));
+  const comments = await queryAll({
+    TableName: feed(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': commentPartition(activityId) },
+    ProjectionExpression: 'pk, rk',
+  });
+  await batchWriteAll(feed(), comments.map((Key) => ({ DeleteRequest: { Key } })));
+  return { reactions: reactions.length, comments: comments.length };
+}
