@@ -12,29 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness probe. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @constant */
-                            status?: "ok";
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -51,37 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's user id (the token's `sub`) and follow counts. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            userId?: string;
-                            followers?: number;
-                            following?: number;
-                        };
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -98,62 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** A rollup series' points, sparse, oldest first (tokens with the `tickfeed/admin` scope only). */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Inclusive, aligned down; default: 60 intervals before `to`. */
-                    from?: string;
-                    /** @description Exclusive, aligned up; default: now. */
-                    to?: string;
-                    granularity?: "minute" | "hour" | "day";
-                };
-                header?: never;
-                path: {
-                    /** @description `<event_type>.count` or `<event_type>.<attribute>.sum|min|max`. */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name?: string;
-                            granularity?: string;
-                            points?: Record<string, unknown>[];
-                        };
-                    };
-                };
-                /** @description Bad name, granularity or timestamp, or a range beyond the retained past, a day ahead, or 1,440 points. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A valid token without the `tickfeed/admin` scope (API Gateway: `{"message":"Forbidden"}`). */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getRollupSeries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -170,62 +63,76 @@ export interface paths {
             cookie?: never;
         };
         /** A user's recent activity buckets, total and segment (their own, or anyone's with the `tickfeed/admin` scope). */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description A duration like `90m` or `24h`, rounded up to whole buckets; at most what is kept (default: all of it). */
-                    window?: string;
-                };
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            userId?: string;
-                            windowSeconds?: number;
-                            buckets?: Record<string, unknown>[];
-                            total?: number;
-                            segment?: string;
-                        };
-                    };
-                };
-                /** @description Bad window. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Another user, without the `tickfeed/admin` scope. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
+        get: operations["getActivityWindow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/following/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        /** Follow a user; backfills their recent posts. Idempotent. */
+        put: operations["follow"];
+        post?: never;
+        /** Unfollow a user; removes their posts from the caller's feed. Idempotent. */
+        delete: operations["unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Followers, newest follow first. */
+        get: operations["listFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Followed users, newest follow first. */
+        get: operations["listFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow counts. */
+        get: operations["getFollowCounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -244,92 +151,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Post an activity as the caller (or, with the `tickfeed/admin` scope, as `actor`). */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description JSON, at most 16384 bytes. */
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PostActivity"];
-                };
-            };
-            responses: {
-                /** @description The foreignId was posted before: the original, nothing written. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Activity"];
-                    };
-                };
-                /** @description Created. */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Activity"];
-                    };
-                };
-                /** @description Malformed JSON, unknown field or invalid value. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description `actor` in the body, or a verb listed in PROTECTED_VERBS, without the `tickfeed/admin` scope. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The foreignId names an activity that was deleted or expired. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body larger than 16384 bytes. */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Content-Type is not application/json. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["postActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -344,94 +166,11 @@ export interface paths {
             cookie?: never;
         };
         /** One activity. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Activity id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The activity. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Activity"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No such activity. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getActivity"];
         put?: never;
         post?: never;
         /** Delete one of the caller's activities (copies are retracted asynchronously). */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Activity id. */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted. */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Not the actor. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such activity. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteActivity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -445,49 +184,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's home feed. */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, 1–100 (default 20). */
-                    limit?: string;
-                    /** @description Return items strictly older than this range key (next page). */
-                    before?: string;
-                    /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
-                    since?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Page"];
-                    };
-                };
-                /** @description Bad limit or cursor, unknown parameter, or both before and since. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getHomeFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -503,326 +200,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's own activities. */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, 1–100 (default 20). */
-                    limit?: string;
-                    /** @description Return items strictly older than this range key (next page). */
-                    before?: string;
-                    /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
-                    since?: string;
-                };
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page, newest first. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Page"];
-                    };
-                };
-                /** @description Bad limit or cursor, unknown parameter, or both before and since. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/following/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Follow a user; backfills their recent posts. Idempotent. */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Following (also when already following). */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Yourself, or a bad id. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The caller already follows MAX_FOLLOWING users (default 5,000). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** Unfollow a user; removes their posts from the caller's feed. Idempotent. */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Not following (also when not following before). */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Bad id. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Follow counts. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            userId?: string;
-                            followers?: number;
-                            following?: number;
-                        };
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users/{userId}/followers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Followers, newest follow first. */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description `next` of the previous page. */
-                    before?: string;
-                };
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items?: {
-                                userId?: string;
-                            }[];
-                            /** @description Present when there may be more. */
-                            next?: string;
-                        };
-                    };
-                };
-                /** @description Bad limit or cursor. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users/{userId}/following": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Followed users, newest follow first. */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description `next` of the previous page. */
-                    before?: string;
-                };
-                header?: never;
-                path: {
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            items?: {
-                                userId?: string;
-                            }[];
-                            /** @description Present when there may be more. */
-                            next?: string;
-                        };
-                    };
-                };
-                /** @description Bad limit or cursor. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, expired, wrongly signed or wrong-audience token (API Gateway: `{"message":"Unauthorized"}`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        /** A user's own activities (their timeline). */
+        get: operations["getUserActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -839,26 +218,7 @@ export interface paths {
             cookie?: never;
         };
         /** This document. */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, unknown>;
-                    };
-                };
-            };
-        };
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -871,6 +231,81 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Activity: {
+            /** @description Opaque activity id. */
+            id: string;
+            /** @description User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as. */
+            actor: string;
+            verb: string;
+            object: string | null;
+            content: string | null;
+            attributes: {
+                [key: string]: number | string | boolean;
+            } | null;
+            foreignId: string | null;
+            /** @description The users the post was addressed to (each got a notification). */
+            to: string[] | null;
+            /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
+            time: string;
+            /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
+            rangeKey: string;
+        };
+        ActivityWindow: {
+            userId: string;
+            windowSeconds: number;
+            /** @description Oldest first, empty ones included. */
+            buckets: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339, UTC.
+                 */
+                start: string;
+                count: number;
+            }[];
+            total: number;
+            /** @enum {string} */
+            segment: "power" | "casual" | "inactive";
+        };
+        FollowCounts: {
+            userId: string;
+            followers: number;
+            following: number;
+        };
+        FollowListPage: {
+            /** @description Newest follow first. */
+            items: {
+                userId: string;
+            }[];
+            /** @description Pass as `before` for the next page; absent when nothing more remains. */
+            next?: string;
+        };
+        GatewayMessage: {
+            message: string;
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+            } & {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Page: {
+            /** @description Newest first. */
+            items: components["schemas"]["Activity"][];
+            /** @description Pass as `before` for the next (older) page; null when nothing older remains. */
+            lastRangeKey: string | null;
+        };
         PostActivity: {
             /** @description Event type, e.g. `post` or `game_finished`. */
             verb: string;
@@ -892,47 +327,698 @@ export interface components {
             /** @description Post as this user instead of the caller: tokens with the `tickfeed/admin` scope only (403 otherwise, even naming yourself). The activity is theirs: their timeline, their followers, their rollups. */
             actor?: string;
         };
-        Activity: {
-            /** @description Opaque activity id. */
-            id: string;
-            /** @description User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as. */
-            actor: string;
-            verb: string;
-            object: string | null;
-            content: string | null;
-            attributes: {
-                [key: string]: number | string | boolean;
-            } | null;
-            foreignId: string | null;
-            /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
-            time: string;
-            /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
-            rangeKey: string;
-        };
-        Page: {
-            /** @description Newest first. */
-            items: components["schemas"]["Activity"][];
-            /** @description Pass as `before` for the next (older) page; null when nothing older remains. */
-            lastRangeKey: string | null;
-        };
         Problem: {
+            /** @description `urn:tickfeed:problem:<code>`, or `about:blank` for an unexpected failure (500). */
             type: string;
             title: string;
             status: number;
             detail?: string;
+            /** @description The request path. */
             instance?: string;
+            /** @description Stable error code, e.g. `validation_failed`. */
             code?: string;
+            /** @description One entry per invalid field (400 only). */
             errors?: {
+                /** @description e.g. `body.verb`, `query.limit`, `path.userId`. */
                 field: string;
                 message: string;
             }[];
         };
+        RollupSeries: {
+            name: string;
+            /** @enum {string} */
+            granularity: "minute" | "hour" | "day";
+            /** @description Oldest first; intervals without data are absent. */
+            points: {
+                /**
+                 * Format: date-time
+                 * @description Start of the interval.
+                 */
+                t: string;
+                value: number;
+            }[];
+        };
     };
-    responses: never;
+    responses: {
+        /** @description An unexpected failure: `about:blank`, nothing more said. */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A body over 16384 bytes (problem+json; over 10 MB, API Gateway's `GatewayMessage`). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["GatewayMessage"];
+            };
+        };
+        /** @description The function timed out (API Gateway). */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayMessage"];
+            };
+        };
+        /** @description Throttled by the stage or route limit (API Gateway). */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayMessage"];
+            };
+        };
+        /** @description No valid token: missing, expired, wrongly signed or for another audience (the authorizer's `GatewayMessage`), or a `sub` that is not a valid user id (problem+json). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayMessage"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json` (UTF-8). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowCounts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRollupSeries: {
+        parameters: {
+            query?: {
+                /** @description RFC 3339, inclusive, aligned down; default: 60 intervals before `to`. */
+                from?: string;
+                /** @description RFC 3339, exclusive, aligned up; default: now. */
+                to?: string;
+                /** @description Interval of the points (default `minute`). */
+                granularity?: "minute" | "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description `<event_type>.count` or `<event_type>.<attribute>.sum|min|max`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollupSeries"];
+                };
+            };
+            /** @description Bad name, granularity or timestamp, or a range beyond the retained past, more than a day ahead, over 1,440 points or over 100 partition reads. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). The handler checks the scope too (problem+json), should the route ever be deployed without it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivityWindow: {
+        parameters: {
+            query?: {
+                /** @description A duration like `90m` or `24h`, rounded up to whole buckets; at most what is kept (default: all of it). */
+                window?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityWindow"];
+                };
+            };
+            /** @description Bad user id or window, or a window longer than what is kept. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another user, without the `tickfeed/admin` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    follow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Following (also when already following). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Yourself, or a bad id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller already follows MAX_FOLLOWING users (default 5,000). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unfollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not following (also when not following before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFollowers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description The `next` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest follow first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowListPage"];
+                };
+            };
+            /** @description Bad user id, limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFollowing: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description The `next` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest follow first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowListPage"];
+                };
+            };
+            /** @description Bad user id, limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFollowCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowCounts"];
+                };
+            };
+            /** @description Bad id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostActivity"];
+            };
+        };
+        responses: {
+            /** @description The foreignId was posted before: the original, nothing written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description Path of the new activity. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Malformed JSON, unknown field or invalid value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `actor` in the body, or a verb listed in PROTECTED_VERBS, without the `tickfeed/admin` scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The foreignId names an activity that was deleted or expired. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Not the actor. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHomeFeed: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description Return items strictly older than this range key (next page). */
+                before?: string;
+                /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            /** @description Bad limit or cursor, an unknown parameter, or both `before` and `since`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUserActivities: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description Return items strictly older than this range key (next page). */
+                before?: string;
+                /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            /** @description Bad user id. Bad limit or cursor, an unknown parameter, or both `before` and `since`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

@@ -6,26 +6,27 @@
 import { deleteActivity, getActivity, postActivity } from '../services/posting.js';
 import { callerId, callerOf } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
-import { jsonBody } from '../http/request.js';
-import { LIMITS, postActivityBody } from '../http/schemas.js';
+import { parseRequest } from '../http/parse-request.js';
 import type { AuthedEvent } from '../http/types.js';
-
-const idOf = (event: AuthedEvent) => event.pathParameters?.id ?? '';
 
 export const handler = routes<AuthedEvent>({
   'POST /activities': async (event) => {
     const { userId, admin } = callerOf(event);
-    const { created, activity } = await postActivity(userId, admin, jsonBody(event, postActivityBody, LIMITS.bodyBytes));
+    const { body } = parseRequest(event, 'POST /activities');
+    const { created, activity } = await postActivity(userId, admin, body);
     return json(created ? 201 : 200, activity, created ? { location: `/activities/${activity.id}` } : {});
   },
 
   'GET /activities/{id}': async (event) => {
     callerId(event);
-    return json(200, await getActivity(idOf(event)));
+    const { path } = parseRequest(event, 'GET /activities/{id}');
+    return json(200, await getActivity(path.id));
   },
 
   'DELETE /activities/{id}': async (event) => {
-    await deleteActivity(callerId(event), idOf(event));
+    const caller = callerId(event);
+    const { path } = parseRequest(event, 'DELETE /activities/{id}');
+    await deleteActivity(caller, path.id);
     return { statusCode: 204 };
   },
 });

@@ -11,16 +11,18 @@ import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
 import { requireSelfOrAdmin } from '../services/access.js';
 import { callerOf } from '../http/caller.js';
 import { httpHandler, json } from '../http/handler.js';
+import { parseRequest } from '../http/parse-request.js';
 import type { AuthedEvent } from '../http/types.js';
 
 const cfg = { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') };
 const segments = readConfig('ACTIVITY_SEGMENTS');
 
 export const handler = httpHandler<AuthedEvent>(async (event) => {
-  const userId = event.pathParameters?.userId ?? '';
   const caller = callerOf(event);
+  const { path, query } = parseRequest(event, 'GET /users/{userId}/activity');
+  const { userId } = path;
   requireSelfOrAdmin(caller.userId, caller.admin, userId, 'activity window'); // 403 before anything is read
-  const raw = event.queryStringParameters?.window;
+  const raw = query.window;
   let n = cfg.buckets;
   if (raw !== undefined) {
     try {

@@ -11,33 +11,37 @@ import type { FollowList } from '../model/follow-lists.js';
 import { follow, listFollows, profileOf, unfollow } from '../services/following.js';
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
-import { queryParams, validate } from '../http/request.js';
-import { followListQuery, userIdSchema } from '../http/schemas.js';
+import { parseRequest } from '../http/parse-request.js';
+import { LIMITS } from '../http/schemas.js';
 import type { AuthedEvent, HttpResult } from '../http/types.js';
 
 const noContent: HttpResult = { statusCode: 204 };
 
-const targetOf = (event: AuthedEvent) => validate(userIdSchema, event.pathParameters?.userId ?? '', 'path.userId', 'Invalid user id.');
-
-async function list(event: AuthedEvent, which: FollowList): Promise<HttpResult> {
-  const userId = targetOf(event);
-  const q = queryParams(event, followListQuery);
-  return json(200, await listFollows(which, userId, q.limit === undefined ? 20 : Number(q.limit), q.before));
+async function list(which: FollowList, userId: string, q: { limit?: string; before?: string }): Promise<HttpResult> {
+  return json(200, await listFollows(which, userId, q.limit === undefined ? LIMITS.pageDefault : Number(q.limit), q.before));
 }
 
 export const handler = routes<AuthedEvent>({
   'PUT /following/{userId}': async (event) => {
-    await follow(callerId(event), targetOf(event));
+    const caller = callerId(event);
+    await follow(caller, parseRequest(event, 'PUT /following/{userId}').path.userId);
     return noContent;
   },
   'DELETE /following/{userId}': async (event) => {
-    await unfollow(callerId(event), targetOf(event));
+    const caller = callerId(event);
+    await unfollow(caller, parseRequest(event, 'DELETE /following/{userId}').path.userId);
     return noContent;
   },
-  'GET /users/{userId}/followers': (event) => list(event, 'followers'),
-  'GET /users/{userId}/following': (event) => list(event, 'following'),
+  'GET /users/{userId}/followers': async (event) => {
+    const { path, query } = parseRequest(event, 'GET /users/{userId}/followers');
+    return list('followers', path.userId, query);
+  },
+  'GET /users/{userId}/following': async (event) => {
+    const { path, query } = parseRequest(event, 'GET /users/{userId}/following');
+    return list('following', path.userId, query);
+  },
   'GET /users/{userId}': async (event) => {
-    const userId = targetOf(event);
+    const { userId } = parseRequest(event, 'GET /users/{userId}').path;
     return json(200, { userId, ...(await profileOf(userId)) });
   },
 });

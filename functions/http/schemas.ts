@@ -1,6 +1,7 @@
 /**
- * Request and response schemas of the feed API (zod 4). The same objects validate requests and
- * generate `GET /openapi.json`, so the documentation cannot drift from the checks.
+ * Request schemas of the feed API (zod 4). The route → schema table (operations.ts) names which
+ * route uses which; the same objects validate requests (parse-request.ts) and generate
+ * `GET /openapi.json` (openapi.ts), so the documentation cannot drift from the checks.
  *
  * Sizes: a feed item is copied into every follower's feed, so it should stay ≤ 1 KB (1 write
  * unit per copy) for typical posts. Every field but `content` is small and bounded; `content` is
@@ -9,8 +10,9 @@
  */
 import { z } from 'zod';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
-import { isValidUserId, isWellFormed, USER_ID_RULE } from '../model/user-id.js';
+import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
+import type { Granularity } from '../services/rollups/read.js';
 
 export const LIMITS = {
   verb: 64,
@@ -29,6 +31,20 @@ export const LIMITS = {
 const wellFormed = isWellFormed;
 const text = (min: number, max: number) =>
   z.string().min(min).max(max).refine(wellFormed, { message: 'Invalid UTF-16 (lone surrogate).' });
+
+/**
+ * A user id in a path or body: the one rule of model/user-id.ts (`isValidUserId` decides). The
+ * checks before it say the same rule in JSON Schema terms, so the document shows it; each stops
+ * at its first failure (`abort`), so a bad id gets one error. (JSON Schema counts code points,
+ * `isValidUserId` UTF-16 units: ids of astral characters may be refused below 256 code points.)
+ */
+export const userIdSchema = z
+  .string()
+  .min(1, { message: USER_ID_RULE, abort: true })
+  .max(MAX_USER_ID_CHARS, { message: USER_ID_RULE, abort: true })
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { message: USER_ID_RULE, abort: true })
+  .refine(isValidUserId, { message: USER_ID_RULE })
+  .describe(`A user id: ${USER_ID_RULE}.`);
 
 /**
  * Attribute numbers: what a DynamoDB Number holds (magnitudes 1e-129..1e125) AND what the SDK
@@ -80,9 +96,7 @@ export const postActivityBody = z
       .optional()
       .describe('Client-chosen idempotency key, unique per actor: reposting it returns the original (200).'),
     time: timeSchema.optional(),
-    actor: z
-      .string()
-      .refine(isValidUserId, { message: USER_ID_RULE })
+    actor: userIdSchema
       .optional()
       .describe(
         'Post as this user instead of the caller: tokens with the `tickfeed/admin` scope only (403 otherwise, even naming yourself). The activity is theirs: their timeline, their followers, their rollups.',
@@ -97,14 +111,16 @@ export const rangeKeySchema = z
   .refine((s) => parseRangeKey(s) !== undefined, { message: 'Range key out of range.' })
   .describe('A range key as returned in `rangeKey` / `lastRangeKey`.');
 
+/** `limit` of every paged list: a query value, so a string of digits; 1–100. */
+const limitSchema = z
+  .string()
+  .regex(/^\d{1,3}$/, { message: 'limit must be an integer from 1 to 100.' })
+  .refine((s) => Number(s) >= 1 && Number(s) <= LIMITS.pageMax, { message: 'limit must be an integer from 1 to 100.' })
+  .describe('Page size, 1–100 (default 20).');
+
 export const pageQuery = z
   .strictObject({
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, { message: 'limit must be an integer from 1 to 100.' })
-      .refine((s) => Number(s) >= 1 && Number(s) <= LIMITS.pageMax, { message: 'limit must be an integer from 1 to 100.' })
-      .optional()
-      .describe('Page size, 1–100 (default 20).'),
+    limit: limitSchema.optional(),
     before: rangeKeySchema.optional().describe('Return items strictly older than this range key (next page).'),
     since: rangeKeySchema
       .optional()
@@ -116,55 +132,44 @@ export const pageQuery = z
   });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-/** A user id in a path or body: the one rule of model/user-id.ts. */
-export const userIdSchema = z.string().refine(isValidUserId, { message: USER_ID_RULE });
+/** Path of the routes about one user. */
+export const userIdPath = z.strictObject({ userId: userIdSchema });
 
-// ---- responses (documentation only; the code builds them in activity.ts) ---------------------
+/** Path of the routes about one activity. Any string: an id that names nothing is a 404. */
+export const activityIdPath = z.strictObject({ id: z.string().describe('Activity id (`id` of an activity).') });
 
-export const activitySchema = z
-  .object({
-    id: z.string().describe('Opaque activity id.'),
-    actor: z.string().describe('User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as.'),
-    verb: z.string(),
-    object: z.string().nullable(),
-    content: z.string().nullable(),
-    attributes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).nullable(),
-    foreignId: z.string().nullable(),
-    time: z.string().describe("The activity's own time, RFC 3339 (the client's `time`, else when it was posted)."),
-    rangeKey: z
-      .string()
-      .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
-  })
-  .meta({ id: 'Activity' });
-
-export const pageSchema = z
-  .object({
-    items: z.array(activitySchema).describe('Newest first.'),
-    lastRangeKey: z
-      .string()
-      .nullable()
-      .describe('Pass as `before` for the next (older) page; null when nothing older remains.'),
-  })
-  .meta({ id: 'Page' });
-
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string().optional(),
-    instance: z.string().optional(),
-    code: z.string().optional(),
-    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  })
-  .meta({ id: 'Problem' });
-
-/** Query of the follower/following lists. */
+/** Query of the follower/following lists (unknown parameters are ignored). */
 export const followListQuery = z.object({
-  limit: z
-    .string()
-    .refine((s) => /^\d{1,3}$/.test(s) && Number(s) >= 1 && Number(s) <= 100, { message: 'an integer 1–100' })
-    .optional()
-    .describe('Page size, 1–100 (default 20).'),
+  limit: limitSchema.optional(),
   before: z.string().optional().describe('The `next` of the previous page.'),
+});
+
+/** A rollup series name: exactly what `combineOf` (lib/defs/rollup-spec.ts) accepts. */
+export const rollupPath = z.strictObject({
+  name: z
+    .string()
+    .regex(/^([^.]+\.)+count$|^[^.]+(\.[^.]+)+\.(sum|min|max)$/, {
+      message: 'expected <event_type>.count or <event_type>.<attribute>.sum|min|max',
+    })
+    .describe('`<event_type>.count` or `<event_type>.<attribute>.sum|min|max`.'),
+});
+
+const rfc3339 = z.iso.datetime({ offset: true, local: false });
+/** Every `Granularity` (services/rollups/read.ts), as zod wants an enum's values. */
+export const GRANULARITIES = ['minute', 'hour', 'day'] as const satisfies readonly Granularity[];
+
+/** Query of a rollup read (unknown parameters are ignored). */
+export const rollupQuery = z.object({
+  from: rfc3339.optional().describe('RFC 3339, inclusive, aligned down; default: 60 intervals before `to`.'),
+  to: rfc3339.optional().describe('RFC 3339, exclusive, aligned up; default: now.'),
+  granularity: z.enum(GRANULARITIES).optional().describe('Interval of the points (default `minute`).'),
+});
+
+/** Query of an activity window (unknown parameters are ignored). */
+export const activityWindowQuery = z.object({
+  window: z
+    .string()
+    .regex(/^[0-9]+(ms|s|m|h|d)$/, { message: 'expected a duration like 90m or 24h' })
+    .optional()
+    .describe('A duration like `90m` or `24h`, rounded up to whole buckets; at most what is kept (default: all of it).'),
 });

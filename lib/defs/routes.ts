@@ -3,6 +3,9 @@
  * authorizer guards it. The local API emulator matches requests against the same list.
  * `$default` catches everything else so unknown paths and methods get problem+json 404/405
  * instead of API Gateway's bare `{"message":"Not Found"}`.
+ * Every route also needs an entry, under its route key, in the route → schema table
+ * (functions/http/operations.ts): its request and response schemas, from which the edge validates
+ * and GET /openapi.json is generated; test/unit/operations.test.ts fails until both agree.
  */
 import type { FunctionId } from './functions.js';
 import { ADMIN_SCOPE } from './scopes.js';

@@ -10,6 +10,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { type MintOptions, mintToken } from '../../local/jwt.js';
+import { recordResponse } from './response-log.js';
 
 export const stack = inject('localStack');
 
@@ -46,6 +47,7 @@ export const ADMIN = 'tickfeed/admin';
 /**
  * Call the local HTTP API. `as` mints a token for that user (with `scope`, e.g. ADMIN, if given);
  * `raw` sends a string body as is.
+ * Every response is checked against the OpenAPI document (support/response-log.ts).
  */
 export async function api<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
   method: string,
@@ -62,6 +64,7 @@ export async function api<T = any>( // eslint-disable-line @typescript-eslint/no
   }
   const res = await fetch(`${stack.apiUrl}${path}`, { method, headers, body });
   const text = await res.text();
+  recordResponse({ method, path, status: res.status, headers: res.headers, text });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;

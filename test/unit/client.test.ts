@@ -85,7 +85,7 @@ describe('createTickfeedClient', () => {
     );
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     expect(await collect(client.followers('a/b'))).toEqual([{ userId: 'x' }, { userId: 'y' }]);
-    expect(await collect(client.following('a/b', { limit: 1 }))).toHaveLength(2);
+    expect(await collect(client.following('a/b', { limit: '1' }))).toHaveLength(2);
     expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
       '/users/a%2Fb/followers?',
       '/users/a%2Fb/followers?before=c1',

@@ -1,0 +1,196 @@
+/**
+ * The route → schema table: one entry per route key of lib/defs/routes.ts (and nothing else —
+ * test/unit/operations.test.ts checks both ways). The HTTP edge validates requests with these very
+ * schemas (`parseRequest(event, 'POST /activities')`, parse-request.ts) and openapi.ts generates
+ * `GET /openapi.json` from them, so the document and the checks cannot drift apart.
+ *
+ * An entry:
+ *
+ *   'GET /users/{userId}/followers': {
+ *     operationId: 'listFollowers',                  // unique camelCase: a typed client's method name
+ *     summary: 'Followers, newest follow first.',
+ *     path: userIdPath,                              // z.strictObject, one field per {param}
+ *     query: followListQuery,                        // z.object of optional string fields
+ *     // body: postActivityBody,                     // JSON body, at most LIMITS.bodyBytes
+ *     responses: { 200: { description: 'A page.', schema: followListPageSchema } },
+ *     problems: { 400: 'Bad limit or cursor.' },     // problem+json statuses the code raises, and when
+ *   },
+ *
+ * What an entry does not say, openapi.ts derives: security and 401 from the route's `auth`, the
+ * authorizer's 403 from its `scopes`, 413 and 415 from `body`, and on every operation API
+ * Gateway's 429 and 503 and the unexpected 500. Schemas that should be named types carry
+ * `.meta({ id })`; request ones live in schemas.ts, response ones in response-schemas.ts.
+ * Query values arrive as strings, so query fields are strings (or string enums) that the handler
+ * converts; a handler's checks beyond the schema (e.g. a window longer than what is kept) are
+ * described under `problems[400]`.
+ */
+import type { z } from 'zod';
+import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import {
+  activityWindowSchema,
+  activitySchema,
+  followCountsSchema,
+  followListPageSchema,
+  healthSchema,
+  openApiSchema,
+  pageSchema,
+  rollupSeriesSchema,
+} from './response-schemas.js';
+import {
+  activityIdPath,
+  activityWindowQuery,
+  followListQuery,
+  pageQuery,
+  postActivityBody,
+  rollupPath,
+  rollupQuery,
+  userIdPath,
+} from './schemas.js';
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
+/** Problem statuses the code behind a route raises; the others are derived (see above). */
+export type ProblemStatus = 400 | 403 | 404 | 409;
+
+export interface ResponseSpec {
+  readonly description: string;
+  /** The JSON body; none for a bodiless response (204). */
+  readonly schema?: z.ZodType;
+  /** Headers always sent with it: name → description. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface OperationSpec {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly path?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly responses: Readonly<Partial<Record<SuccessStatus, ResponseSpec>>>;
+  readonly problems?: Readonly<Partial<Record<ProblemStatus, string>>>;
+}
+
+const pageOk = { 200: { description: 'A page, newest first.', schema: pageSchema } } as const;
+const pageProblems = { 400: 'Bad limit or cursor, an unknown parameter, or both `before` and `since`.' } as const;
+const followListOk = { 200: { description: 'A page, newest follow first.', schema: followListPageSchema } } as const;
+const followListProblems = { 400: 'Bad user id, limit or cursor.' } as const;
+
+export const operations = {
+  'GET /health': {
+    operationId: 'getHealth',
+    summary: 'Liveness probe.',
+    responses: { 200: { description: 'Up.', schema: healthSchema } },
+  },
+  'GET /me': {
+    operationId: 'getMe',
+    summary: "The caller's user id (the token's `sub`) and follow counts.",
+    responses: { 200: { description: 'The caller.', schema: followCountsSchema } },
+  },
+  'GET /rollups/{name}': {
+    operationId: 'getRollupSeries',
+    summary: `A rollup series' points, sparse, oldest first (tokens with the \`${ADMIN_SCOPE}\` scope only).`,
+    path: rollupPath,
+    query: rollupQuery,
+    responses: { 200: { description: 'The points.', schema: rollupSeriesSchema } },
+    problems: {
+      400: 'Bad name, granularity or timestamp, or a range beyond the retained past, more than a day ahead, over 1,440 points or over 100 partition reads.',
+      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
+    },
+  },
+  'GET /users/{userId}/activity': {
+    operationId: 'getActivityWindow',
+    summary: `A user's recent activity buckets, total and segment (their own, or anyone's with the \`${ADMIN_SCOPE}\` scope).`,
+    path: userIdPath,
+    query: activityWindowQuery,
+    responses: { 200: { description: 'The window.', schema: activityWindowSchema } },
+    problems: { 400: 'Bad user id or window, or a window longer than what is kept.', 403: `Another user, without the \`${ADMIN_SCOPE}\` scope.` },
+  },
+  'PUT /following/{userId}': {
+    operationId: 'follow',
+    summary: 'Follow a user; backfills their recent posts. Idempotent.',
+    path: userIdPath,
+    responses: { 204: { description: 'Following (also when already following).' } },
+    problems: { 400: 'Yourself, or a bad id.', 409: 'The caller already follows MAX_FOLLOWING users (default 5,000).' },
+  },
+  'DELETE /following/{userId}': {
+    operationId: 'unfollow',
+    summary: "Unfollow a user; removes their posts from the caller's feed. Idempotent.",
+    path: userIdPath,
+    responses: { 204: { description: 'Not following (also when not following before).' } },
+    problems: { 400: 'Bad id.' },
+  },
+  'GET /users/{userId}/followers': {
+    operationId: 'listFollowers',
+    summary: 'Followers, newest follow first.',
+    path: userIdPath,
+    query: followListQuery,
+    responses: followListOk,
+    problems: followListProblems,
+  },
+  'GET /users/{userId}/following': {
+    operationId: 'listFollowing',
+    summary: 'Followed users, newest follow first.',
+    path: userIdPath,
+    query: followListQuery,
+    responses: followListOk,
+    problems: followListProblems,
+  },
+  'GET /users/{userId}': {
+    operationId: 'getFollowCounts',
+    summary: 'Follow counts.',
+    path: userIdPath,
+    responses: { 200: { description: 'The counts.', schema: followCountsSchema } },
+    problems: { 400: 'Bad id.' },
+  },
+  'POST /activities': {
+    operationId: 'postActivity',
+    summary: `Post an activity as the caller (or, with the \`${ADMIN_SCOPE}\` scope, as \`actor\`).`,
+    body: postActivityBody,
+    responses: {
+      201: { description: 'Created.', schema: activitySchema, headers: { Location: 'Path of the new activity.' } },
+      200: { description: 'The foreignId was posted before: the original, nothing written.', schema: activitySchema },
+    },
+    problems: {
+      400: 'Malformed JSON, unknown field or invalid value.',
+      403: `\`actor\` in the body, or a verb listed in PROTECTED_VERBS, without the \`${ADMIN_SCOPE}\` scope.`,
+      409: 'The foreignId names an activity that was deleted or expired.',
+    },
+  },
+  'GET /activities/{id}': {
+    operationId: 'getActivity',
+    summary: 'One activity.',
+    path: activityIdPath,
+    responses: { 200: { description: 'The activity.', schema: activitySchema } },
+    problems: { 404: 'No such activity.' },
+  },
+  'DELETE /activities/{id}': {
+    operationId: 'deleteActivity',
+    summary: "Delete one of the caller's activities (copies are retracted asynchronously).",
+    path: activityIdPath,
+    responses: { 204: { description: 'Deleted.' } },
+    problems: { 403: 'Not the actor.', 404: 'No such activity.' },
+  },
+  'GET /feed': {
+    operationId: 'getHomeFeed',
+    summary: "The caller's home feed.",
+    query: pageQuery,
+    responses: pageOk,
+    problems: pageProblems,
+  },
+  'GET /users/{userId}/activities': {
+    operationId: 'getUserActivities',
+    summary: "A user's own activities (their timeline).",
+    path: userIdPath,
+    query: pageQuery,
+    responses: pageOk,
+    problems: { 400: `Bad user id. ${pageProblems[400]}` },
+  },
+  'GET /openapi.json': {
+    operationId: 'getOpenApiDocument',
+    summary: 'This document.',
+    responses: { 200: { description: 'OpenAPI 3.1.', schema: openApiSchema } },
+  },
+} as const satisfies Record<string, OperationSpec>;
+
+/** A route key the table describes: `'POST /activities'`. */
+export type OperationKey = keyof typeof operations;

@@ -1,0 +1,96 @@
+/**
+ * Response schemas of the feed API (zod 4): documentation only — the code builds the bodies (model/
+ * activity.ts, services/…); the integration tests check every response they get against the
+ * document made from these (test/support/response-check.ts). Each has an `id`, so the document
+ * names it once under `components.schemas` and a typed client gets one type per shape.
+ */
+import { z } from 'zod';
+import type { Segment } from '../services/rollups/windows.js';
+import { GRANULARITIES } from './schemas.js';
+
+const int = z.number().int();
+const isoInstant = z.iso.datetime().describe('RFC 3339, UTC.');
+
+export const activitySchema = z
+  .object({
+    id: z.string().describe('Opaque activity id.'),
+    actor: z.string().describe('User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as.'),
+    verb: z.string(),
+    object: z.string().nullable(),
+    content: z.string().nullable(),
+    attributes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).nullable(),
+    foreignId: z.string().nullable(),
+    to: z.array(z.string()).nullable().describe('The users the post was addressed to (each got a notification).'),
+    time: z.string().describe("The activity's own time, RFC 3339 (the client's `time`, else when it was posted)."),
+    rangeKey: z
+      .string()
+      .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+  })
+  .meta({ id: 'Activity' });
+
+export const pageSchema = z
+  .object({
+    items: z.array(activitySchema).describe('Newest first.'),
+    lastRangeKey: z
+      .string()
+      .nullable()
+      .describe('Pass as `before` for the next (older) page; null when nothing older remains.'),
+  })
+  .meta({ id: 'Page' });
+
+/** RFC 9457 problem details, as functions/http/problem.ts writes them. */
+export const problemSchema = z
+  .object({
+    type: z.string().describe('`urn:tickfeed:problem:<code>`, or `about:blank` for an unexpected failure (500).'),
+    title: z.string(),
+    status: int,
+    detail: z.string().optional(),
+    instance: z.string().optional().describe('The request path.'),
+    code: z.string().optional().describe('Stable error code, e.g. `validation_failed`.'),
+    errors: z
+      .array(z.object({ field: z.string().describe('e.g. `body.verb`, `query.limit`, `path.userId`.'), message: z.string() }))
+      .optional()
+      .describe('One entry per invalid field (400 only).'),
+  })
+  .meta({ id: 'Problem' });
+
+/** What API Gateway itself answers (the authorizer, throttling, timeouts): not problem+json. */
+export const gatewayMessageSchema = z.object({ message: z.string() }).meta({ id: 'GatewayMessage' });
+
+export const followCountsSchema = z
+  .object({ userId: z.string(), followers: int, following: int })
+  .meta({ id: 'FollowCounts' });
+
+export const followListPageSchema = z
+  .object({
+    items: z.array(z.object({ userId: z.string() })).describe('Newest follow first.'),
+    next: z.string().optional().describe('Pass as `before` for the next page; absent when nothing more remains.'),
+  })
+  .meta({ id: 'FollowListPage' });
+
+export const rollupSeriesSchema = z
+  .object({
+    name: z.string(),
+    granularity: z.enum(GRANULARITIES),
+    points: z
+      .array(z.object({ t: isoInstant.describe('Start of the interval.'), value: z.number() }))
+      .describe('Oldest first; intervals without data are absent.'),
+  })
+  .meta({ id: 'RollupSeries' });
+
+export const activityWindowSchema = z
+  .object({
+    userId: z.string(),
+    windowSeconds: int,
+    buckets: z.array(z.object({ start: isoInstant, count: int })).describe('Oldest first, empty ones included.'),
+    total: int,
+    segment: z.enum(['power', 'casual', 'inactive'] as const satisfies readonly Segment[]),
+  })
+  .meta({ id: 'ActivityWindow' });
+
+export const healthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+/** This document (its top level; the rest is OpenAPI 3.1's own schema). */
+export const openApiSchema = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'OpenApiDocument' });

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { routeKey, routes } from '../../lib/defs/routes.js';
+import { openApiDocument } from '../../functions/http/openapi.js';
+import { type OperationKey, type OperationSpec, operations } from '../../functions/http/operations.js';
+import { parseRequest } from '../../functions/http/parse-request.js';
+import { ValidationError } from '../../functions/model/errors.js';
+import { httpEvent } from '../support/events.js';
+
+const table = operations as Record<string, OperationSpec>;
+const keys = routes.map(routeKey);
+type Doc = {
+  paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[]; parameters?: { name: string; in: string; schema: unknown }[]; responses: Record<string, unknown> }>>;
+};
+const doc = openApiDocument() as unknown as Doc;
+
+describe('the route → schema table', () => {
+  it('has an entry for every route in lib/defs/routes.ts, and none for anything else', () => {
+    expect(Object.keys(operations).sort()).toEqual([...keys].sort());
+  });
+
+  it('names each operation once, in camelCase', () => {
+    const ids = Object.values(table).map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
+  });
+
+  it('gives each path parameter of a route a schema, and no more', () => {
+    for (const route of routes) {
+      const named = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      expect(Object.keys(table[routeKey(route)]!.path?.shape ?? {}).sort(), routeKey(route)).toEqual(named);
+    }
+  });
+
+  it('says when a route that validates a query or body answers 400', () => {
+    for (const [key, op] of Object.entries(table)) if (op.query || op.body) expect(op.problems?.[400], key).toBeTruthy();
+  });
+});
+
+describe('parseRequest: the edge validates with the table’s schemas', () => {
+  const event = (key: OperationKey, opts: { query?: Record<string, string>; pathParameters?: Record<string, string>; body?: string } = {}) =>
+    httpEvent({ routeKey: key, path: '/x', sub: 'me', headers: { 'content-type': 'application/json' }, ...opts });
+  const fieldsOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof ValidationError) return error.errors.map((e) => e.field);
+      throw error;
+    }
+    return [];
+  };
+
+  it('returns the parsed parts', () => {
+    const parsed = parseRequest(event('GET /users/{userId}/activities', { pathParameters: { userId: 'bob' }, query: { limit: '5' } }), 'GET /users/{userId}/activities');
+    expect(parsed).toEqual({ path: { userId: 'bob' }, query: { limit: '5' }, body: undefined });
+    expect(parseRequest(event('POST /activities', { body: '{"verb":"post"}' }), 'POST /activities').body).toEqual({ verb: 'post' });
+  });
+
+  it('refuses what the entry’s schemas refuse, field by field', () => {
+    expect(fieldsOf(() => parseRequest(event('GET /feed', { query: { limit: '0' } }), 'GET /feed'))).toEqual(['query.limit']);
+    expect(fieldsOf(() => parseRequest(event('GET /users/{userId}', { pathParameters: { userId: 'a\u0001' } }), 'GET /users/{userId}'))).toEqual(['path.userId']);
+    expect(fieldsOf(() => parseRequest(event('GET /rollups/{name}', { pathParameters: { name: 'x.avg' } }), 'GET /rollups/{name}'))).toEqual(['path.name']);
+    expect(fieldsOf(() => parseRequest(event('GET /rollups/{name}', { pathParameters: { name: 'x.count' }, query: { from: '2026-11-22' } }), 'GET /rollups/{name}'))).toEqual(['query.from']);
+    expect(fieldsOf(() => parseRequest(event('GET /users/{userId}/activity', { pathParameters: { userId: 'a' }, query: { window: 'soon' } }), 'GET /users/{userId}/activity'))).toEqual(['query.window']);
+    expect(fieldsOf(() => parseRequest(event('POST /activities', { body: '{"verb":"post","x":1}' }), 'POST /activities'))).toEqual(['body.x']);
+  });
+
+  it('gives a bad user id one error, whichever part of the rule it breaks', () => {
+    for (const bad of ['', 'x'.repeat(257), 'a\u007fb', 'a\ud800b']) {
+      expect(fieldsOf(() => parseRequest(event('GET /users/{userId}', { pathParameters: { userId: bad } }), 'GET /users/{userId}'))).toEqual(['path.userId']);
+    }
+  });
+});
+
+describe('the document generated from the table', () => {
+  it('documents every route with its operationId and the route’s security', () => {
+    for (const route of routes) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op?.operationId, routeKey(route)).toBe(table[routeKey(route)]!.operationId);
+      expect(op?.security, routeKey(route)).toEqual(route.auth ? [{ jwt: [...(route.scopes ?? [])] }] : []);
+      if (route.auth) expect(op?.responses).toHaveProperty('401');
+      if (route.scopes?.length) expect(op?.responses).toHaveProperty('403');
+    }
+    expect(doc.paths['/health']?.get?.security).toEqual([]);
+    expect(doc.paths['/openapi.json']?.get?.security).toEqual([]);
+    expect(doc.paths['/rollups/{name}']?.get?.security).toEqual([{ jwt: ['tickfeed/admin'] }]);
+  });
+
+  it('derives parameters from the zod schemas', () => {
+    for (const route of routes) {
+      const op = table[routeKey(route)]!;
+      const fromZod = (where: 'path' | 'query') => {
+        const schema = op[where];
+        if (!schema) return [];
+        const { properties } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Record<string, unknown>> };
+        return Object.entries(properties).map(([name, { description: _d, ...s }]) => ({ name, in: where, schema: s }));
+      };
+      const documented = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).map(({ name, in: where, schema }) => ({ name, in: where, schema }));
+      expect(documented, routeKey(route)).toEqual([...fromZod('path'), ...fromZod('query')]);
+    }
+  });
+
+  it('documents 413 and 415 exactly where a body is read', () => {
+    for (const route of routes) {
+      const responses = doc.paths[route.path]![route.method.toLowerCase()]!.responses;
+      const reads = table[routeKey(route)]!.body !== undefined;
+      expect(['413', '415'].map((s) => s in responses), routeKey(route)).toEqual([reads, reads]);
+    }
+  });
+});
