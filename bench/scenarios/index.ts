@@ -3,6 +3,7 @@ import { fanoutRate } from './fanout-rate.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';
 import { rollups } from './rollups.js';
+import { social } from './social.js';
 import { steadyLoad } from './steady-load.js';
 
 import type { Scenario } from './scenario.js';
@@ -10,4 +11,4 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, steadyLoad];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad];

@@ -183,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's home feed. */
+        /** The caller's home feed (optionally only some verbs, or with reactions). */
         get: operations["getHomeFeed"];
         put?: never;
         post?: never;
@@ -204,6 +204,144 @@ export interface paths {
         get: operations["getUserActivities"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feed/aggregated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's home feed, consecutive activities of one actor and verb on one UTC day folded into a group. */
+        get: operations["getAggregatedFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/activities/{id}/reactions/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** React to an activity (one per caller, kind and activity: a repeat changes nothing). */
+        put: operations["react"];
+        post?: never;
+        /** Remove the caller's reaction (a no-op if there is none). */
+        delete: operations["unreact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/activities/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An activity's comments, newest first. */
+        get: operations["listComments"];
+        put?: never;
+        /** Comment on an activity (notifies its author). */
+        post: operations["postComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/activities/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment: its author's or the activity author's right. */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification groups (verb + object + UTC day), most recently updated first, with unseen/unread counts. */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unseen and unread groups (one small read). */
+        get: operations["getNotificationCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark groups seen: the ids given, or every group when the body is empty. */
+        post: operations["markNotificationsSeen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark groups read (and seen): the ids given, or every group when the body is empty. */
+        post: operations["markNotificationsRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -249,6 +387,8 @@ export interface components {
             time: string;
             /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
             rangeKey: string;
+            /** @description On GET /activities/{id} always; on pages with `?enrich=reactions`. */
+            reactions?: components["schemas"]["ReactionSummary"];
         };
         ActivityWindow: {
             userId: string;
@@ -265,6 +405,48 @@ export interface components {
             total: number;
             /** @enum {string} */
             segment: "power" | "casual" | "inactive";
+        };
+        AggregatedGroup: {
+            /** @description Range key of the newest activity in the group. */
+            id: string;
+            actor: string;
+            verb: string;
+            activityCount: number;
+            /** @description Up to 5, newest first. */
+            activities: components["schemas"]["Activity"][];
+            /**
+             * Format: date-time
+             * @description When the oldest member was posted.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description When the newest member was posted.
+             */
+            to: string;
+        };
+        AggregatedPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["AggregatedGroup"][];
+            /** @description Range key of the page's oldest member: pass as `before`; null at the end. */
+            lastRangeKey: string | null;
+        };
+        Comment: {
+            /** @description Comment id, unique within its activity. */
+            id: string;
+            actor: string;
+            text: string;
+            /**
+             * Format: date-time
+             * @description When it was posted (server clock).
+             */
+            time: string;
+        };
+        CommentPage: {
+            /** @description Newest first. */
+            items: components["schemas"]["Comment"][];
+            /** @description Pass as `before` for the next page; null when nothing older remains. */
+            lastRangeKey: string | null;
         };
         FollowCounts: {
             userId: string;
@@ -285,6 +467,44 @@ export interface components {
         Health: {
             /** @constant */
             status: "ok";
+        };
+        MarkNotifications: {
+            /** @description Group ids (`id` of a notification group), at most 100. */
+            ids: string[];
+        };
+        NotificationCounts: {
+            /** @description Groups not yet seen. */
+            unseen: number;
+            /** @description Groups not yet read. */
+            unread: number;
+        };
+        NotificationGroup: {
+            /** @description Group id: verb + object + UTC day (pass it to /notifications/seen or /read). */
+            id: string;
+            /** @description `follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`. */
+            verb: string;
+            /** @description The followee, the activity reacted to / commented on / mentioning, or the addressed activity's object. */
+            object: string;
+            /** @description Distinct actors. */
+            actorCount: number;
+            /** @description Up to 5, newest first. */
+            actors: string[];
+            activityCount: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC.
+             */
+            updatedAt: string;
+            seen: boolean;
+            read: boolean;
+        };
+        NotificationPage: {
+            /** @description Most recently updated first. */
+            items: components["schemas"]["NotificationGroup"][];
+            /** @description Pass as `before` for the next page; null when nothing more remains. */
+            lastRangeKey: string | null;
+            unseen: number;
+            unread: number;
         };
         OpenApiDocument: {
             openapi: string;
@@ -326,6 +546,12 @@ export interface components {
             time?: string;
             /** @description Post as this user instead of the caller: tokens with the `tickfeed/admin` scope only (403 otherwise, even naming yourself). The activity is theirs: their timeline, their followers, their rollups. */
             actor?: string;
+            /** @description Users to notify (at most 20), with the activity's verb and object; the author is never notified. */
+            to?: string[];
+        };
+        PostComment: {
+            /** @description 1–2000 characters. */
+            text: string;
         };
         Problem: {
             /** @description `urn:tickfeed:problem:<code>`, or `about:blank` for an unexpected failure (500). */
@@ -343,6 +569,14 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+        };
+        ReactionSummary: {
+            /** @description Reactions per kind, and `comment`: the number of comments. Kinds at zero are absent. */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description The caller's own reaction kinds, sorted. */
+            own: string[];
         };
         RollupSeries: {
             name: string;
@@ -924,6 +1158,10 @@ export interface operations {
                 before?: string;
                 /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
                 since?: string;
+                /** @description Only activities with one of these verbs (comma-separated, at most 10). A filtered page pays for every item it reads to find its matches (at most 16 × (limit + 1) items in 4 Queries) and may come back short, with a `lastRangeKey` to continue from. */
+                verbs?: string;
+                /** @description `reactions`: each item carries `reactions` (counts and the caller's own kinds), at the cost of two batch reads per page. */
+                enrich?: "reactions";
             };
             header?: never;
             path?: never;
@@ -964,6 +1202,10 @@ export interface operations {
                 before?: string;
                 /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
                 since?: string;
+                /** @description Only activities with one of these verbs (comma-separated, at most 10). A filtered page pays for every item it reads to find its matches (at most 16 × (limit + 1) items in 4 Queries) and may come back short, with a `lastRangeKey` to continue from. */
+                verbs?: string;
+                /** @description `reactions`: each item carries `reactions` (counts and the caller's own kinds), at the cost of two batch reads per page. */
+                enrich?: "reactions";
             };
             header?: never;
             path: {
@@ -993,6 +1235,419 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAggregatedFeed: {
+        parameters: {
+            query?: {
+                /** @description Groups per page, 1–100 (default 20). */
+                limit?: string;
+                /** @description `lastRangeKey` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AggregatedPage"];
+                };
+            };
+            /** @description Bad limit or cursor, or an unknown parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    react: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_]. */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reacted (also when already so). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad kind. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unreact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_]. */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not reacting (also when not before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad kind. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description `lastRangeKey` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Bad limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostComment"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Malformed JSON, unknown field, or text not 1–2,000 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+                /** @description Comment id (`id` of a comment). */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither the comment's nor the activity's author. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such activity or comment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: string;
+                /** @description `lastRangeKey` of the previous page. */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description Bad limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationCounts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markNotificationsSeen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkNotifications"];
+            };
+        };
+        responses: {
+            /** @description Marked (unknown ids change nothing). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, unknown field, or an id that is not a group id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkNotifications"];
+            };
+        };
+        responses: {
+            /** @description Marked (unknown ids change nothing). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, unknown field, or an id that is not a group id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

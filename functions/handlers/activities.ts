@@ -3,7 +3,8 @@
  * The actor is the caller (JWT `sub`); a token with the tickfeed/admin scope may name another one
  * (`actor` in the body). See services/posting.ts and services/access.ts.
  */
-import { deleteActivity, getActivity, postActivity } from '../services/posting.js';
+import { deleteActivity, postActivity } from '../services/posting.js';
+import { getActivityWithReactions } from '../services/reactions.js';
 import { callerId, callerOf } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
@@ -18,9 +19,9 @@ export const handler = routes<AuthedEvent>({
   },
 
   'GET /activities/{id}': async (event) => {
-    callerId(event);
+    const caller = callerId(event);
     const { path } = parseRequest(event, 'GET /activities/{id}');
-    return json(200, await getActivity(path.id));
+    return json(200, await getActivityWithReactions(caller, path.id));
   },
 
   'DELETE /activities/{id}': async (event) => {

@@ -1,9 +1,13 @@
 /**
- * GET /feed (the caller's home feed) and GET /users/{userId}/activities (a user's own posts, their
- * timeline). One Query per page for both (see services/feed-reading.ts for cursors and costs).
+ * GET /feed (the caller's home feed), GET /feed/aggregated (the same, folded into groups) and
+ * GET /users/{userId}/activities (a user's own posts, their timeline). One Query per page for both
+ * plain reads (see services/feed-reading.ts for cursors and costs); `?enrich=reactions` adds two
+ * batch reads.
  */
 import { LIMITS, type PageQuery } from '../http/schemas.js';
+import { readAggregatedFeed } from '../services/feed-aggregation.js';
 import { readHomeFeed, readTimeline, type PageRequest } from '../services/feed-reading.js';
+import { enriched } from '../services/reactions.js';
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
@@ -14,6 +18,7 @@ function pageRequest(q: PageQuery): PageRequest {
     limit: q.limit === undefined ? LIMITS.pageDefault : Number(q.limit),
     before: q.before === undefined ? undefined : BigInt(q.before),
     since: q.since === undefined ? undefined : BigInt(q.since),
+    verbs: q.verbs?.split(','),
   };
 }
 
@@ -21,12 +26,19 @@ export const handler = routes<AuthedEvent>({
   'GET /feed': async (event) => {
     const owner = callerId(event);
     const { query } = parseRequest(event, 'GET /feed');
-    return json(200, await readHomeFeed(owner, pageRequest(query)));
+    return json(200, await enriched(owner, await readHomeFeed(owner, pageRequest(query)), query.enrich));
+  },
+
+  'GET /feed/aggregated': async (event) => {
+    const owner = callerId(event);
+    const { query } = parseRequest(event, 'GET /feed/aggregated');
+    const limit = query.limit === undefined ? LIMITS.pageDefault : Number(query.limit);
+    return json(200, await readAggregatedFeed(owner, { limit, before: query.before === undefined ? undefined : BigInt(query.before) }));
   },
 
   'GET /users/{userId}/activities': async (event) => {
-    callerId(event);
+    const caller = callerId(event);
     const { path, query } = parseRequest(event, 'GET /users/{userId}/activities');
-    return json(200, await readTimeline(path.userId, pageRequest(query)));
+    return json(200, await enriched(caller, await readTimeline(path.userId, pageRequest(query)), query.enrich));
   },
 });

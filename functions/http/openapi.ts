@@ -136,7 +136,7 @@ function parametersAndBody(route: RouteDef, op: OperationSpec, schemas: SchemaCo
     ...(parameters.length > 0 && { parameters }),
     ...(op.body && {
       requestBody: {
-        required: true,
+        required: !op.bodyOptional,
         description: `JSON, at most ${LIMITS.bodyBytes} bytes.`,
         content: { 'application/json': { schema: schemas.schemaOf(op.body, 'input') } },
       },

@@ -27,6 +27,11 @@
 import type { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import {
+  aggregatedPageSchema,
+  commentPageSchema,
+  commentSchema,
+  notificationCountsSchema,
+  notificationPageSchema,
   activityWindowSchema,
   activitySchema,
   followCountsSchema,
@@ -37,6 +42,13 @@ import {
   rollupSeriesSchema,
 } from './response-schemas.js';
 import {
+  aggregatedQuery,
+  commentPath,
+  commentsQuery,
+  markNotificationsBody,
+  notificationsQuery,
+  postCommentBody,
+  reactionPath,
   activityIdPath,
   activityWindowQuery,
   followListQuery,
@@ -66,6 +78,8 @@ export interface OperationSpec {
   readonly path?: z.ZodObject;
   readonly query?: z.ZodObject;
   readonly body?: z.ZodType;
+  /** An empty body is allowed (the handler gets `body: undefined`). */
+  readonly bodyOptional?: boolean;
   readonly responses: Readonly<Partial<Record<SuccessStatus, ResponseSpec>>>;
   readonly problems?: Readonly<Partial<Record<ProblemStatus, string>>>;
 }
@@ -172,7 +186,7 @@ export const operations = {
   },
   'GET /feed': {
     operationId: 'getHomeFeed',
-    summary: "The caller's home feed.",
+    summary: "The caller's home feed (optionally only some verbs, or with reactions).",
     query: pageQuery,
     responses: pageOk,
     problems: pageProblems,
@@ -184,6 +198,78 @@ export const operations = {
     query: pageQuery,
     responses: pageOk,
     problems: { 400: `Bad user id. ${pageProblems[400]}` },
+  },
+  'GET /feed/aggregated': {
+    operationId: 'getAggregatedFeed',
+    summary: "The caller's home feed, consecutive activities of one actor and verb on one UTC day folded into a group.",
+    query: aggregatedQuery,
+    responses: { 200: { description: 'A page of groups, newest first.', schema: aggregatedPageSchema } },
+    problems: { 400: 'Bad limit or cursor, or an unknown parameter.' },
+  },
+  'PUT /activities/{id}/reactions/{kind}': {
+    operationId: 'react',
+    summary: 'React to an activity (one per caller, kind and activity: a repeat changes nothing).',
+    path: reactionPath,
+    responses: { 204: { description: 'Reacted (also when already so).' } },
+    problems: { 400: 'Bad kind.', 404: 'No such activity.' },
+  },
+  'DELETE /activities/{id}/reactions/{kind}': {
+    operationId: 'unreact',
+    summary: "Remove the caller's reaction (a no-op if there is none).",
+    path: reactionPath,
+    responses: { 204: { description: 'Not reacting (also when not before).' } },
+    problems: { 400: 'Bad kind.', 404: 'No such activity.' },
+  },
+  'POST /activities/{id}/comments': {
+    operationId: 'postComment',
+    summary: 'Comment on an activity (notifies its author).',
+    path: activityIdPath,
+    body: postCommentBody,
+    responses: { 201: { description: 'Created.', schema: commentSchema } },
+    problems: { 400: 'Malformed JSON, unknown field, or text not 1–2,000 characters.', 404: 'No such activity.' },
+  },
+  'GET /activities/{id}/comments': {
+    operationId: 'listComments',
+    summary: "An activity's comments, newest first.",
+    path: activityIdPath,
+    query: commentsQuery,
+    responses: { 200: { description: 'A page of comments.', schema: commentPageSchema } },
+    problems: { 400: 'Bad limit or cursor.', 404: 'No such activity.' },
+  },
+  'DELETE /activities/{id}/comments/{commentId}': {
+    operationId: 'deleteComment',
+    summary: "Delete a comment: its author's or the activity author's right.",
+    path: commentPath,
+    responses: { 204: { description: 'Deleted.' } },
+    problems: { 403: "Neither the comment's nor the activity's author.", 404: 'No such activity or comment.' },
+  },
+  'GET /notifications': {
+    operationId: 'listNotifications',
+    summary: "The caller's notification groups (verb + object + UTC day), most recently updated first, with unseen/unread counts.",
+    query: notificationsQuery,
+    responses: { 200: { description: 'A page of groups.', schema: notificationPageSchema } },
+    problems: { 400: 'Bad limit or cursor.' },
+  },
+  'GET /notifications/counts': {
+    operationId: 'getNotificationCounts',
+    summary: 'Unseen and unread groups (one small read).',
+    responses: { 200: { description: 'The counts.', schema: notificationCountsSchema } },
+  },
+  'POST /notifications/seen': {
+    operationId: 'markNotificationsSeen',
+    summary: 'Mark groups seen: the ids given, or every group when the body is empty.',
+    body: markNotificationsBody,
+    bodyOptional: true,
+    responses: { 204: { description: 'Marked (unknown ids change nothing).' } },
+    problems: { 400: 'Malformed JSON, unknown field, or an id that is not a group id.' },
+  },
+  'POST /notifications/read': {
+    operationId: 'markNotificationsRead',
+    summary: 'Mark groups read (and seen): the ids given, or every group when the body is empty.',
+    body: markNotificationsBody,
+    bodyOptional: true,
+    responses: { 204: { description: 'Marked (unknown ids change nothing).' } },
+    problems: { 400: 'Malformed JSON, unknown field, or an id that is not a group id.' },
   },
   'GET /openapi.json': {
     operationId: 'getOpenApiDocument',

@@ -24,6 +24,7 @@ export function parseRequest<K extends OperationKey>(event: HttpEvent, key: K): 
   const op: OperationSpec = operations[key];
   const path = op.path && validate(op.path, event.pathParameters ?? {}, 'path', 'Invalid path parameters.');
   const query = op.query && queryParams(event, op.query);
-  const body = op.body && jsonBody(event, op.body, LIMITS.bodyBytes);
+  const empty = (event.body ?? '') === '';
+  const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, LIMITS.bodyBytes) : undefined;
   return { path, query, body } as ParsedRequest<(typeof operations)[K]>;
 }

@@ -11,6 +11,13 @@ import { GRANULARITIES } from './schemas.js';
 const int = z.number().int();
 const isoInstant = z.iso.datetime().describe('RFC 3339, UTC.');
 
+export const reactionSummarySchema = z
+  .object({
+    counts: z.record(z.string(), int).describe('Reactions per kind, and `comment`: the number of comments. Kinds at zero are absent.'),
+    own: z.array(z.string()).describe("The caller's own reaction kinds, sorted."),
+  })
+  .meta({ id: 'ReactionSummary' });
+
 export const activitySchema = z
   .object({
     id: z.string().describe('Opaque activity id.'),
@@ -25,6 +32,7 @@ export const activitySchema = z
     rangeKey: z
       .string()
       .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+    reactions: reactionSummarySchema.optional().describe('On GET /activities/{id} always; on pages with `?enrich=reactions`.'),
   })
   .meta({ id: 'Activity' });
 
@@ -94,3 +102,65 @@ export const healthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'He
 export const openApiSchema = z
   .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
   .meta({ id: 'OpenApiDocument' });
+
+export const commentSchema = z
+  .object({
+    id: z.string().describe('Comment id, unique within its activity.'),
+    actor: z.string(),
+    text: z.string(),
+    time: isoInstant.describe('When it was posted (server clock).'),
+  })
+  .meta({ id: 'Comment' });
+
+export const commentPageSchema = z
+  .object({
+    items: z.array(commentSchema).describe('Newest first.'),
+    lastRangeKey: z.string().nullable().describe('Pass as `before` for the next page; null when nothing older remains.'),
+  })
+  .meta({ id: 'CommentPage' });
+
+export const notificationCountsSchema = z
+  .object({ unseen: int.describe('Groups not yet seen.'), unread: int.describe('Groups not yet read.') })
+  .meta({ id: 'NotificationCounts' });
+
+export const notificationGroupSchema = z
+  .object({
+    id: z.string().describe('Group id: verb + object + UTC day (pass it to /notifications/seen or /read).'),
+    verb: z.string().describe('`follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`.'),
+    object: z.string().describe('The followee, the activity reacted to / commented on / mentioning, or the addressed activity\'s object.'),
+    actorCount: int.describe('Distinct actors.'),
+    actors: z.array(z.string()).describe('Up to 5, newest first.'),
+    activityCount: int,
+    updatedAt: isoInstant,
+    seen: z.boolean(),
+    read: z.boolean(),
+  })
+  .meta({ id: 'NotificationGroup' });
+
+export const notificationPageSchema = z
+  .object({
+    items: z.array(notificationGroupSchema).describe('Most recently updated first.'),
+    lastRangeKey: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
+    unseen: int,
+    unread: int,
+  })
+  .meta({ id: 'NotificationPage' });
+
+export const aggregatedGroupSchema = z
+  .object({
+    id: z.string().describe('Range key of the newest activity in the group.'),
+    actor: z.string(),
+    verb: z.string(),
+    activityCount: int,
+    activities: z.array(activitySchema).describe('Up to 5, newest first.'),
+    from: isoInstant.describe('When the oldest member was posted.'),
+    to: isoInstant.describe('When the newest member was posted.'),
+  })
+  .meta({ id: 'AggregatedGroup' });
+
+export const aggregatedPageSchema = z
+  .object({
+    items: z.array(aggregatedGroupSchema).describe('Newest first.'),
+    lastRangeKey: z.string().nullable().describe("Range key of the page's oldest member: pass as `before`; null at the end."),
+  })
+  .meta({ id: 'AggregatedPage' });

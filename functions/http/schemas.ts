@@ -9,7 +9,10 @@
  * the cap allows up to ~6 KB of UTF-8, i.e. up to 6 WCU per copy for the rare long post).
  */
 import { z } from 'zod';
+import { MAX_COMMENT_CHARS } from '../model/comment.js';
+import { parseGroupId } from '../model/notification.js';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
+import { REACTION_KIND } from '../model/reaction.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 import type { Granularity } from '../services/rollups/read.js';
@@ -22,6 +25,8 @@ export const LIMITS = {
   attributes: 20,
   attributeKey: 64,
   attributeString: 256,
+  to: 20,
+  verbsFilter: 10,
   pageDefault: 20,
   pageMax: 100,
   /** Request bodies above this many bytes are refused with 413 before they are parsed. */
@@ -101,6 +106,11 @@ export const postActivityBody = z
       .describe(
         'Post as this user instead of the caller: tokens with the `tickfeed/admin` scope only (403 otherwise, even naming yourself). The activity is theirs: their timeline, their followers, their rollups.',
       ),
+    to: z
+      .array(userIdSchema)
+      .max(LIMITS.to, { message: `At most ${LIMITS.to} users.` })
+      .optional()
+      .describe('Users to notify (at most 20), with the activity\'s verb and object; the author is never notified.'),
   })
   .meta({ id: 'PostActivity' });
 export type PostActivityBody = z.infer<typeof postActivityBody>;
@@ -118,6 +128,14 @@ const limitSchema = z
   .refine((s) => Number(s) >= 1 && Number(s) <= LIMITS.pageMax, { message: 'limit must be an integer from 1 to 100.' })
   .describe('Page size, 1–100 (default 20).');
 
+/** `?verbs=a,b`: only activities with one of these verbs. */
+const verbsFilter = z
+  .string()
+  .regex(/^[a-z0-9_.-]{1,64}(,[a-z0-9_.-]{1,64}){0,9}$/, { message: `verbs must be 1–${LIMITS.verbsFilter} comma-separated verbs.` })
+  .describe(
+    `Only activities with one of these verbs (comma-separated, at most ${LIMITS.verbsFilter}). A filtered page pays for every item it reads to find its matches (at most 16 × (limit + 1) items in 4 Queries) and may come back short, with a \`lastRangeKey\` to continue from.`,
+  );
+
 export const pageQuery = z
   .strictObject({
     limit: limitSchema.optional(),
@@ -125,6 +143,11 @@ export const pageQuery = z
     since: rangeKeySchema
       .optional()
       .describe('Return items strictly newer than this range key: the `limit` ones closest to it, newest first.'),
+    verbs: verbsFilter.optional(),
+    enrich: z
+      .enum(['reactions'])
+      .optional()
+      .describe("`reactions`: each item carries `reactions` (counts and the caller's own kinds), at the cost of two batch reads per page."),
   })
   .refine((q) => q.before === undefined || q.since === undefined, {
     message: 'Use either before or since, not both.',
@@ -173,3 +196,49 @@ export const activityWindowQuery = z.object({
     .optional()
     .describe('A duration like `90m` or `24h`, rounded up to whole buckets; at most what is kept (default: all of it).'),
 });
+
+/** Query of GET /feed/aggregated: a page of groups, continued by the last range key. */
+export const aggregatedQuery = z.strictObject({
+  limit: limitSchema.optional().describe('Groups per page, 1–100 (default 20).'),
+  before: rangeKeySchema.optional().describe('`lastRangeKey` of the previous page.'),
+});
+
+export const reactionKindSchema = z
+  .string()
+  .regex(REACTION_KIND, { message: 'kind must be 1–32 characters of [a-z0-9_].' })
+  .describe('Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_].');
+
+/** Path of the reaction routes. */
+export const reactionPath = z.strictObject({ id: activityIdPath.shape.id, kind: reactionKindSchema });
+
+/** Path of one comment. */
+export const commentPath = z.strictObject({
+  id: activityIdPath.shape.id,
+  commentId: z.string().describe('Comment id (`id` of a comment).'),
+});
+
+export const postCommentBody = z
+  .strictObject({ text: text(1, MAX_COMMENT_CHARS).describe(`1–${MAX_COMMENT_CHARS} characters.`) })
+  .meta({ id: 'PostComment' });
+
+/** Query of a comment page (unknown parameters are ignored). */
+export const commentsQuery = z.object({
+  limit: limitSchema.optional(),
+  before: rangeKeySchema.optional().describe('`lastRangeKey` of the previous page.'),
+});
+
+/** Query of a notification page (unknown parameters are ignored). */
+export const notificationsQuery = z.object({
+  limit: limitSchema.optional(),
+  before: z.string().max(1024).optional().describe('`lastRangeKey` of the previous page.'),
+});
+
+/** Body of POST /notifications/seen and /read; an empty body means every group. */
+export const markNotificationsBody = z
+  .strictObject({
+    ids: z
+      .array(z.string().max(1024).refine((id) => parseGroupId(id) !== undefined, { message: 'Not a notification group id.' }))
+      .max(LIMITS.pageMax)
+      .describe('Group ids (`id` of a notification group), at most 100.'),
+  })
+  .meta({ id: 'MarkNotifications' });

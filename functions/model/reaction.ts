@@ -4,8 +4,8 @@
  *   reaction item   graph `r#<activityId>` / `<userId>`: `kinds`, the string set of the user's
  *                   reactions to the activity — one item per (user, activity), so `own` for a page
  *                   is one BatchGet, and an activity's reactions are one Query (for its purge).
- *   counter item    feed `x#<activityId>` / rk 0: `counts` (a map kind → number, `comment`
- *                   included), `ev` (the add that made this version, below) and `closed` (set when
+ *   counter item    feed `x#<activityId>` / rk 0: `n_<kind>` per kind (`n_comment` counts the
+ *                   comments), `ev` (the add that made this version, below) and `closed` (set when
  *                   the activity is deleted: adds after that fail their condition).
  *
  * A reaction or comment changes both in one transaction, so counts stay exact under any
@@ -68,13 +68,17 @@ export interface ReactionSummary {
   own: string[];
 }
 
-/** Counts from a counter item (zeros dropped: a removed last reaction leaves `like: 0`). */
+/** Counter attribute of a kind: flat (`n_like`), because ADD cannot create a nested map path. */
+const COUNT_PREFIX = 'n_';
+export const countAttribute = (kind: string) => `${COUNT_PREFIX}${kind}`;
+
+/** Counts from a counter item (zeros dropped: a removed last reaction leaves `n_like: 0`). */
 export function countsOf(item: Record<string, unknown> | undefined): Record<string, number> {
-  const counts = (item?.counts ?? {}) as Record<string, unknown>;
   const out: Record<string, number> = {};
-  for (const [kind, n] of Object.entries(counts)) {
+  for (const [name, n] of Object.entries(item ?? {})) {
+    if (!name.startsWith(COUNT_PREFIX)) continue;
     const value = Number(String(n));
-    if (value > 0) out[kind] = value;
+    if (value > 0) out[name.slice(COUNT_PREFIX.length)] = value;
   }
   return out;
 }

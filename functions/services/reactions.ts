@@ -56,3 +56,14 @@ export async function withReactions<A extends Activity>(caller: string, activiti
   const summaries = await reactionSummaries(caller, activities.map((a) => a.id));
   return activities.map((a) => ({ ...a, reactions: summaries.get(a.id)! }));
 }
+
+/** GET /activities/{id}: the activity (404 if not visible) with its reactions, read in parallel. */
+export async function getActivityWithReactions(caller: string, activityId: string): Promise<Activity & { reactions: ReactionSummary }> {
+  const [activity, summaries] = await Promise.all([getActivity(activityId), reactionSummaries(caller, [activityId])]);
+  return { ...activity, reactions: summaries.get(activityId) ?? { counts: {}, own: [] } };
+}
+
+/** A page with `reactions` on its items when asked (`?enrich=reactions`), else as it is. */
+export async function enriched<P extends { items: Activity[] }>(caller: string, page: P, enrich: 'reactions' | undefined): Promise<P> {
+  return enrich === 'reactions' ? { ...page, items: await withReactions(caller, page.items) } : page;
+}

@@ -7,7 +7,7 @@
  */
 import { GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
-import { type CounterEvent, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
+import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
@@ -17,9 +17,6 @@ import { tableName } from '../platform/env.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
-
-/** Counter attribute of a kind: flat (`n_like`), because ADD cannot create a nested map path. */
-export const countAttribute = (kind: string) => `n_${kind}`;
 
 /**
  * `done`: applied. `noop`: the user's item already said so (a repeat). `closed`: the activity is

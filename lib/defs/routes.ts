@@ -40,6 +40,16 @@ export const routes: readonly RouteDef[] = [
   { method: 'DELETE', path: '/activities/{id}', fn: 'activities', auth: true },
   { method: 'GET', path: '/feed', fn: 'feedRead', auth: true },
   { method: 'GET', path: '/users/{userId}/activities', fn: 'feedRead', auth: true },
+  { method: 'GET', path: '/feed/aggregated', fn: 'feedRead', auth: true },
+  { method: 'PUT', path: '/activities/{id}/reactions/{kind}', fn: 'social', auth: true },
+  { method: 'DELETE', path: '/activities/{id}/reactions/{kind}', fn: 'social', auth: true },
+  { method: 'POST', path: '/activities/{id}/comments', fn: 'social', auth: true },
+  { method: 'GET', path: '/activities/{id}/comments', fn: 'social', auth: true },
+  { method: 'DELETE', path: '/activities/{id}/comments/{commentId}', fn: 'social', auth: true },
+  { method: 'GET', path: '/notifications', fn: 'notifications', auth: true },
+  { method: 'GET', path: '/notifications/counts', fn: 'notifications', auth: true },
+  { method: 'POST', path: '/notifications/seen', fn: 'notifications', auth: true },
+  { method: 'POST', path: '/notifications/read', fn: 'notifications', auth: true },
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 

@@ -200,12 +200,12 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets feed reads Query and GetItem the feed table, nothing else anywhere', () => {
-    expect(tableActions(template, 'feedRead', 'feed')).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-    expect(tableActions(template, 'feedRead', 'graph')).toEqual([]);
+  it('lets feed reads Query and GetItem the feed table, and batch-read reactions (enrich), nothing else anywhere', () => {
+    expect(tableActions(template, 'feedRead', 'feed')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    expect(tableActions(template, 'feedRead', 'graph')).toEqual(['dynamodb:BatchGetItem']);
     expect(tableActions(template, 'feedRead', 'stats')).toEqual([]);
     const other = statementsOf(template, 'feedRead').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
-    expect(other.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(other.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
   });
 
   it('keeps the stream read actions of the stream consumers, on the feed table’s stream', () => {

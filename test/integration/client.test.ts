@@ -61,7 +61,7 @@ describe('@tickfeed/client on the local stack', () => {
     }
     const reader = clientAs(uid('reader'));
     const before = reader.requests();
-    const followers = await collect(reader.followers(star, { limit: 2 }));
+    const followers = await collect(reader.followers(star, { limit: '2' }));
     expect(followers.map((f) => f.userId), 'newest follow first').toEqual(fans.toReversed());
     expect(reader.requests() - before).toBe(2);
     expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);

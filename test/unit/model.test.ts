@@ -142,6 +142,7 @@ describe('activities on the wire', () => {
       content: null,
       attributes: { n: 2.5, s: 'v', b: false },
       foreignId: null,
+      to: null,
       time: postedAt,
       rangeKey: rk.toString(),
     });

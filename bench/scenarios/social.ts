@@ -1,0 +1,118 @@
+/**
+ * Scenario — social. What a reaction costs end to end (the API's transaction, then the stream
+ * record's notify job: the group, its claim, its order item and the head, all in one transaction),
+ * what a notification page and `counts` cost, and an enriched vs a plain feed page. Units come
+ * from the meter on the handlers' own client (ReturnConsumedCapacity), calls per command too.
+ */
+import type { CapacityTotals } from '../capacity.js';
+import type { BenchContext } from '../context.js';
+import { hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
+import type { Figure } from '../report.js';
+import { median, round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'social';
+const SAMPLES = 10;
+const PAGE = 20;
+
+const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
+const callsOf = (t: CapacityTotals) =>
+  Object.entries(t.calls)
+    .map(([name, n]) => `${n} ${name.replace(/Command$/, '')}`)
+    .join(' + ');
+
+async function measure(ctx: BenchContext, run: () => Promise<unknown>, settle: boolean): Promise<{ api: CapacityTotals; total: CapacityTotals }> {
+  const before = ctx.handlerCapacity.snapshot();
+  await run();
+  const api = ctx.handlerCapacity.since(before);
+  if (settle) await quiesce(ctx);
+  return { api, total: ctx.handlerCapacity.since(before) };
+}
+
+export const social: Scenario = {
+  id: 'social',
+  title: 'Reactions, notifications and enriched pages: capacity per operation',
+  async run(ctx) {
+    if (!hasRoute('PUT', '/activities/{id}/reactions/{kind}')) return [notMeasured(S, 'reactions', 'the reaction routes are not in this build')];
+    const author = uid('social-author');
+    const post = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'react to me' });
+    const id = encodeURIComponent(post.body.id);
+    await quiesce(ctx);
+
+    const first = await measure(ctx, () => ctx.call('PUT', `/activities/${id}/reactions/like`, uid('liker', 0)), true);
+    const next: { api: CapacityTotals; total: CapacityTotals }[] = [];
+    for (let i = 1; i <= SAMPLES; i++) next.push(await measure(ctx, () => ctx.call('PUT', `/activities/${id}/reactions/like`, uid('liker', i)), true));
+    const check = await ctx.call('GET', `/activities/${id}`, author);
+    if (check.body?.reactions?.counts?.like !== SAMPLES + 1) throw new Error(`reaction count ${JSON.stringify(check.body?.reactions)}`);
+
+    // A reader with PAGE posts, each liked once: PAGE notification groups and an enrichable feed page.
+    const reader = uid('social-reader');
+    for (let i = 0; i < PAGE; i++) {
+      const p = await ctx.call('POST', '/activities', reader, { verb: 'post', content: `p${i}` });
+      await ctx.call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, uid('fan', i));
+    }
+    await quiesce(ctx);
+    const reads = async (path: string) => {
+      const samples: CapacityTotals[] = [];
+      const ms: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        const before = ctx.handlerCapacity.snapshot();
+        const res = await ctx.call('GET', path, reader);
+        if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+        samples.push(ctx.handlerCapacity.since(before));
+        ms.push(res.ms);
+      }
+      return { read: median(samples.map((s) => s.read)), calls: callsOf(samples[0]!), byCommand: samples[0]!.calls, ms: median(ms) };
+    };
+    const page = await reads(`/notifications?limit=${PAGE}`);
+    const counts = await reads('/notifications/counts');
+    const plain = await reads(`/feed?limit=${PAGE}`);
+    const rich = await reads(`/feed?limit=${PAGE}&enrich=reactions`);
+
+    const wcu = (xs: { total: CapacityTotals }[]) => median(xs.map((x) => x.total.write));
+    const figures: Figure[] = [
+      {
+        scenario: S,
+        metric: 'WCU per reaction, the API call alone (PUT /activities/{id}/reactions/{kind})',
+        value: round(median(next.map((x) => x.api.write)), 2),
+        unit: 'WCU',
+        note: `${callsOf(next[0]!.api)}: the reaction item and the counter in one transaction (2 WCU per item)`,
+      },
+      {
+        scenario: S,
+        metric: 'WCU per reaction with its notification, into an existing group',
+        value: round(wcu(next), 2),
+        unit: 'WCU',
+        note: `${callsOf(next[0]!.total)}; RCU ${round(median(next.map((x) => x.total.read)), 2)}`,
+      },
+      {
+        scenario: S,
+        metric: 'WCU per reaction with its notification, first of its group',
+        value: round(first.total.write, 2),
+        unit: 'WCU',
+        note: `${callsOf(first.total)}; RCU ${round(first.total.read, 2)}`,
+      },
+      { scenario: S, metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`, value: round(page.read, 2), unit: 'RCU', note: `${page.calls}; p50 ${round(page.ms, 2)} ms` },
+      {
+        scenario: S,
+        metric: 'RCU per GET /notifications/counts',
+        value: round(counts.read, 2),
+        unit: 'RCU',
+        target: '1 GetItem',
+        met: counts.calls === '1 GetItem' && counts.read <= 0.5,
+        note: `${counts.calls}; p50 ${round(counts.ms, 2)} ms`,
+      },
+      { scenario: S, metric: `RCU per plain feed page (limit ${PAGE})`, value: round(plain.read, 2), unit: 'RCU', note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms` },
+      {
+        scenario: S,
+        metric: `RCU per enriched feed page (limit ${PAGE}, ?enrich=reactions)`,
+        value: round(rich.read, 2),
+        unit: 'RCU',
+        target: '≤ 2 batch reads more',
+        met: total(rich.byCommand) - total(plain.byCommand) === 2 && rich.byCommand.BatchGetItemCommand === 2,
+        note: `${rich.calls}; p50 ${round(rich.ms, 2)} ms (plain ${round(plain.ms, 2)} ms)`,
+      },
+    ];
+    return figures;
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * What notification reads and enriched pages cost, and count retention, on a stack of its own
+ * (handlers and worker in this process, so every DynamoDB call they make is metered):
+ *  - GET /notifications/counts is one GetItem whatever the feed holds (O(1), never a scan);
+ *  - a notification page is one Query and one GetItem;
+ *  - ?enrich=reactions adds exactly two BatchGetItem calls to a page, and nothing without it;
+ *  - NOTIFICATIONS_MAX_ITEMS = 4: past 4 + 1 groups the oldest go, counts following.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
+import { mintToken } from '../../local/jwt.js';
+import { keys, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+
+let meter: CapacityMeter;
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { NOTIFICATIONS_MAX_ITEMS: '4' } });
+  const handlerClients = await import('../../functions/platform/clients.js');
+  meter = meterCapacity(handlerClients.dynamo);
+}, 120_000);
+
+afterAll(stopOwnStack);
+
+async function call(method: string, path: string, as: string, json?: unknown) {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await mintToken(keys, as)}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The calls and units one request costs (the worker idle meanwhile). */
+async function costOf(run: () => Promise<unknown>) {
+  const before = meter.snapshot();
+  await run();
+  const d = meter.since(before);
+  return { calls: d.calls, read: d.read, write: d.write };
+}
+
+/** Post `n` activities as `author` and have `liker` like each: n groups for the author. */
+async function groupsFor(author: string, n: number, liker = uid('liker')) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = await call('POST', '/activities', author, { verb: 'post' });
+    ids.push(p.body.id);
+    expect((await call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, liker)).status).toBe(204);
+  }
+  return ids;
+}
+
+const groupCount = async (user: string) => (await call('GET', '/notifications?limit=100', user)).body.items.length as number;
+
+describe('notification reads are O(1) in what the feed holds', () => {
+  it('counts: one GetItem of the same size for 1 group and for 4; a page: one Query + one GetItem', async () => {
+    const small = uid('small');
+    const big = uid('big');
+    await groupsFor(small, 1);
+    await groupsFor(big, 4);
+    await until(async () => ((await groupCount(small)) === 1 && (await groupCount(big)) === 4 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500)); // let the worker go idle
+
+    const one = await costOf(() => call('GET', '/notifications/counts', small));
+    const four = await costOf(() => call('GET', '/notifications/counts', big));
+    expect(one.calls).toEqual({ GetItemCommand: 1 });
+    expect(four).toEqual(one);
+    expect(one.read).toBe(0.5); // one eventually consistent read of a small item
+
+    const page = await costOf(() => call('GET', '/notifications?limit=2', big));
+    expect(page.calls).toEqual({ QueryCommand: 1, GetItemCommand: 1 });
+  });
+});
+
+describe('notification retention by count', () => {
+  it('keeps the 4 most recent groups once 4 + 1 are exceeded, and counts what is kept', async () => {
+    const author = uid('author');
+    const ids = await groupsFor(author, 6);
+    const page = await until(async () => {
+      const p = (await call('GET', '/notifications?limit=100', author)).body;
+      const objects = p.items.map((g: { object: string }) => g.object);
+      // Wait for the last two groups too: before their jobs run, the first four are all there is.
+      return p.items.length === 4 && objects.includes(ids[5]) && objects.includes(ids[4]) ? p : undefined;
+    });
+    expect(page.items.map((g: { object: string }) => g.object)).toEqual(ids.slice(2).reverse());
+    expect((await call('GET', '/notifications/counts', author)).body).toEqual({ unseen: 4, unread: 4 });
+  });
+});
+
+describe('enriched pages', () => {
+  it('?enrich=reactions costs exactly two BatchGetItem calls more than the plain page', async () => {
+    const reader = uid('reader');
+    await groupsFor(reader, 3);
+    await until(async () => ((await call('GET', '/feed', reader)).body.items.length === 3 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    const plain = await costOf(() => call('GET', '/feed?limit=3', reader));
+    const rich = await costOf(() => call('GET', '/feed?limit=3&enrich=reactions', reader));
+    expect(plain.calls).toEqual({ QueryCommand: 1 });
+    expect(rich.calls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 2 });
+    const timeline = await costOf(() => call('GET', `/users/${reader}/activities?enrich=reactions`, reader));
+    expect(timeline.calls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 2 });
+  });
+});
