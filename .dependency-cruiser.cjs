@@ -10,7 +10,7 @@
  * - functions/stores/ and functions/platform/ are the only importers of the DynamoDB client
  *   packages (functions/model/ may import their *types*: `import type …` / `import { type … }`).
  * - lib/defs/ imports nothing outside lib/defs/ (npm packages and node built-ins are fine).
- * - lib/ (the CDK app) and bin/ never import functions/.
+ * - lib/ (the CDK app) and bin/ never import functions/ nor local/.
  * - no import cycles in functions/ or lib/ (type-only edges count too).
  * - local/, test/ and bench/ may import anything (no rule starts from them).
  *
@@ -102,6 +102,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^(lib|bin)/' },
       to: { path: '^functions/' },
+    },
+    {
+      name: 'cdk-app-not-to-local',
+      comment:
+        'lib/ and bin/ (the CDK app) never import local/: the local runtime and its web console ' +
+        '(/console, its token endpoint) are never deployed.',
+      severity: 'error',
+      from: { path: '^(lib|bin)/' },
+      to: { path: '^local/' },
     },
     {
       name: 'dynamodb-client-outside-stores',

@@ -4,12 +4,15 @@
  * (401 `{"message":"Unauthorized"}` like AWS; 403 `{"message":"Forbidden"}` when the route requires
  * scopes and the token has none of them), build a payload-2.0 event, invoke the handler,
  * and turn its result into the HTTP response (500/503 like AWS when it throws or times out).
+ * Before any of that, the local web console (`site`, local/console-site.ts) takes paths under
+ * /console: they exist here only, never in the route table or in AWS.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { defaultRoute, type FunctionId, functions, hasAnyScope, resolveRoute, routeKey, scopesOf } from '../lib/defs/index.js';
 import { localAccountId } from './aws-local.js';
+import type { ConsoleSite } from './console-site.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { JwtVerifier } from './jwt.js';
 
@@ -24,9 +27,9 @@ export interface HttpApi {
   stop(): Promise<void>;
 }
 
-export async function startHttpApi(opts: { port: number; verify: JwtVerifier }): Promise<HttpApi> {
+export async function startHttpApi(opts: { port: number; verify: JwtVerifier; site?: ConsoleSite }): Promise<HttpApi> {
   const server: Server = createServer((req, res) => {
-    handle(req, res, opts.verify).catch((error: unknown) => {
+    handle(req, res, opts.verify, opts.site).catch((error: unknown) => {
       console.error('local http api failure', error);
       send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
     });
@@ -44,12 +47,13 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier }):
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVerifier): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVerifier, site?: ConsoleSite): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  if (site && (await site(req, res, url))) return;
   const body = await readBody(req);
   if (body === undefined) {
     return send(res, 413, { 'content-type': 'application/json' }, '{"message":"Request Entity Too Large"}');
   }
-  const url = new URL(req.url ?? '/', 'http://local');
   const method = (req.method ?? 'GET').toUpperCase();
   const resolved = resolveRoute(method, url.pathname);
   const route = resolved.route;

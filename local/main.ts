@@ -3,6 +3,7 @@
  * `--in-memory` is given. Ctrl-C stops everything, the DynamoDB Local JVM included.
  */
 import { parseArgs } from 'node:util';
+import { ensureConsoleBuilt } from './console-build.js';
 import { JavaMissingError } from './java.js';
 import { loadOrCreateKeys } from './jwt.js';
 import { dataDir, endpointsFile, keysFile } from './paths.js';
@@ -23,6 +24,7 @@ if (values.help) {
 try {
   validateConfig((key) => process.env[configKeys[key].envVar]);
   const port = Number(process.env.PORT ?? 3000);
+  if ((await ensureConsoleBuilt()) === 'built') console.log('built the web console (local/console/dist)');
   const stack = await startLocalStack({
     port,
     keys: await loadOrCreateKeys(keysFile),
@@ -35,6 +37,7 @@ try {
   console.log(`  data: ${values['in-memory'] ? 'in memory (gone on exit)' : dataDir}`);
   console.log('  get a token:  npm run token -- alice');
   console.log('  the backend:  npm run token -- backend --scope tickfeed/admin');
+  console.log(`  web console:  ${stack.apiUrl}/console/?user=alice`);
   console.log(`  try:          curl ${stack.apiUrl}/health`);
   console.log(`                curl -H "Authorization: Bearer $(npm run -s token -- alice)" ${stack.apiUrl}/me`);
   let stopping = false;

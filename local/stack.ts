@@ -1,6 +1,7 @@
 /**
  * The whole local stack in one call: DynamoDB Local, the SQS server, tables and queues from the
- * shared definitions, env vars for the handlers, the HTTP API, and one poller per event source.
+ * shared definitions, env vars for the handlers, the HTTP API (with the web console under /console),
+ * and one poller per event source.
  * Used by `npm start` (local/main.ts), the tests' global setup and the benchmarks.
  */
 import { withoutSdkLogging } from '../functions/platform/quiet-client.js';
@@ -13,11 +14,14 @@ import {
   eventSources,
   type QueueId,
   queues,
+  readConfig,
   type TableId,
   tableList,
 } from '../lib/defs/index.js';
 import { localCredentials, localRegion } from './aws-local.js';
 import { type CheckpointStore, fileCheckpoints, memoryCheckpoints } from './checkpoints.js';
+import { consoleDist } from './console-build.js';
+import { createConsoleSite } from './console-site.js';
 import { openDataDir } from './data-version.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import { type HttpApi, startHttpApi } from './http-api.js';
@@ -102,7 +106,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, opts.env);
     Object.assign(process.env, env); // before any handler module loads: they read env once
 
-    const api: HttpApi = await startHttpApi({ port: opts.port, verify: await createVerifier(opts.keys) });
+    // The console's assets are read per request: a build finished after the start is served too.
+    const site = createConsoleSite({ assetsDir: consoleDist, keys: opts.keys, rollups: readConfig('ROLLUPS', env) });
+    const api: HttpApi = await startHttpApi({ port: opts.port, verify: await createVerifier(opts.keys), site });
     started.push(api);
 
     if (opts.pollers !== false) {

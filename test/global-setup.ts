@@ -4,6 +4,7 @@
  * real account are configured to be used without an endpoint override (guard against real AWS).
  */
 import type { TestProject } from 'vitest/node';
+import { ensureConsoleBuilt } from '../local/console-build.js';
 import { generateLocalKeys } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
 import type { LocalStackInfo } from './support/stack-info.js';
@@ -20,6 +21,8 @@ export const TEST_ROLLUPS = [
 export const TEST_PROTECTED_VERB = 'trust_protected';
 
 export default async function setup(project: TestProject) {
+  // The stack serves the web console the browser tests open (a no-op when its build is current).
+  await ensureConsoleBuilt();
   const keys = await generateLocalKeys();
   const stack = await startLocalStack({
     port: 0,

@@ -105,6 +105,8 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
       'functions/handlers/missing.ts': "import { nope } from './does-not-exist.js';\nexport const m = nope;",
       'lib/defs/up.ts': "import { stack } from '../stack.js';\nexport const u = stack;", // lib/defs → lib
       'lib/stack.ts': "import { handler } from '../functions/handlers/h.js';\nexport const stack = handler;",
+      'bin/console.ts': "import { site } from '../local/console-site.js';\nexport const c = site;", // CDK app → local
+      'local/console-site.ts': 'export const site = 1;',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -134,6 +136,7 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
           'not-to-unresolvable: functions/handlers/missing.ts → ./does-not-exist.js',
           'lib-defs-self-contained: lib/defs/up.ts → lib/stack.ts',
           'cdk-app-not-to-functions: lib/stack.ts → functions/handlers/h.ts',
+          'cdk-app-not-to-local: bin/console.ts → local/console-site.ts',
         ].sort(),
       );
     });

@@ -35,7 +35,7 @@ describe('POST /activities + GET /feed', () => {
 
     const one = await api('GET', `/activities/${first.body.id}`, { as: uid('reader') });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual(first.body);
+    expect(one.body).toEqual({ ...first.body, reactions: { counts: {}, own: [] } });
   });
 
   it('keeps both of two activities with identical time (ns): the server positions each', async () => {
@@ -188,7 +188,9 @@ describe('auth', () => {
       .sort();
     expect(documented).toEqual(routes.map(routeKey).sort());
     expect(Object.keys(res.body.paths).sort()).toEqual([
-      '/activities', '/activities/{id}', '/feed', '/following/{userId}', '/health', '/me', '/openapi.json',
+      '/activities', '/activities/{id}', '/activities/{id}/comments', '/activities/{id}/comments/{commentId}',
+      '/activities/{id}/reactions/{kind}', '/feed', '/feed/aggregated', '/following/{userId}', '/health', '/me',
+      '/notifications', '/notifications/counts', '/notifications/read', '/notifications/seen', '/openapi.json',
       '/rollups/{name}', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
       '/users/{userId}/followers', '/users/{userId}/following',
     ]);

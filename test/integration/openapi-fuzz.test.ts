@@ -299,7 +299,7 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
         )
         .map((parts) => parts.filter((x): x is string => x !== undefined));
 
-      // Bodies: only the POST documents one; every body sent is invalid by the document (or sent
+      // Bodies: every body sent is invalid by the document (or sent
       // in a way it refuses: bad JSON, wrong content type, over the size limit).
       const bodyArb: fc.Arbitrary<{ body?: string; contentType?: string }> = bodySchema
         ? (() => {
@@ -329,8 +329,12 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
               .oneof(wrongField, nestedBad, unknownField, missingRequired, wholeWrong)
               .filter((v) => !matches(resolve, s, v))
               .map((v) => ({ body: JSON.stringify(v), contentType: 'application/json' }));
+            // An empty body is invalid only where the document requires one (`required: false`:
+            // POST /notifications/seen and /read, where empty means "every group").
+            const bodyRequired = op.requestBody?.required !== false;
             const badJson = fc
               .oneof(fc.string({ maxLength: 40, unit: 'binary' }), fc.constantFrom('{', '{"a":', '{"a":1,}', "{'a':1}", '[1,2', 'nul', '{} x', ''))
+              .filter((t) => bodyRequired || t !== '')
               .filter((t) => {
                 try {
                   JSON.parse(t);

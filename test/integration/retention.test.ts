@@ -115,6 +115,8 @@ describe('retention by count (home feeds)', () => {
     const owner = uid('owner');
     const original = originalItem({ actor: owner, verb: 'mine', timeMs: Date.now() - 7_200_000 });
     await writeFeedItems([original]); // the owner's own post, old: in their timeline
+    // Its fan-out writes the owner's own copy: wait for it, so it cannot land after the trim.
+    await eventually(async () => (await storedKeys(owner)).includes(original.rk));
     await doc.send(new PutCommand({ TableName: stack.tableNames.feed, Item: { ...feedHeadKey(owner), pulled: new Set(['celebrity']) } }));
     await seedCopies(owner, uid('x'), 2 * N + policy.margin + 5, Date.now());
     await trimHomeFeed(owner, policy);

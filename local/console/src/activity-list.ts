@@ -1,0 +1,108 @@
+/**
+ * A newest-first list of activities with the API's two paging directions: "Older" asks for the
+ * page before the last item (`before=<lastRangeKey>`), "Newer" catches up above the first one
+ * (`since=<items[0].rangeKey>`, repeated while pages come back full, as the README says).
+ * The feed and timeline views share it; each passes the one call that reads its list.
+ */
+import type { Activity } from '@tickfeed/client';
+import { ago, busy, h, replace } from './dom.js';
+import { hrefOf } from './links.js';
+
+export interface ActivityPage {
+  items: Activity[];
+  lastRangeKey: string | null;
+}
+
+/** Reads one page: `before` or `since` (never both), and the page size. */
+export type ReadPage = (query: { limit: string; before?: string; since?: string }) => Promise<ActivityPage>;
+
+export interface ActivityList {
+  readonly element: HTMLElement;
+  /** Loads the first page, replacing what is shown. */
+  reload(): Promise<void>;
+  /** Prepends what is newer than the top item; returns how many arrived. */
+  newer(): Promise<number>;
+}
+
+export function activityList(opts: { user: string; limit: string; read: ReadPage; empty: string }): ActivityList {
+  const { user, limit, read } = opts;
+  const list = h('ol', { class: 'activities', 'data-testid': 'activities' });
+  const status = h('div', { class: 'status', 'aria-live': 'polite' });
+  const newerButton = h('button', { type: 'button', 'data-testid': 'newer' }, 'Newer');
+  const olderButton = h('button', { type: 'button', 'data-testid': 'older' }, 'Older');
+  let top: string | undefined; // rangeKey of the newest item shown
+  let cursor: string | null = null; // lastRangeKey of the last page read
+
+  const show = (where: 'start' | 'end', items: Activity[]) => {
+    const rows = items.map((a) => activityRow(a, user));
+    if (where === 'start') list.prepend(...rows);
+    else list.append(...rows);
+    if (items.length && (where === 'start' || top === undefined)) top = items[0]!.rangeKey;
+    olderButton.hidden = cursor === null;
+    if (!list.childElementCount) replace(status, h('p', { class: 'muted' }, opts.empty));
+  };
+
+  const reload = async () => {
+    const page = await read({ limit });
+    list.replaceChildren();
+    top = undefined;
+    cursor = page.lastRangeKey;
+    replace(status);
+    show('end', page.items);
+  };
+
+  const newer = async () => {
+    if (top === undefined) {
+      await reload();
+      return list.childElementCount;
+    }
+    // `since` answers the `limit` items closest above the key, newest first: walk up until a page is not full.
+    const arrived: Activity[] = [];
+    for (let since = top; ; ) {
+      const page = await read({ limit, since });
+      arrived.unshift(...page.items);
+      if (page.items.length < Number(limit) || !page.items.length) break;
+      since = page.items[0]!.rangeKey;
+    }
+    if (arrived.length) replace(status);
+    show('start', arrived);
+    return arrived.length;
+  };
+
+  newerButton.addEventListener('click', () =>
+    busy(newerButton, status, async () => {
+      const n = await newer();
+      if (n === 0) replace(status, h('p', { class: 'muted' }, 'Nothing newer.'));
+    }),
+  );
+  olderButton.addEventListener('click', () =>
+    busy(olderButton, status, async () => {
+      if (cursor === null) return;
+      const page = await read({ limit, before: cursor });
+      cursor = page.lastRangeKey;
+      show('end', page.items);
+    }),
+  );
+
+  const element = h('section', { class: 'activity-list' }, h('div', { class: 'toolbar' }, newerButton), status, list, olderButton);
+  olderButton.hidden = true;
+  return { element, reload, newer };
+}
+
+function activityRow(a: Activity, user: string): HTMLLIElement {
+  return h(
+    'li',
+    { class: 'activity', 'data-id': a.id },
+    h(
+      'div',
+      { class: 'meta' },
+      h('a', { class: 'actor', href: hrefOf({ user, view: 'timeline', of: a.actor }) }, a.actor),
+      ' ',
+      h('span', { class: 'verb' }, a.verb),
+      a.object ? h('span', { class: 'object' }, ` ${a.object}`) : null,
+      ' · ',
+      h('time', { datetime: a.time, title: a.time }, ago(a.time)),
+    ),
+    a.content ? h('p', { class: 'content' }, a.content) : null,
+  );
+}

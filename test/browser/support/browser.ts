@@ -1,0 +1,65 @@
+/**
+ * Real-browser tests: Playwright (playwright-core, no browser download) driving the system's
+ * Chromium (Debian's `chromium` package; `.ci/run` installs it), headless. One browser per test
+ * file; each test gets a fresh context (its own storage) and fails on any console error or
+ * uncaught exception the page had.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from 'playwright-core';
+
+/** Screenshots of every run (git-ignored); docs/console.png is refreshed on request only. */
+export const artifactsDir = resolve(import.meta.dirname, '..', 'artifacts');
+export const docsScreenshot = resolve(import.meta.dirname, '..', '..', '..', 'docs', 'console.png');
+
+/** Where Chromium is: CHROMIUM_PATH, else `chromium` on PATH; a clear error when it is missing. */
+export function chromiumPath(): string {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) {
+    if (!existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist`);
+    return given;
+  }
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+    } catch {
+      /* try the next name */
+    }
+  }
+  throw new Error('The browser tests need Chromium: apt-get install -y chromium (or set CHROMIUM_PATH)');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // Chromium's sandbox refuses to run as root (CI and this machine run as root).
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
+}
+
+/** A page in a fresh context, collecting what would show in the browser's console as errors. */
+export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  return { context, page, problems };
+}
+
+/** Opens a console URL and waits until its view has drawn (or failed: main.ts sets data-ready either way). */
+export async function openView(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('main[data-ready="true"]', { timeout: 15_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
