@@ -4,7 +4,7 @@
  */
 import './style.css';
 import { errorBox, h, replace } from './dom.js';
-import { dataOf, laterRoutes } from './api.js';
+import { dataOf } from './api.js';
 import { hrefOf, placeOf, type View, VIEW_LABELS, VIEWS } from './links.js';
 import { loadConfig, type Session, signIn } from './session.js';
 import { renderActivity } from './views/activity.js';
@@ -76,10 +76,10 @@ function signInForm(current: string): HTMLFormElement {
   );
 }
 
-/** The unseen count for the badge; quiet when it cannot be read (e.g. a stack without notifications). */
+/** The unseen count for the badge; a failure only warns: the badge is not worth failing a view for. */
 async function refreshBadge(session: Session, setUnseen: (n: number) => void): Promise<void> {
   try {
-    const counts = await dataOf('GET /notifications/counts', laterRoutes(session.client).GET('/notifications/counts', {}));
+    const counts = await dataOf('GET /notifications/counts', session.client.GET('/notifications/counts'));
     setUnseen(counts.unseen);
   } catch (error) {
     console.warn('no notification counts:', error);

@@ -1,15 +1,15 @@
 /**
  * The caller's notifications (GET /notifications, "Older" pages with `before`), the unseen badge
  * (the page's `unseen`, GET /notifications/counts after a change) and "Mark all seen/read"
- * (POST /notifications/seen|read with no body: every group). Routes through `laterRoutes`: see api.ts.
+ * (POST /notifications/seen|read with no body: every group).
  */
-import { dataOf, laterRoutes, type NotificationGroup } from '../api.js';
+import { dataOf, type NotificationGroup } from '../api.js';
 import { ago, busy, h, replace } from '../dom.js';
 import { hrefOf, limitOf } from '../links.js';
 import type { ViewRenderer } from './context.js';
 
 export const renderNotifications: ViewRenderer = async ({ session, place, setUnseen }, root) => {
-  const api = laterRoutes(session.client);
+  const api = session.client;
   const limit = limitOf(place.params);
   const list = h('ol', { class: 'notifications', 'data-testid': 'notifications' });
   const counts = h('p', { 'data-testid': 'notification-counts' });
