@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_SCOPE, routes } from '../../lib/defs/index.js';
 import { parseRollupSpec } from '../../lib/defs/rollup-spec.js';
@@ -17,13 +17,15 @@ let server: Server;
 let port: number;
 let keys: LocalKeys;
 const built = mkdtempSync(join(tmpdir(), 'tickfeed-console-'));
+/** A file beside the build, which no console path may reach. */
+const secret = join(dirname(built), `${basename(built)}-secret.txt`);
 
 beforeAll(async () => {
   keys = await generateLocalKeys();
   mkdirSync(join(built, 'assets'));
   writeFileSync(join(built, 'index.html'), '<!doctype html><title>console</title>');
   writeFileSync(join(built, 'assets', 'index-abc123.js'), 'console.log(1)');
-  writeFileSync(join(tmpdir(), 'tickfeed-console-secret.txt'), 'outside the build');
+  writeFileSync(secret, 'outside the build');
   const site = createConsoleSite({ assetsDir: built, keys, rollups: parseRollupSpec('game:max(score),game:SUM(coins),buy:sum(amount)') });
   server = createServer((req, res) => {
     void site(req, res, new URL(req.url ?? '/', 'http://local')).then((handled) => {
@@ -36,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   rmSync(built, { recursive: true, force: true });
+  rmSync(secret, { force: true });
 });
 
 /** A raw request (fetch cannot set Host), keeping the path exactly as written (no `..` folding). */
@@ -105,11 +108,12 @@ describe('console assets', () => {
   });
 
   it('never serves a file outside the build', async () => {
+    const name = basename(secret);
     for (const path of [
-      '/console/../tickfeed-console-secret.txt',
-      '/console/%2e%2e/tickfeed-console-secret.txt',
-      '/console/assets/..%2f..%2ftickfeed-console-secret.txt',
-      `/console/${encodeURIComponent(join(tmpdir(), 'tickfeed-console-secret.txt'))}`,
+      `/console/../${name}`,
+      `/console/%2e%2e/${name}`,
+      `/console/assets/..%2f..%2f${name}`,
+      `/console/${encodeURIComponent(secret)}`,
     ]) {
       const res = await get(path);
       expect(res.body, path).not.toContain('outside the build');
