@@ -81,7 +81,7 @@ const withBefore = <Q extends object>(query: Q, before: string | undefined) =>
  *
  * @example
  * const client = createTickfeedClient({ baseUrl: 'http://127.0.0.1:3000', token: () => session.token() });
- * const { data } = await client.GET('/feed', { params: { query: { limit: '20' } } });
+ * const { data } = await client.GET('/feed', { params: { query: { limit: 20 } } });
  * for await (const activity of client.feedItems()) console.log(activity.verb, activity.time);
  */
 export function createTickfeedClient(options: TickfeedClientOptions): TickfeedClient {

@@ -887,7 +887,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description The `next` of the previous page. */
                 before?: string;
             };
@@ -928,7 +928,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description The `next` of the previous page. */
                 before?: string;
             };
@@ -1153,7 +1153,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description Return items strictly older than this range key (next page). */
                 before?: string;
                 /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
@@ -1197,7 +1197,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description Return items strictly older than this range key (next page). */
                 before?: string;
                 /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
@@ -1244,7 +1244,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Groups per page, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description `lastRangeKey` of the previous page. */
                 before?: string;
             };
@@ -1372,7 +1372,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description `lastRangeKey` of the previous page. */
                 before?: string;
             };
@@ -1519,7 +1519,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description `lastRangeKey` of the previous page. */
                 before?: string;
             };

@@ -14,7 +14,30 @@ export type JsonSchema = Record<string, unknown>;
 export type Direction = 'input' | 'output';
 
 const COMPONENTS = '#/components/schemas/';
-const options = { unrepresentable: 'any' } as const; // refinements have no JSON Schema form: the checks keep them
+
+/**
+ * `.meta({ documentedAs: {...} })` on a zod schema: the JSON Schema the document shows for it in
+ * place of the one zod derives from its checks (its `description` kept). For query values, which
+ * arrive as text: the zod checks stay on the text (`limit`: digits, never coerced), the document
+ * says what the text means (an integer), so typed clients send a number. zod's registry hands the
+ * key on to `.describe()`d copies; a test checks the edge accepts what the document promises.
+ */
+export const DOCUMENTED_AS = 'documentedAs';
+
+const showDocumentedAs: NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override'] = ({ zodSchema, jsonSchema }) => {
+  const shown = z.globalRegistry.get(zodSchema)?.[DOCUMENTED_AS];
+  if (shown === undefined) return;
+  const { description } = jsonSchema;
+  for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+  Object.assign(jsonSchema, shown, description === undefined ? {} : { description });
+};
+
+/** How every schema of the document is converted (tests convert with the same). */
+export const JSON_SCHEMA_OPTIONS = {
+  unrepresentable: 'any', // refinements have no JSON Schema form: the checks keep them
+  override: showDocumentedAs,
+} as const;
+const options = JSON_SCHEMA_OPTIONS;
 
 export class SchemaCollector {
   private readonly used = new Map<string, Set<Direction>>();

@@ -16,6 +16,7 @@ import { REACTION_KIND } from '../model/reaction.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 import type { Granularity } from '../services/rollups/read.js';
+import { DOCUMENTED_AS } from './openapi-schemas.js';
 
 export const LIMITS = {
   verb: 64,
@@ -121,12 +122,20 @@ export const rangeKeySchema = z
   .refine((s) => parseRangeKey(s) !== undefined, { message: 'Range key out of range.' })
   .describe('A range key as returned in `rangeKey` / `lastRangeKey`.');
 
-/** `limit` of every paged list: a query value, so a string of digits; 1–100. */
+/**
+ * `limit` of every paged list. A query value arrives as text, so the check is on the text (1–3
+ * digits, 1–100: no coercion of ' 7 ', '1e1' or '0x10'; one error, not two) and the value stays a
+ * string; the document shows the integer it means (`documentedAs`, openapi-schemas.ts), so typed
+ * clients pass `limit: 20`.
+ */
 const limitSchema = z
   .string()
-  .regex(/^\d{1,3}$/, { message: 'limit must be an integer from 1 to 100.' })
+  .regex(/^\d{1,3}$/, { message: 'limit must be an integer from 1 to 100.', abort: true })
   .refine((s) => Number(s) >= 1 && Number(s) <= LIMITS.pageMax, { message: 'limit must be an integer from 1 to 100.' })
-  .describe('Page size, 1–100 (default 20).');
+  .meta({
+    description: 'Page size, 1–100 (default 20).',
+    [DOCUMENTED_AS]: { type: 'integer', minimum: 1, maximum: LIMITS.pageMax },
+  });
 
 /** `?verbs=a,b`: only activities with one of these verbs. */
 const verbsFilter = z

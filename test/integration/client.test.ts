@@ -39,16 +39,16 @@ describe('@tickfeed/client on the local stack', () => {
     const newestFirst = posted.toReversed();
 
     const before = alice.requests();
-    const feed = await collect(alice.feedItems({ limit: '2' }));
+    const feed = await collect(alice.feedItems({ limit: 2 }));
     expect(feed.map((a) => a.id)).toEqual(newestFirst);
     expect(alice.requests() - before, 'three pages of 2, 2 and 1').toBe(3);
 
     const { data: me } = await alice.GET('/me');
-    const timeline = await collect(alice.timelineItems(me!.userId!, { limit: '4' }));
+    const timeline = await collect(alice.timelineItems(me!.userId!, { limit: 4 }));
     expect(timeline.map((a) => a.content)).toEqual(['client 4', 'client 3', 'client 2', 'client 1', 'client 0']);
 
     // Resuming from a cursor: everything older than the second-newest post.
-    const older = await collect(alice.feedItems({ limit: '2', before: feed[1]!.rangeKey }));
+    const older = await collect(alice.feedItems({ limit: 2, before: feed[1]!.rangeKey }));
     expect(older.map((a) => a.id)).toEqual(newestFirst.slice(2));
   });
 
@@ -61,7 +61,7 @@ describe('@tickfeed/client on the local stack', () => {
     }
     const reader = clientAs(uid('reader'));
     const before = reader.requests();
-    const followers = await collect(reader.followers(star, { limit: '2' }));
+    const followers = await collect(reader.followers(star, { limit: 2 }));
     expect(followers.map((f) => f.userId), 'newest follow first').toEqual(fans.toReversed());
     expect(reader.requests() - before).toBe(2);
     expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);
@@ -69,7 +69,7 @@ describe('@tickfeed/client on the local stack', () => {
 
   it('a refused request throws a TickfeedApiError with the problem+json body', async () => {
     const alice = clientAs(uid('alice'));
-    const error = await collect(alice.feedItems({ limit: '0' })).catch((e: unknown) => e);
+    const error = await collect(alice.feedItems({ limit: 0 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TickfeedApiError);
     expect(error).toMatchObject({ status: 400, problem: { status: 400, code: 'validation_failed' } });
 

@@ -55,7 +55,7 @@ describe('createTickfeedClient', () => {
   it('feedItems walks every page, passing each lastRangeKey back as before, and stops at null', async () => {
     const server = scriptedFetch(feedOf(5));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    const items = await collect(client.feedItems({ limit: '2' }));
+    const items = await collect(client.feedItems({ limit: 2 }));
     expect(items.map((a) => a.id)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4']);
     expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
       '/feed?limit=2',
@@ -67,12 +67,12 @@ describe('createTickfeedClient', () => {
   it('fetches a page only when the previous one is used up, and can resume from a cursor', async () => {
     const server = scriptedFetch(feedOf(5));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    for await (const first of client.feedItems({ limit: '2' })) {
+    for await (const first of client.feedItems({ limit: 2 })) {
       expect(first.id).toBe('a0');
       break;
     }
     expect(server.requests).toHaveLength(1);
-    const rest = await collect(client.timelineItems('bob', { limit: '2', before: '1002' }));
+    const rest = await collect(client.timelineItems('bob', { limit: 2, before: '1002' }));
     expect(rest.map((a) => a.id)).toEqual(['a3', 'a4']);
     expect(server.urls().slice(1).map((u) => u.pathname)).toEqual(['/users/bob/activities']);
   });
@@ -85,7 +85,7 @@ describe('createTickfeedClient', () => {
     );
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     expect(await collect(client.followers('a/b'))).toEqual([{ userId: 'x' }, { userId: 'y' }]);
-    expect(await collect(client.following('a/b', { limit: '1' }))).toHaveLength(2);
+    expect(await collect(client.following('a/b', { limit: 1 }))).toHaveLength(2);
     expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
       '/users/a%2Fb/followers?',
       '/users/a%2Fb/followers?before=c1',
@@ -106,7 +106,7 @@ describe('createTickfeedClient', () => {
     const problem = { type: 'about:blank', title: 'Bad Request', status: 400, code: 'validation_failed', detail: 'limit must be an integer from 1 to 100.' };
     const server = scriptedFetch(() => ({ status: 400, body: problem, type: 'application/problem+json' }));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    const error = await collect(client.feedItems({ limit: '0' })).catch((e: unknown) => e);
+    const error = await collect(client.feedItems({ limit: 0 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TickfeedApiError);
     expect(error).toMatchObject({ status: 400, problem, body: problem, message: `400 from GET /feed: ${problem.detail}` });
   });

@@ -56,7 +56,7 @@ describe('page query schema', () => {
     expect(q({ limit: '1' })).toBe(true);
     expect(q({ limit: '100', before: '9223372036854775806999999999999' })).toBe(true);
   });
-  it.each<Record<string, string>>([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { limit: '' }, { limit: '-1' }, { before: 'abc' }, { since: '1'.repeat(32) }, { before: '1', since: '2' }, { page: '2' }])(
+  it.each<Record<string, string>>([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { limit: '' }, { limit: '-1' }, { limit: ' 7 ' }, { limit: '1e1' }, { limit: '0x10' }, { before: 'abc' }, { since: '1'.repeat(32) }, { before: '1', since: '2' }, { page: '2' }])(
     'rejects %o',
     (v) => expect(q(v)).toBe(false),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SchemaCollector } from '../../functions/http/openapi-schemas.js';
+import { DOCUMENTED_AS, SchemaCollector } from '../../functions/http/openapi-schemas.js';
 
 // Ids of their own, so the document's named schemas (registered on import elsewhere) stay apart.
 const Inner = z.strictObject({ n: z.number() }).meta({ id: 'TestInner' });
@@ -33,5 +33,20 @@ describe('SchemaCollector', () => {
     differs.schemaOf(Loose, 'input');
     differs.schemaOf(Loose, 'output');
     expect(() => differs.components()).toThrow(/TestLoose serves requests and responses/);
+  });
+
+  it('shows a `documentedAs` schema in place of the derived one, kept through describe() and optional()', () => {
+    const digits = z.string().regex(/^\d+$/).meta({ description: 'Digits.', [DOCUMENTED_AS]: { type: 'integer', minimum: 1 } });
+    const query = z.object({ plain: digits.optional(), described: digits.describe('Renamed.').optional(), other: z.string().regex(/^a$/) });
+    const c = new SchemaCollector();
+    expect(c.schemaOf(query, 'input')).toMatchObject({
+      properties: {
+        plain: { type: 'integer', minimum: 1, description: 'Digits.' },
+        described: { type: 'integer', minimum: 1, description: 'Renamed.' },
+        other: { type: 'string', pattern: '^a$' },
+      },
+    });
+    expect(JSON.stringify(c.schemaOf(query, 'input'))).not.toMatch(/documentedAs|\\d/);
+    expect(digits.safeParse('1e1').success).toBe(false); // the check itself is unchanged
   });
 });

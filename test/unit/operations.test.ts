@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routeKey, routes } from '../../lib/defs/routes.js';
 import { openApiDocument } from '../../functions/http/openapi.js';
+import { JSON_SCHEMA_OPTIONS } from '../../functions/http/openapi-schemas.js';
 import { type OperationKey, type OperationSpec, operations } from '../../functions/http/operations.js';
 import { parseRequest } from '../../functions/http/parse-request.js';
 import { ValidationError } from '../../functions/model/errors.js';
@@ -13,6 +14,18 @@ type Doc = {
   paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[]; parameters?: { name: string; in: string; schema: unknown }[]; responses: Record<string, unknown> }>>;
 };
 const doc = openApiDocument() as unknown as Doc;
+
+const event = (key: OperationKey, opts: { query?: Record<string, string>; pathParameters?: Record<string, string>; body?: string } = {}) =>
+  httpEvent({ routeKey: key, path: '/x', sub: 'me', headers: { 'content-type': 'application/json' }, ...opts });
+const fieldsOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors.map((e) => e.field);
+    throw error;
+  }
+  return [];
+};
 
 describe('the route → schema table', () => {
   it('has an entry for every route in lib/defs/routes.ts, and none for anything else', () => {
@@ -38,17 +51,6 @@ describe('the route → schema table', () => {
 });
 
 describe('parseRequest: the edge validates with the table’s schemas', () => {
-  const event = (key: OperationKey, opts: { query?: Record<string, string>; pathParameters?: Record<string, string>; body?: string } = {}) =>
-    httpEvent({ routeKey: key, path: '/x', sub: 'me', headers: { 'content-type': 'application/json' }, ...opts });
-  const fieldsOf = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (error) {
-      if (error instanceof ValidationError) return error.errors.map((e) => e.field);
-      throw error;
-    }
-    return [];
-  };
 
   it('returns the parsed parts', () => {
     const parsed = parseRequest(event('GET /users/{userId}/activities', { pathParameters: { userId: 'bob' }, query: { limit: '5' } }), 'GET /users/{userId}/activities');
@@ -92,11 +94,25 @@ describe('the document generated from the table', () => {
       const fromZod = (where: 'path' | 'query') => {
         const schema = op[where];
         if (!schema) return [];
-        const { properties } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, Record<string, unknown>> };
+        const { properties } = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
         return Object.entries(properties).map(([name, { description: _d, ...s }]) => ({ name, in: where, schema: s }));
       };
       const documented = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).map(({ name, in: where, schema }) => ({ name, in: where, schema }));
       expect(documented, routeKey(route)).toEqual([...fromZod('path'), ...fromZod('query')]);
+    }
+  });
+
+  it('shows `limit` as the integer it means while the edge checks its text, with no coercion', () => {
+    const paged = routes.filter((route) => (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).some((p) => p.name === 'limit'));
+    expect(paged.map(routeKey)).toEqual(expect.arrayContaining(['GET /feed', 'GET /feed/aggregated', 'GET /activities/{id}/comments', 'GET /notifications']));
+    for (const route of paged) {
+      const limit = doc.paths[route.path]![route.method.toLowerCase()]!.parameters!.find((p) => p.name === 'limit')!;
+      expect(limit.schema, routeKey(route)).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+      const key = routeKey(route) as OperationKey;
+      const pathParameters = Object.fromEntries((route.path.match(/\{[^}]+\}/g) ?? []).map((p) => [p.slice(1, -1), 'x']));
+      const parse = (limit: string) => parseRequest(event(key, { pathParameters, query: { limit } }), key);
+      expect(parse('7').query, key).toEqual({ limit: '7' });
+      for (const bad of [' 7 ', '1e1', '0x10', '7.0', '0', '101', '']) expect(fieldsOf(() => parse(bad)), `${key} limit=${JSON.stringify(bad)}`).toEqual(['query.limit']);
     }
   });
 

@@ -14,7 +14,7 @@ export interface ActivityPage {
 }
 
 /** Reads one page: `before` or `since` (never both), and the page size. */
-export type ReadPage = (query: { limit: string; before?: string; since?: string }) => Promise<ActivityPage>;
+export type ReadPage = (query: { limit: number; before?: string; since?: string }) => Promise<ActivityPage>;
 
 export interface ActivityList {
   readonly element: HTMLElement;
@@ -24,7 +24,7 @@ export interface ActivityList {
   newer(): Promise<number>;
 }
 
-export function activityList(opts: { user: string; limit: string; read: ReadPage; empty: string }): ActivityList {
+export function activityList(opts: { user: string; limit: number; read: ReadPage; empty: string }): ActivityList {
   const { user, limit, read } = opts;
   const list = h('ol', { class: 'activities', 'data-testid': 'activities' });
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
@@ -61,7 +61,7 @@ export function activityList(opts: { user: string; limit: string; read: ReadPage
     for (let since = top; ; ) {
       const page = await read({ limit, since });
       arrived.unshift(...page.items);
-      if (page.items.length < Number(limit) || !page.items.length) break;
+      if (page.items.length < limit || !page.items.length) break;
       since = page.items[0]!.rangeKey;
     }
     if (arrived.length) replace(status);

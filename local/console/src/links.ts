@@ -48,7 +48,7 @@ export function hrefOf(place: { user: string; view: View; of?: string; params?: 
 }
 
 /** A page size from `?limit=` (1–100), else the API's default 20. */
-export function limitOf(params: URLSearchParams): string {
+export function limitOf(params: URLSearchParams): number {
   const n = Number(params.get('limit'));
-  return Number.isInteger(n) && n >= 1 && n <= 100 ? String(n) : '20';
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 20;
 }

@@ -84,7 +84,7 @@ async function followList(
   session: Session,
   list: List,
   userId: string,
-  limit: string,
+  limit: number,
   rowAction: (list: List, entry: string) => HTMLElement | null,
 ): Promise<HTMLElement> {
   const items = h('ul', { class: 'users', 'data-testid': list });
