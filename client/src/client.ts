@@ -4,6 +4,9 @@ import { type FetchPage, paginate } from './pages.js';
 import type { components, paths } from './schema.js';
 
 export type Activity = components['schemas']['Activity'];
+export type Comment = components['schemas']['Comment'];
+export type NotificationGroup = components['schemas']['NotificationGroup'];
+export type AggregatedGroup = components['schemas']['AggregatedGroup'];
 
 /** A bearer token, or a function returning the current one: called before every request. */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -19,6 +22,7 @@ export interface TickfeedClientOptions {
 type FeedQuery = NonNullable<paths['/feed']['get']['parameters']['query']>;
 type TimelineQuery = NonNullable<paths['/users/{userId}/activities']['get']['parameters']['query']>;
 type FollowersGet = paths['/users/{userId}/followers']['get'];
+type QueryOf<Get extends { parameters: { query?: unknown } }> = NonNullable<Get['parameters']['query']>;
 
 /** Page size, and `before` to resume after a cursor. `since` is left out: it pages newer, not older. */
 export type FeedItemsQuery = Omit<FeedQuery, 'since'>;
@@ -26,9 +30,10 @@ export type TimelineItemsQuery = Omit<TimelineQuery, 'since'>;
 /** Page size, and `before` (a page's `next`) to resume after it. */
 export type FollowListQuery = NonNullable<FollowersGet['parameters']['query']>;
 export type FollowListEntry = NonNullable<FollowersGet['responses'][200]['content']['application/json']['items']>[number];
-
-/** An item of a list whose route is newer than this package's generated types. */
-export type JsonObject = Record<string, unknown>;
+/** Page size, and `before` (a page's `lastRangeKey`) to resume after it. */
+export type CommentsQuery = QueryOf<paths['/activities/{id}/comments']['get']>;
+export type NotificationsQuery = QueryOf<paths['/notifications']['get']>;
+export type AggregatedFeedQuery = QueryOf<paths['/feed/aggregated']['get']>;
 
 type Items<T> = AsyncGenerator<T, void, undefined>;
 
@@ -42,25 +47,13 @@ export interface TickfeedClient extends Client<paths> {
   followers(userId: string, query?: FollowListQuery): Items<FollowListEntry>;
   /** Whom `userId` follows, newest follow first. */
   following(userId: string, query?: FollowListQuery): Items<FollowListEntry>;
-  /** The comments on an activity, paged like the feeds (`{ items, lastRangeKey }`). */
-  comments(activityId: string): Items<JsonObject>;
-  /** The caller's notifications, paged like the feeds (`{ items, lastRangeKey }`). */
-  notifications(): Items<JsonObject>;
+  /** The comments on an activity, newest first. */
+  comments(activityId: string, query?: CommentsQuery): Items<Comment>;
+  /** The caller's notification groups, most recently updated first (the counts: `GET /notifications/counts`). */
+  notifications(query?: NotificationsQuery): Items<NotificationGroup>;
+  /** The caller's home feed folded into groups (one actor, one verb, one UTC day), newest first. */
+  aggregatedFeed(query?: AggregatedFeedQuery): Items<AggregatedGroup>;
 }
-
-/**
- * Routes the server gains after schema.d.ts was generated, typed by their paging alone: every
- * tickfeed list answers `{ items, lastRangeKey }` and takes `limit` and `before`.
- */
-type FeedPagedRoutes = Record<
-  string,
-  {
-    get: {
-      parameters: { query?: { limit?: number; before?: string }; path?: Record<string, string> };
-      responses: { 200: { content: { 'application/json': { items: JsonObject[]; lastRangeKey: string | null } } } };
-    };
-  }
->;
 
 /** The data of a 2xx answer; anything else throws a TickfeedApiError carrying the body. */
 async function dataOf<T>(
@@ -93,9 +86,6 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
       return request;
     },
   });
-  // The same client (and its auth middleware), viewed with routes its types do not know yet.
-  const later = api as unknown as Client<FeedPagedRoutes>;
-
   const feedPage =
     (query: FeedItemsQuery): FetchPage<Activity> =>
     async (before) => {
@@ -120,13 +110,25 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
       );
       return { items: page.items ?? [], cursor: page.next };
     };
-  const laterPage =
-    (path: string, params: Record<string, string> = {}): FetchPage<JsonObject> =>
+  const commentPage =
+    (id: string, query: CommentsQuery): FetchPage<Comment> =>
     async (before) => {
       const page = await dataOf(
-        `GET ${path}`,
-        later.GET(path, { params: { path: params, query: before === undefined ? {} : { before } } }),
+        `GET /activities/${id}/comments`,
+        api.GET('/activities/{id}/comments', { params: { path: { id }, query: withBefore(query, before) } }),
       );
+      return { items: page.items, cursor: page.lastRangeKey };
+    };
+  const notificationPage =
+    (query: NotificationsQuery): FetchPage<NotificationGroup> =>
+    async (before) => {
+      const page = await dataOf('GET /notifications', api.GET('/notifications', { params: { query: withBefore(query, before) } }));
+      return { items: page.items, cursor: page.lastRangeKey };
+    };
+  const aggregatedPage =
+    (query: AggregatedFeedQuery): FetchPage<AggregatedGroup> =>
+    async (before) => {
+      const page = await dataOf('GET /feed/aggregated', api.GET('/feed/aggregated', { params: { query: withBefore(query, before) } }));
       return { items: page.items, cursor: page.lastRangeKey };
     };
 
@@ -135,7 +137,8 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
     timelineItems: (userId: string, query: TimelineItemsQuery = {}) => paginate(timelinePage(userId, query), query.before),
     followers: (userId: string, query: FollowListQuery = {}) => paginate(followPage('followers', userId, query), query.before),
     following: (userId: string, query: FollowListQuery = {}) => paginate(followPage('following', userId, query), query.before),
-    comments: (activityId: string) => paginate(laterPage('/activities/{id}/comments', { id: activityId })),
-    notifications: () => paginate(laterPage('/notifications')),
+    comments: (activityId: string, query: CommentsQuery = {}) => paginate(commentPage(activityId, query), query.before),
+    notifications: (query: NotificationsQuery = {}) => paginate(notificationPage(query), query.before),
+    aggregatedFeed: (query: AggregatedFeedQuery = {}) => paginate(aggregatedPage(query), query.before),
   });
 }

@@ -6,11 +6,16 @@
  */
 export {
   type Activity,
+  type AggregatedFeedQuery,
+  type AggregatedGroup,
+  type Comment,
+  type CommentsQuery,
   createTickfeedClient,
   type FeedItemsQuery,
   type FollowListEntry,
   type FollowListQuery,
-  type JsonObject,
+  type NotificationGroup,
+  type NotificationsQuery,
   type TickfeedClient,
   type TickfeedClientOptions,
   type TimelineItemsQuery,

@@ -1,11 +1,12 @@
 /**
  * @tickfeed/client, as a consumer installs it (the workspace package, built to client/dist),
  * against the local stack: posting and reading a feed across pages, following and listing
- * followers, and the errors a refused request throws.
+ * followers, the notifications that following, reacting and commenting produce, and the errors a
+ * refused request throws.
  */
 import { createTickfeedClient, TickfeedApiError, type TickfeedClient } from '@tickfeed/client';
 import { describe, expect, it } from 'vitest';
-import { stack, token, uid } from '../support/local.js';
+import { eventually, stack, token, uid } from '../support/local.js';
 
 /** A client acting as `userId`, counting the requests it sends. */
 function clientAs(userId: string): TickfeedClient & { requests: () => number } {
@@ -65,6 +66,43 @@ describe('@tickfeed/client on the local stack', () => {
     expect(followers.map((f) => f.userId), 'newest follow first').toEqual(fans.toReversed());
     expect(reader.requests() - before).toBe(2);
     expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);
+  });
+
+  it('notifications: a follow, a like and a comment reach the author; counts; marking all read', async () => {
+    const [aliceId, bobId] = [uid('alice'), uid('bob')];
+    const [alice, bob] = [clientAs(aliceId), clientAs(bobId)];
+    const { data: post } = await alice.POST('/activities', { body: { verb: 'post', content: 'tell me' } });
+    const id = post!.id;
+
+    expect((await bob.PUT('/following/{userId}', { params: { path: { userId: aliceId } } })).response.status).toBe(204);
+    expect((await bob.PUT('/activities/{id}/reactions/{kind}', { params: { path: { id, kind: 'like' } } })).response.status).toBe(204);
+    const commented = await bob.POST('/activities/{id}/comments', { params: { path: { id } }, body: { text: 'nice' } });
+    expect(commented.response.status).toBe(201);
+    expect(commented.data).toMatchObject({ actor: bobId, text: 'nice' });
+
+    // The notification worker runs after the requests answered: walk the list (a page of one
+    // group at a time, so the iterator follows real cursors) until all three groups are there.
+    const groups = await eventually(async () => {
+      const all = await collect(alice.notifications({ limit: 1 }));
+      return all.length >= 3 ? all : undefined;
+    }, 30_000);
+    const summary = groups.map((g) => ({ verb: g.verb, object: g.object, actors: g.actors, actorCount: g.actorCount, seen: g.seen, read: g.read }));
+    expect(summary.sort((x, y) => x.verb.localeCompare(y.verb))).toEqual([
+      { verb: 'comment', object: id, actors: [bobId], actorCount: 1, seen: false, read: false },
+      { verb: 'follow', object: aliceId, actors: [bobId], actorCount: 1, seen: false, read: false },
+      { verb: 'like', object: id, actors: [bobId], actorCount: 1, seen: false, read: false },
+    ]);
+    expect((await alice.GET('/notifications/counts')).data).toEqual({ unseen: 3, unread: 3 });
+    expect(await collect(bob.notifications()), 'acting notifies only the other party').toEqual([]);
+
+    const marked = await alice.POST('/notifications/read', {}); // no body: every group
+    expect(marked.response.status).toBe(204);
+    expect((await alice.GET('/notifications/counts')).data).toEqual({ unseen: 0, unread: 0 });
+    expect((await collect(alice.notifications())).map((g) => [g.seen, g.read])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+    ]);
   });
 
   it('a refused request throws a TickfeedApiError with the problem+json body', async () => {

@@ -2,8 +2,8 @@
  * @tickfeed/client against a scripted fetch (no server): the bearer header, how each iterator
  * follows its list's cursor and when it stops, and the error a non-2xx answer throws.
  */
-import { describe, expect, it } from 'vitest';
-import { createTickfeedClient, TickfeedApiError } from '../../client/src/index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type AggregatedGroup, type Comment, createTickfeedClient, type NotificationGroup, TickfeedApiError } from '../../client/src/index.js';
 
 const BASE = 'http://tickfeed.test';
 
@@ -94,12 +94,22 @@ describe('createTickfeedClient', () => {
     ]);
   });
 
-  it('comments and notifications page by lastRangeKey like the feeds', async () => {
+  it('comments, notifications and aggregatedFeed page by lastRangeKey like the feeds, with their own item types', async () => {
     const server = scriptedFetch(feedOf(3));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    expect(await collect(client.comments('act 1'))).toHaveLength(3);
-    expect(await collect(client.notifications())).toHaveLength(3);
-    expect(server.urls().map((u) => u.pathname)).toEqual(['/activities/act%201/comments', '/notifications']);
+    const comments = await collect(client.comments('act 1', { limit: 2 }));
+    const groups = await collect(client.notifications({ limit: 2, before: '1000' }));
+    const folded = await collect(client.aggregatedFeed());
+    expect([comments, groups, folded].map((items) => items.map((i) => i.id))).toEqual([['a0', 'a1', 'a2'], ['a1', 'a2'], ['a0', 'a1', 'a2']]);
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+      '/activities/act%201/comments?limit=2',
+      '/activities/act%201/comments?limit=2&before=1001',
+      '/notifications?limit=2&before=1000',
+      '/feed/aggregated?',
+    ]);
+    expectTypeOf(comments).toEqualTypeOf<Comment[]>();
+    expectTypeOf(groups).toEqualTypeOf<NotificationGroup[]>();
+    expectTypeOf(folded).toEqualTypeOf<AggregatedGroup[]>();
   });
 
   it('a problem+json answer makes the iterator throw a TickfeedApiError carrying the problem', async () => {
