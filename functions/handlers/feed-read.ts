@@ -39,6 +39,6 @@ export const handler = routes<AuthedEvent>({
   'GET /users/{userId}/activities': async (event) => {
     const caller = callerId(event);
     const { path, query } = parseRequest(event, 'GET /users/{userId}/activities');
-    return json(200, await enriched(caller, await readTimeline(path.userId, pageRequest(query)), query.enrich));
+    return json(200, await enriched(caller, await readTimeline(path.userId, pageRequest(query), caller), query.enrich));
   },
 });

@@ -35,10 +35,10 @@ export const handler = routes<AuthedEvent>({
   },
 
   'GET /activities/{id}/comments': async (event) => {
-    callerId(event);
+    const caller = callerId(event);
     const { path, query } = parseRequest(event, 'GET /activities/{id}/comments');
     const limit = query.limit === undefined ? LIMITS.pageDefault : Number(query.limit);
-    return json(200, await listComments(path.id, limit, query.before));
+    return json(200, await listComments(caller, path.id, limit, query.before));
   },
 
   'DELETE /activities/{id}/comments/{commentId}': async (event) => {

@@ -27,6 +27,7 @@
 import type { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import {
+  controlListPageSchema,
   aggregatedPageSchema,
   commentPageSchema,
   commentSchema,
@@ -42,6 +43,7 @@ import {
   rollupSeriesSchema,
 } from './response-schemas.js';
 import {
+  controlListQuery,
   aggregatedQuery,
   commentPath,
   commentsQuery,
@@ -124,7 +126,7 @@ export const operations = {
     summary: 'Follow a user; backfills their recent posts. Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Following (also when already following).' } },
-    problems: { 400: 'Yourself, or a bad id.', 409: 'The caller already follows MAX_FOLLOWING users (default 5,000).' },
+    problems: { 400: 'Yourself, or a bad id.', 403: 'The user has blocked the caller.', 409: 'The caller already follows MAX_FOLLOWING users (default 5,000).' },
   },
   'DELETE /following/{userId}': {
     operationId: 'unfollow',
@@ -175,7 +177,7 @@ export const operations = {
     summary: 'One activity.',
     path: activityIdPath,
     responses: { 200: { description: 'The activity.', schema: activitySchema } },
-    problems: { 404: 'No such activity.' },
+    problems: { 404: 'No such activity (or its author blocked the caller).' },
   },
   'DELETE /activities/{id}': {
     operationId: 'deleteActivity',
@@ -197,7 +199,7 @@ export const operations = {
     path: userIdPath,
     query: pageQuery,
     responses: pageOk,
-    problems: { 400: `Bad user id. ${pageProblems[400]}` },
+    problems: { 400: `Bad user id. ${pageProblems[400]}`, 404: 'The user blocked the caller: to them the timeline does not exist.' },
   },
   'GET /feed/aggregated': {
     operationId: 'getAggregatedFeed',
@@ -211,7 +213,7 @@ export const operations = {
     summary: 'React to an activity (one per caller, kind and activity: a repeat changes nothing).',
     path: reactionPath,
     responses: { 204: { description: 'Reacted (also when already so).' } },
-    problems: { 400: 'Bad kind.', 404: 'No such activity.' },
+    problems: { 400: 'Bad kind.', 403: "The activity's author has blocked the caller.", 404: 'No such activity.' },
   },
   'DELETE /activities/{id}/reactions/{kind}': {
     operationId: 'unreact',
@@ -226,7 +228,11 @@ export const operations = {
     path: activityIdPath,
     body: postCommentBody,
     responses: { 201: { description: 'Created.', schema: commentSchema } },
-    problems: { 400: 'Malformed JSON, unknown field, or text not 1–2,000 characters.', 404: 'No such activity.' },
+    problems: {
+      400: 'Malformed JSON, unknown field, or text not 1–2,000 characters.',
+      403: "The activity's author has blocked the caller.",
+      404: 'No such activity.',
+    },
   },
   'GET /activities/{id}/comments': {
     operationId: 'listComments',
@@ -270,6 +276,49 @@ export const operations = {
     bodyOptional: true,
     responses: { 204: { description: 'Marked (unknown ids change nothing).' } },
     problems: { 400: 'Malformed JSON, unknown field, or an id that is not a group id.' },
+  },
+  'PUT /mutes/{userId}': {
+    operationId: 'mute',
+    summary: "Mute a user: their posts leave the caller's home feed and they notify the caller no more; a follow stays. Idempotent.",
+    path: userIdPath,
+    responses: { 204: { description: 'Muted (also when already muted).' } },
+    problems: { 400: 'Yourself, or a bad id.' },
+  },
+  'DELETE /mutes/{userId}': {
+    operationId: 'unmute',
+    summary: 'Unmute a user: a followed user\'s recent posts come back, as after a follow. Idempotent.',
+    path: userIdPath,
+    responses: { 204: { description: 'Not muted (also when not muted before).' } },
+    problems: { 400: 'Yourself, or a bad id.' },
+  },
+  'GET /mutes': {
+    operationId: 'listMutes',
+    summary: 'The users the caller muted.',
+    query: controlListQuery,
+    responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
+    problems: { 400: 'Bad limit or cursor.' },
+  },
+  'PUT /blocks/{userId}': {
+    operationId: 'block',
+    summary:
+      'Block a user: both follows end; while it stands they cannot follow you, react, comment, notify you, or see your timeline and activities. Idempotent.',
+    path: userIdPath,
+    responses: { 204: { description: 'Blocked (also when already blocked).' } },
+    problems: { 400: 'Yourself, or a bad id.' },
+  },
+  'DELETE /blocks/{userId}': {
+    operationId: 'unblock',
+    summary: 'Lift a block (follows are not restored). Idempotent.',
+    path: userIdPath,
+    responses: { 204: { description: 'Not blocked.' } },
+    problems: { 400: 'Yourself, or a bad id.' },
+  },
+  'GET /blocks': {
+    operationId: 'listBlocks',
+    summary: 'The users the caller blocked.',
+    query: controlListQuery,
+    responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
+    problems: { 400: 'Bad limit or cursor.' },
   },
   'GET /openapi.json': {
     operationId: 'getOpenApiDocument',

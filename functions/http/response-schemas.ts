@@ -164,3 +164,10 @@ export const aggregatedPageSchema = z
     lastRangeKey: z.string().nullable().describe("Range key of the page's oldest member: pass as `before`; null at the end."),
   })
   .meta({ id: 'AggregatedPage' });
+
+export const controlListPageSchema = z
+  .object({
+    items: z.array(z.object({ userId: z.string() })).describe('Alphabetical by user id.'),
+    next: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
+  })
+  .meta({ id: 'UserListPage' });

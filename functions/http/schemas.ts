@@ -251,3 +251,9 @@ export const markNotificationsBody = z
       .describe('Group ids (`id` of a notification group), at most 100.'),
   })
   .meta({ id: 'MarkNotifications' });
+
+/** Query of GET /mutes and GET /blocks (unknown parameters are ignored). */
+export const controlListQuery = z.object({
+  limit: limitSchema.optional(),
+  before: z.string().max(1400).optional().describe('The `next` of the previous page.'),
+});

@@ -14,15 +14,18 @@ export type CommentItem = {
   readonly pk: string;
   readonly rk: bigint;
   readonly activityId: string;
+  /** The activity's author (who may delete it too). */
+  readonly author: string;
   readonly actor: string;
   readonly text: string;
   readonly time: string;
 };
 
-export const commentItem = (activityId: string, rk: bigint, actor: string, text: string, time: string): CommentItem => ({
+export const commentItem = (activityId: string, author: string, rk: bigint, actor: string, text: string, time: string): CommentItem => ({
   pk: commentPartition(activityId),
   rk,
   activityId,
+  author,
   actor,
   text,
   time,

@@ -19,6 +19,8 @@ export interface Edge {
   readonly followedAt: bigint;
   readonly backfillPending: boolean;
   readonly cleanupPending: boolean;
+  /** The follower muted the followee: the fan-out skips them (user-controls.ts). */
+  readonly muted: boolean;
 }
 
 const ORDER_DIGITS = 19;
@@ -27,13 +29,14 @@ const ORDER_DIGITS = 19;
 export const followOrder = (ticks: bigint): string => (MAX_TICKS - ticks).toString().padStart(ORDER_DIGITS, '0');
 
 /** A new (or renewed) active edge. */
-export function activeEdgeItem(follower: string, followee: string, ticks: bigint, backfillPending: boolean) {
+export function activeEdgeItem(follower: string, followee: string, ticks: bigint, backfillPending: boolean, muted = false) {
   return {
     ...followEdgeKey(follower, followee),
     state: 'active' as const,
     order: followOrder(ticks),
     followedAt: ticks.toString(),
     ...(backfillPending ? { backfillPending: true } : {}),
+    ...(muted ? { muted: true } : {}),
   };
 }
 
@@ -45,5 +48,6 @@ export function parseEdge(item: Record<string, unknown> | undefined): Edge | und
     followedAt: BigInt(String(item.followedAt)),
     backfillPending: item.backfillPending === true,
     cleanupPending: item.cleanupPending === true,
+    muted: item.muted === true,
   };
 }

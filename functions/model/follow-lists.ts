@@ -14,9 +14,11 @@ export const followListKey = (which: FollowList, owner: string, order: string, m
   sk: `${order}#${member}`,
 });
 
-export const followListItem = (which: FollowList, owner: string, order: string, member: string) => ({
+/** `muted` only on a followers entry: the member (the follower) muted the owner. */
+export const followListItem = (which: FollowList, owner: string, order: string, member: string, muted = false) => ({
   ...followListKey(which, owner, order, member),
   userId: member,
+  ...(muted ? { muted: true } : {}),
 });
 
 /** The user id in a list sort key (`<order>#<userId>`; ids may contain `#`). */

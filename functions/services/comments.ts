@@ -9,13 +9,14 @@ import { COMMENT_KIND } from '../model/reaction.js';
 import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';
 import { addComment, commentPage, getComment, removeComment } from '../stores/social-store.js';
-import { getActivity } from './posting.js';
-import { untilSettled } from './reactions.js';
+import { getActivity, getActivityFor } from './posting.js';
+import { refuseIfBlocked, untilSettled } from './reactions.js';
 
 export async function postComment(caller: string, activityId: string, text: string): Promise<Comment> {
-  await getActivity(activityId); // 404 unless it is there to comment on
+  const { actor: author } = await getActivity(activityId); // 404 unless it is there to comment on
+  await refuseIfBlocked(author, caller);
   const ticks = nowTicks();
-  const item = commentItem(activityId, rangeKeyOf(ticks, newDiscriminator()), caller, text, isoFromTicks(ticks));
+  const item = commentItem(activityId, author, rangeKeyOf(ticks, newDiscriminator()), caller, text, isoFromTicks(ticks));
   await untilSettled(() => addComment(item, { actor: caller, kind: COMMENT_KIND, ticks, commentId: item.rk.toString() }));
   return toComment(item);
 }
@@ -25,13 +26,13 @@ export interface CommentPage {
   lastRangeKey: string | null;
 }
 
-export async function listComments(activityId: string, limit: number, before?: string): Promise<CommentPage> {
+export async function listComments(viewer: string, activityId: string, limit: number, before?: string): Promise<CommentPage> {
   let after: bigint | undefined;
   if (before !== undefined) {
     after = parseRangeKey(before);
     if (after === undefined) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a lastRangeKey from a previous page' }]);
   }
-  const [, page] = await Promise.all([getActivity(activityId), commentPage(activityId, limit, after)]);
+  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, limit, after)]);
   const last = page.items.at(-1);
   return { items: page.items.map(toComment), lastRangeKey: page.lastEvaluatedKey && last ? rkOf(last.rk).toString() : null };
 }
@@ -44,5 +45,5 @@ export async function deleteComment(caller: string, activityId: string, commentI
   if (comment.actor !== caller && activityAuthor !== caller) {
     throw new ForbiddenError("Only the comment's author or the activity's author may delete a comment.");
   }
-  await untilSettled(() => removeComment(activityId, rk, COMMENT_KIND));
+  await untilSettled(() => removeComment(activityId, rk, COMMENT_KIND, String(comment.actor)));
 }

@@ -24,6 +24,7 @@
 import { isFeedHead, parseFeedHead } from '../model/feed-head.js';
 import { nowTicks } from '../platform/clock.js';
 import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
+import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { homeFeedPolicyFromEnv, timelinePolicyFromEnv } from './retention/policy.js';
@@ -53,10 +54,13 @@ export function rangeOf(req: PageRequest, bound: bigint | undefined, extra: numb
   return { after: req.before, below: minOf(req.since, bound), descending: req.since !== undefined, limit: req.limit + extra };
 }
 
-/** One page of `userId`'s own posts (their timeline): one Query. */
-export async function readTimeline(userId: string, req: PageRequest): Promise<Page> {
+/**
+ * One page of `userId`'s own posts (their timeline), as `viewer` may see it: one Query — and, for
+ * someone else's timeline, a GetItem in parallel: a user `userId` blocked gets 404.
+ */
+export async function readTimeline(userId: string, req: PageRequest, viewer: string = userId): Promise<Page> {
   const range = rangeOf(req, ageBound(nowTicks(), ttls().timelineTtl), 1);
-  const page = await runPage(timelinePageInput(userId, range, req.verbs));
+  const [page] = await Promise.all([runPage(timelinePageInput(userId, range, req.verbs)), assertNotHiddenFrom(userId, viewer)]);
   return mergeSources([sourceOf(page.items, page.lastEvaluatedKey, req.limit)], req);
 }
 

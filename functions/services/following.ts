@@ -8,10 +8,11 @@
  */
 import { readConfig } from '../../lib/defs/config.js';
 import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
-import { ConflictError, ValidationError } from '../model/errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
 import { createEdge, getEdge, getProfile, listPage, removeEdge } from '../stores/graph-store.js';
+import { controlSettleSeconds, hasMuted } from './controls-state.js';
 import { enqueueJob } from './fanout/jobs.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
@@ -33,14 +34,15 @@ export async function follow(follower: string, followee: string): Promise<void> 
     throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
   }
   for (let attempt = 1; ; attempt++) {
-    const { pulled } = await getProfile(followee, { consistent: true });
+    const [{ pulled }, muted] = await Promise.all([getProfile(followee, { consistent: true }), hasMuted(follower, followee)]);
     const followedAt = nowTicks();
-    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf());
+    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted);
     if (outcome === 'limit') {
       throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
     }
+    if (outcome === 'blocked') throw new ForbiddenError('This user has blocked you.');
     if (outcome === 'done') {
-      if (!pulled) await enqueueJob({ kind: 'backfill', follower, followee });
+      if (!pulled && !muted) await enqueueJob({ kind: 'backfill', follower, followee });
       await notifyFollow(follower, followee, followedAt);
       await checkThreshold(followee);
       return;
@@ -69,6 +71,8 @@ export async function unfollow(follower: string, followee: string): Promise<void
     }
     if ((await removeEdge(follower, followee, edge.order)) === 'done') {
       await enqueueJob({ kind: 'cleanup', follower, followee });
+      // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
+      await enqueueJob({ kind: 'cleanup', follower, followee }, controlSettleSeconds());
       await checkThreshold(followee);
       return;
     }

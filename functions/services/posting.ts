@@ -20,6 +20,7 @@ import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } 
 import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
 import { closeCounter } from '../stores/social-store.js';
 import { postingActor } from './access.js';
+import { assertNotHiddenFrom } from './controls-state.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
 import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.js';
@@ -89,6 +90,13 @@ function keyOf(id: string) {
   const key = parseActivityId(id);
   if (!key) throw new NotFoundError('No such activity.'); // a malformed id names nothing
   return key;
+}
+
+/** The activity as `viewer` may see it: 404 also when its author blocked the viewer. */
+export async function getActivityFor(viewer: string, id: string): Promise<Activity> {
+  const { actor } = keyOf(id);
+  const [activity] = await Promise.all([getActivity(id), assertNotHiddenFrom(actor, viewer)]);
+  return activity;
 }
 
 export async function getActivity(id: string): Promise<Activity> {

@@ -4,14 +4,20 @@
  * (stores/social-store.ts); the counter's stream record then notifies the activity's author.
  */
 import type { Activity } from '../model/activity.js';
-import { NotFoundError } from '../model/errors.js';
+import { ForbiddenError, NotFoundError } from '../model/errors.js';
 import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
 import { addReaction, getCounters, getReactionsOf, removeReaction, type SocialOutcome } from '../stores/social-store.js';
-import { getActivity } from './posting.js';
+import { hasBlocked } from './controls-state.js';
+import { getActivity, getActivityFor } from './posting.js';
 
 const MAX_ATTEMPTS = 8;
+
+/** A user the author blocked may not react to or comment on their activities. */
+export async function refuseIfBlocked(author: string, caller: string): Promise<void> {
+  if (author !== caller && (await hasBlocked(author, caller))) throw new ForbiddenError("The activity's author has blocked you.");
+}
 
 /** Run a social transaction until it is not a conflict (bounded); `closed` reads as a deleted activity. */
 export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'done' | 'noop'> {
@@ -26,6 +32,7 @@ export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'
 
 export async function react(caller: string, activityId: string, kind: string): Promise<void> {
   const { actor: author } = await getActivity(activityId); // 404 unless it is there to react to
+  await refuseIfBlocked(author, caller);
   await untilSettled(() => addReaction(activityId, author, { actor: caller, kind, ticks: nowTicks() }));
 }
 
@@ -59,7 +66,7 @@ export async function withReactions<A extends Activity>(caller: string, activiti
 
 /** GET /activities/{id}: the activity (404 if not visible) with its reactions, read in parallel. */
 export async function getActivityWithReactions(caller: string, activityId: string): Promise<Activity & { reactions: ReactionSummary }> {
-  const [activity, summaries] = await Promise.all([getActivity(activityId), reactionSummaries(caller, [activityId])]);
+  const [activity, summaries] = await Promise.all([getActivityFor(caller, activityId), reactionSummaries(caller, [activityId])]);
   return { ...activity, reactions: summaries.get(activityId) ?? { counts: {}, own: [] } };
 }
 

@@ -9,6 +9,7 @@
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
+import { controlKey } from '../model/user-controls.js';
 import { foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { parseProfile, type Profile, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
@@ -69,8 +70,10 @@ export async function createEdge(
   ticks: bigint,
   pulled: boolean,
   maxFollowing: number,
-): Promise<TxOutcome | 'limit'> {
-  const edge = activeEdgeItem(follower, followee, ticks, !pulled);
+  muted = false,
+): Promise<TxOutcome | 'limit' | 'blocked' | 'mute_changed'> {
+  // A muted follow backfills nothing and is never in the pulled set (its posts stay out of the feed).
+  const edge = activeEdgeItem(follower, followee, ticks, !pulled && !muted, muted);
   try {
     await doc.send(
       new TransactWriteCommand({
@@ -84,7 +87,7 @@ export async function createEdge(
               ExpressionAttributeValues: { ':gone': 'gone' },
             },
           },
-          { Put: { TableName: graph(), Item: followListItem('followers', followee, edge.order, follower) } },
+          { Put: { TableName: graph(), Item: followListItem('followers', followee, edge.order, follower, muted) } },
           { Put: { TableName: graph(), Item: followListItem('following', follower, edge.order, followee) } },
           {
             Update: {
@@ -104,7 +107,16 @@ export async function createEdge(
               ExpressionAttributeValues: { ':one': 1, ':max': maxFollowing },
             },
           },
-          ...(pulled ? [{ Update: addPulledUpdate(follower, followee) }] : []),
+          // The followee has not blocked the follower; the follower's mute of them is as read.
+          { ConditionCheck: { TableName: graph(), Key: controlKey('block', followee, follower), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            ConditionCheck: {
+              TableName: graph(),
+              Key: controlKey('mute', follower, followee),
+              ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
+            },
+          },
+          ...(pulled && !muted ? [{ Update: addPulledUpdate(follower, followee) }] : []),
         ],
       }),
     );
@@ -112,9 +124,14 @@ export async function createEdge(
   } catch (error) {
     const codes = cancellationCodes(error);
     if (codes && codes[0] !== 'ConditionalCheckFailed' && codes[FOLLOWER_PROFILE_ITEM] === 'ConditionalCheckFailed') return 'limit';
+    if (codes?.[BLOCK_CHECK_ITEM] === 'ConditionalCheckFailed') return 'blocked';
+    if (codes?.[MUTE_CHECK_ITEM] === 'ConditionalCheckFailed') return 'mute_changed';
     return outcomeOf(error);
   }
 }
+
+const BLOCK_CHECK_ITEM = 5;
+const MUTE_CHECK_ITEM = 6;
 
 /** Turn the active edge (as read: `order`) gone, dropping both list entries, counters and pulled-set entry. */
 export async function removeEdge(follower: string, followee: string, order: string): Promise<TxOutcome> {
@@ -160,7 +177,8 @@ export async function addPulledWhileFollowing(follower: string, author: string):
             ConditionCheck: {
               TableName: graph(),
               Key: followEdgeKey(follower, author),
-              ConditionExpression: '#state = :active',
+              // …and not muted: a muted author's posts stay out of the follower's feed.
+              ConditionExpression: '#state = :active AND attribute_not_exists(muted)',
               ExpressionAttributeNames: { '#state': 'state' },
               ExpressionAttributeValues: { ':active': 'active' },
             },
@@ -197,6 +215,8 @@ export async function clearPending(follower: string, followee: string, flag: Pen
 
 export interface FollowPage {
   readonly userIds: string[];
+  /** Of those, the followers who muted the list's owner (followers lists only). */
+  readonly muted: ReadonlySet<string>;
   /** Sort key of the last entry, when there may be more. */
   readonly lastSortKey?: string;
 }
@@ -208,12 +228,13 @@ export async function listPage(which: FollowList, userId: string, limit: number,
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': partition },
-    ProjectionExpression: 'sk',
+    ProjectionExpression: 'sk, muted',
     Limit: limit,
     ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
   });
   return {
     userIds: page.items.map((i) => memberOfListSortKey(String(i.sk))),
+    muted: new Set(page.items.filter((i) => i.muted === true).map((i) => memberOfListSortKey(String(i.sk)))),
     lastSortKey: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined,
   };
 }

@@ -7,6 +7,7 @@
  */
 import { GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
+import { ledgerCommentKey, ledgerReactionKey } from '../model/user-ledger.js';
 import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
@@ -67,6 +68,14 @@ export function addReaction(activityId: string, author: string, event: CounterEv
       },
     },
     { Update: counterUpdate(activityId, event.kind, { add: event }) },
+    {
+      Update: {
+        TableName: graph(),
+        Key: ledgerReactionKey(event.actor, activityId),
+        UpdateExpression: 'ADD kinds :k SET author = :author',
+        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author },
+      },
+    },
   ]);
 }
 
@@ -83,6 +92,14 @@ export function removeReaction(activityId: string, userId: string, kind: string)
       },
     },
     { Update: counterUpdate(activityId, kind, { remove: true }) },
+    {
+      Update: {
+        TableName: graph(),
+        Key: ledgerReactionKey(userId, activityId),
+        UpdateExpression: 'DELETE kinds :k',
+        ExpressionAttributeValues: { ':k': new Set([kind]) },
+      },
+    },
   ]);
 }
 
@@ -91,14 +108,16 @@ export function addComment(item: CommentItem, event: CounterEvent): Promise<Soci
   return transact([
     { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Update: counterUpdate(item.activityId, event.kind, { add: event }) },
+    { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author } } },
   ]);
 }
 
-/** Delete a comment and uncount it (`noop` if it is already gone). */
-export function removeComment(activityId: string, rk: bigint, kind: string): Promise<SocialOutcome> {
+/** Delete `actor`'s comment and uncount it (`noop` if it is already gone). */
+export function removeComment(activityId: string, rk: bigint, kind: string, actor: string): Promise<SocialOutcome> {
   return transact([
     { Delete: { TableName: feed(), Key: commentKey(activityId, rk), ConditionExpression: 'attribute_exists(pk)' } },
     { Update: counterUpdate(activityId, kind, { remove: true }) },
+    { Delete: { TableName: graph(), Key: ledgerCommentKey(actor, activityId, rk) } },
   ]);
 }
 

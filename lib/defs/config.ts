@@ -110,6 +110,13 @@ export const configKeys = {
     description:
       'Retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL), or off.',
   },
+  CONTROL_SETTLE: {
+    envVar: 'CONTROL_SETTLE',
+    contextKey: 'controlSettle',
+    default: '60s',
+    description:
+      "Unfollow, mute and block clean the feed twice: at once and again this much later, for a fan-out page that read its followers before the change. Must exceed the fan-out worker's timeout (30 s); at most 900s.",
+  },
   PROTECTED_VERBS: {
     envVar: 'PROTECTED_VERBS',
     contextKey: 'protectedVerbs',
@@ -167,6 +174,13 @@ function parseVerbList(raw: string): ReadonlySet<string> {
   return new Set(verbs);
 }
 
+/** A delay SQS can hold a message for: 1 s – 15 min, whole seconds. */
+function settleDelay(raw: string): number {
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 1000 || ms > 900_000) throw new Error(`expected a duration from 1s to 900s, got "${raw}"`);
+  return Math.ceil(ms / 1000);
+}
+
 /** One parser per key. */
 export const configParsers = {
   FANOUT_PULL_THRESHOLD: integer(1),
@@ -184,6 +198,7 @@ export const configParsers = {
   ACTIVITY_SEGMENTS: parseSegments,
   NOTIFICATIONS_MAX_ITEMS: integer(1),
   NOTIFICATIONS_TTL: parseDuration,
+  CONTROL_SETTLE: settleDelay,
   PROTECTED_VERBS: parseVerbList,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 

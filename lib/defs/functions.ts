@@ -54,6 +54,7 @@ export type FunctionId =
   | 'feedRead'
   | 'social'
   | 'notifications'
+  | 'controls'
   | 'openapi';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
@@ -80,9 +81,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // getProfile/getEdge: GetItem; listPage: Query; createEdge/removeEdge transactions: Put (edge,
     // list entries), Update (edge, counters), Delete (list entries) — and Update of the follower's
     // home-feed head (pulled set) in the feed table.
-    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], feed: ['UpdateItem'] },
+    // The follow transaction also checks the followee's block and the follower's mute
+    // (ConditionCheckItem); a follow reads the mute first (BatchGetItem).
+    tables: { graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem'] },
     sendsTo: ['fanout'],
-    config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING'],
+    config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
   fanoutWorker: {
     id: 'fanoutWorker',
@@ -169,10 +172,27 @@ export const functions: Record<FunctionId, FunctionDef> = {
     ...http,
     // feed: the activity (getOriginal) and a comment (GetItem), comment pages (Query), the counter
     // (UpdateItem) and the comment (PutItem, DeleteItem) inside the transactions.
-    // graph: the user's reaction item (UpdateItem, in the transaction).
-    tables: { feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem'] },
+    // graph: the user's reaction item and their ledger entries (UpdateItem, PutItem, DeleteItem, in
+    // the transactions); the activity author's block of the caller, the viewer check (BatchGetItem).
+    tables: { feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'] },
     sendsTo: [],
     config: [],
+  },
+  /** Mutes and blocks. A block unfollows both ways (as the graph function does); a mute flags the edge. */
+  controls: {
+    id: 'controls',
+    entry: 'functions/handlers/controls.ts',
+    ...http,
+    // graph: edges and profiles (GetItem), follow checks (BatchGetItem), lists (Query); the mute and
+    // block transactions and an unfollow's: Put/Delete (controls, list entries), Update (edges,
+    // counters, list flags); an unmute's addPulledWhileFollowing (ConditionCheckItem).
+    // feed: the pulled set in the muter's (or unfollower's) home-feed head (UpdateItem).
+    tables: {
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
+      feed: ['UpdateItem'],
+    },
+    sendsTo: ['fanout'],
+    config: ['CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
   },
   /** GET /notifications, counts, and marking seen/read. */
   notifications: {

@@ -50,6 +50,12 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/notifications/counts', fn: 'notifications', auth: true },
   { method: 'POST', path: '/notifications/seen', fn: 'notifications', auth: true },
   { method: 'POST', path: '/notifications/read', fn: 'notifications', auth: true },
+  { method: 'PUT', path: '/mutes/{userId}', fn: 'controls', auth: true },
+  { method: 'DELETE', path: '/mutes/{userId}', fn: 'controls', auth: true },
+  { method: 'GET', path: '/mutes', fn: 'controls', auth: true },
+  { method: 'PUT', path: '/blocks/{userId}', fn: 'controls', auth: true },
+  { method: 'DELETE', path: '/blocks/{userId}', fn: 'controls', auth: true },
+  { method: 'GET', path: '/blocks', fn: 'controls', auth: true },
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 

@@ -161,7 +161,8 @@ describe('follow graph items', () => {
     const edge = activeEdgeItem('a', 'b', ticks, true);
     expect(edge).toEqual({ ...followEdgeKey('a', 'b'), state: 'active', order: followOrder(ticks), followedAt: ticks.toString(), backfillPending: true });
     expect(activeEdgeItem('a', 'b', ticks, false)).not.toHaveProperty('backfillPending');
-    expect(parseEdge(edge)).toEqual({ state: 'active', order: followOrder(ticks), followedAt: ticks, backfillPending: true, cleanupPending: false });
+    expect(parseEdge(edge)).toEqual({ state: 'active', order: followOrder(ticks), followedAt: ticks, backfillPending: true, cleanupPending: false, muted: false });
+    expect(parseEdge(activeEdgeItem('a', 'b', ticks, false, true))).toMatchObject({ backfillPending: false, muted: true });
     expect(parseEdge({ ...edge, state: 'gone', cleanupPending: true })).toMatchObject({ state: 'gone', cleanupPending: true });
     expect(parseEdge(undefined)).toBeUndefined();
   });

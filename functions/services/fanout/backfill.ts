@@ -1,10 +1,11 @@
 /**
  * backfill job: copy a followee's newest BACKFILL_LIMIT posts into a new follower's home feed
  * (like Stream's activity_copy_limit). Nothing for a pulled followee: reads merge their posts.
- * Then two re-checks take copies back: the follow was undone meanwhile (the cleanup may have run
- * before us), or one of the posts was deleted meanwhile (its retract may have passed this feed).
+ * Also after an unmute. Then two re-checks take copies back: the follow was undone or muted
+ * meanwhile (its cleanup may have run before us), or one of the posts was deleted meanwhile (its retract may have passed this feed).
  */
 import { readConfig } from '../../../lib/defs/config.js';
+import type { Edge } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/graph-store.js';
@@ -14,13 +15,16 @@ import { noLongerLive } from './shared.js';
 let limit: number | undefined;
 const backfillLimit = () => (limit ??= readConfig('BACKFILL_LIMIT'));
 
+/** The edge still wants the followee's posts in the follower's feed: active and not muted. */
+const wanted = (edge: Edge | undefined) => edge?.state === 'active' && !edge.muted;
+
 export async function backfill(follower: string, followee: string): Promise<void> {
-  if ((await getEdge(follower, followee))?.state !== 'active') return; // unfollowed meanwhile
+  if (!wanted(await getEdge(follower, followee))) return; // unfollowed or muted meanwhile
   if (!(await getProfile(followee, { consistent: true })).pulled) {
     const originals = await newestOriginals(followee, backfillLimit(), { tombstones: false });
     const rks = originals.map((o) => rkOf(o.rk));
     await writeCopies(originals.map((source) => ({ owner: follower, source })));
-    if ((await getEdge(follower, followee))?.state !== 'active') {
+    if (!wanted(await getEdge(follower, followee))) {
       await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
       return;
     }

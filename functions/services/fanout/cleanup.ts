@@ -5,6 +5,9 @@
  * BACKFILL_LIMIT newest before it — tombstones included (a post deleted meanwhile may still have
  * its copy here: the retract only visits current followers). Cost ∝ those candidates.
  * Deletes by key only the copies of this followee, so it composes with a concurrent trim.
+ * A mute removes the same copies while the follow stays (muteCleanup). Both run twice: at once,
+ * and again CONTROL_SETTLE later, for a fan-out page that read its followers before the change and
+ * wrote after the first run (a worker attempt ends within its timeout, which the settle exceeds).
  */
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
@@ -15,11 +18,23 @@ import { backfillLimit } from './backfill.js';
 export async function cleanup(follower: string, followee: string): Promise<void> {
   const edge = await getEdge(follower, followee);
   if (edge?.state !== 'gone') return; // followed again: keep the feed as it is
-  const followRk = rangeKeyOf(edge.followedAt, 0n); // posts before the follow have rk ≥ this
+  await removeFolloweePosts(follower, followee, edge.followedAt);
+  await clearPending(follower, followee, 'cleanupPending', 'gone');
+}
+
+/** muteCleanup job: the same removal while the follow stands muted (a lifted mute keeps the feed). */
+export async function muteCleanup(follower: string, followee: string): Promise<void> {
+  const edge = await getEdge(follower, followee);
+  if (edge?.state !== 'active' || !edge.muted) return;
+  await removeFolloweePosts(follower, followee, edge.followedAt);
+}
+
+/** Delete from `follower`'s feed every copy the follow made at `followedAt` can have put there. */
+export async function removeFolloweePosts(follower: string, followee: string, followedAt: bigint): Promise<void> {
+  const followRk = rangeKeyOf(followedAt, 0n); // posts before the follow have rk ≥ this
   // Backfill copied the newest BACKFILL_LIMIT posts that were live then: count live ones toward the
   // limit, and take every tombstone on the way (its copy may still be here; deleting none is harmless).
   let live = 0;
   const rks = await originalKeysWhile(followee, (rk, deleted) => rk < followRk || deleted || ++live <= backfillLimit());
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
-  await clearPending(follower, followee, 'cleanupPending', 'gone');
 }

@@ -24,7 +24,7 @@ export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<voi
   if (!live) return;
   // Decided once, on the first page: a pulled author's posts are merged at read time instead.
   const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
-  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE);
+  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   await writeCopies(owners.map((owner) => ({ owner, source })));

@@ -12,6 +12,7 @@
  *   pull     author crossed the threshold up: mark them pulled, add them to followers' pulled sets
  *   unpull   author fell below it: copy their recent posts to followers, drop the pulled sets
  *   notify   apply notification events to one recipient's groups (services/notifications/)
+ *   muteCleanup  remove a muted followee's posts from the muter's feed (the follow stays)
  *   purge    after DELETE /activities: remove the activity's reactions, comments and the
  *            notifications about it
  */
@@ -56,6 +57,7 @@ export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unpull'), author: userId, cursor }),
   z.object({ kind: z.literal('notify'), recipient: userId, events: z.array(notificationEventSchema).min(1).max(MAX_JOB_EVENTS) }),
   z.object({ kind: z.literal('purge'), author: userId, rk }),
+  z.object({ kind: z.literal('muteCleanup'), follower: userId, followee: userId }),
 ]);
 
 export type Job = z.infer<typeof jobSchema>;
@@ -82,8 +84,8 @@ export async function enqueueJobs(jobs: readonly Job[], delaySeconds = 0): Promi
   return sendMessages(jobs.map((job) => JSON.stringify(job)), delaySeconds);
 }
 
-/** Enqueue one job or throw. */
-export async function enqueueJob(job: Job): Promise<void> {
-  const failed = await enqueueJobs([job]);
+/** Enqueue one job (delivered after `delaySeconds`, at most 900) or throw. */
+export async function enqueueJob(job: Job, delaySeconds = 0): Promise<void> {
+  const failed = await enqueueJobs([job], delaySeconds);
   if (failed.length) throw new Error(`could not enqueue ${job.kind} job`);
 }

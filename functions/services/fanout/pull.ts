@@ -17,6 +17,6 @@ export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
       await setPulled(job.author, true);
     }
   } else if (!profile.pulled) return; // unpulled meanwhile: its job cleans up
-  const followers = await followerPage(job, job.author, FOLLOWER_PAGE);
+  const followers = await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   await forEachLimit(followers, 16, (f) => addPulledWhileFollowing(f, job.author));
 }

@@ -4,7 +4,7 @@
  * back (and, after maxReceiveCount, lands in the DLQ).
  */
 import { backfill } from './backfill.js';
-import { cleanup } from './cleanup.js';
+import { cleanup, muteCleanup } from './cleanup.js';
 import { fanout } from './fanout.js';
 import type { Job } from './jobs.js';
 import { applyNotifications } from '../notifications/apply.js';
@@ -32,5 +32,7 @@ export async function runJob(job: Job): Promise<void> {
       return applyNotifications(job.recipient, eventsOfJob(job));
     case 'purge':
       return purge(job);
+    case 'muteCleanup':
+      return muteCleanup(job.follower, job.followee);
   }
 }

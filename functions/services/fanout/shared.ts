@@ -20,11 +20,14 @@ export const UNPULL_PAGE = 50;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** One page of `author`'s followers; enqueues the job for the next page first, if there is one. */
-export async function followerPage(job: PagedJob, author: string, size: number): Promise<string[]> {
+/**
+ * One page of `author`'s followers; enqueues the job for the next page first, if there is one.
+ * `skipMuted`: leave out followers who muted the author (the flag is on the entry read anyway).
+ */
+export async function followerPage(job: PagedJob, author: string, size: number, opts: { skipMuted?: boolean } = {}): Promise<string[]> {
   const page = await listPage('followers', author, size, job.cursor);
   if (page.lastSortKey) await enqueueJob({ ...job, cursor: page.lastSortKey } as Job);
-  return page.userIds;
+  return opts.skipMuted ? page.userIds.filter((u) => !page.muted.has(u)) : page.userIds;
 }
 
 /** The original is there, visible (not marked deleted, not expired). */

@@ -21,7 +21,7 @@ export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<voi
     if (profile.followers >= pullThresholds().unpullBelow) return; // back up before we ran
     await setPulled(job.author, false);
   } else if (profile.pulled) return; // pulled again meanwhile: its job owns the sets
-  const followers = await followerPage(job, job.author, UNPULL_PAGE);
+  const followers = await followerPage(job, job.author, UNPULL_PAGE, { skipMuted: true });
   const originals = await newestOriginals(job.author, backfillLimit(), { tombstones: false });
   await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
   await forEachLimit(followers, 16, (f) => removePulled(f, job.author));

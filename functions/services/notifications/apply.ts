@@ -12,13 +12,16 @@ import { logger } from '../../platform/logger.js';
 import { backoff } from '../../platform/pool.js';
 import { readGroupAndClaims, readHeadItem, writeGroupChange } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
+import { silencedFor } from '../controls-state.js';
 import { trimIfDue } from './retention.js';
 
 const MAX_ATTEMPTS = 10;
 
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
+  // A muted or blocked actor notifies no one who muted or blocked them.
+  const silenced = await silencedFor(recipient, events.map((e) => e.actor));
   const batches = new Map<string, NotificationEvent[]>();
-  for (const e of events) {
+  for (const e of events.filter((x) => !silenced.has(x.actor))) {
     const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks))}\n${e.source ?? ''}`;
     batches.set(key, [...(batches.get(key) ?? []), e]);
   }
