@@ -6,74 +6,21 @@
  *  4. a DELETE in the middle of a fan-out or a backfill leaves no copy behind.
  * (Trim racing an unfollow cleanup: retention.test.ts.)
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { mintToken } from '../../local/jwt.js';
-import { keys, seedFollowers, stack, startOwnStack, stopOwnStack, storedCopies, tally, uid } from '../support/own-stack.js';
+import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
+import { call, seedFollowers, startOwnStack, stopOwnStack, storedCopies, tally, uid, until } from '../support/own-stack.js';
 
 const N = 10;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N) } });
   const handlerClients = await import('../../functions/platform/clients.js');
-  installDelay(handlerClients.dynamo);
+  installCopyHold(handlerClients.dynamo);
 }, 120_000);
 
 afterAll(stopOwnStack);
 
-/** Copy writes (BatchWriteItem puts into home feeds other than the poster's) of `actor` wait for `gate`. */
-let delayed: { actor: string; gate: Promise<void>; reached: () => void } | undefined;
-
-function installDelay(dynamo: DynamoDBClient) {
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      const d = delayed;
-      if (d && context.commandName === 'BatchWriteItemCommand') {
-        type Value = string | { S?: string } | undefined;
-        const requests = Object.values((args.input as { RequestItems: Record<string, { PutRequest?: { Item: Record<string, Value> } }[]> }).RequestItems)[0] ?? [];
-        const item = requests[0]?.PutRequest?.Item;
-        const text = (v: Value) => (typeof v === 'string' ? v : v?.S); // plain or marshalled, depending on the step
-        if (item && text(item.actor) === d.actor && text(item.pk) !== homeFeedPartition(d.actor)) {
-          d.reached();
-          await d.gate; // the page's followers are read; its writes have not been sent yet
-        }
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'delayCopyWrites' },
-  );
-}
-
-function delayCopiesOf(actor: string) {
-  let open!: () => void;
-  let reached!: () => void;
-  const gate = new Promise<void>((r) => (open = r));
-  const atGate = new Promise<void>((r) => (reached = r));
-  delayed = { actor, gate, reached };
-  return { atGate, open: () => { delayed = undefined; open(); } };
-}
-
-async function call(method: string, path: string, as: string, json?: unknown) {
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await mintToken(keys, as)}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
-
 const ids = (page: { items: { id: string }[] }) => page.items.map((i) => i.id);
-
-async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('1. home-feed retention never touches what a user owns', () => {
   it('alice keeps her post P (timeline, GET, DELETE, foreignId) while bob\'s posts trim her home feed', async () => {
@@ -137,7 +84,7 @@ describe('4. a DELETE during a fan-out or a backfill leaves no copy', () => {
   it('fan-out: DELETE after the page of followers was read, before its copies are written', async () => {
     const author = uid('delfan');
     const followers = await seedFollowers(author, 60);
-    const gate = delayCopiesOf(author);
+    const gate = holdCopiesOf(author);
     const posted = await call('POST', '/activities', author, { verb: 'post', content: 'regret' });
     expect(posted.status).toBe(201);
     await gate.atGate; // the worker read the followers and holds its writes
@@ -155,7 +102,7 @@ describe('4. a DELETE during a fan-out or a backfill leaves no copy', () => {
     const gone = await call('POST', '/activities', author, { verb: 'post', content: 'gone' });
     await new Promise((r) => setTimeout(r, 1000)); // the posts' own fan-out (to the author) is done
     const reader = uid('delbf-r');
-    const gate = delayCopiesOf(author);
+    const gate = holdCopiesOf(author);
     expect((await call('PUT', `/following/${author}`, reader)).status).toBe(204);
     await gate.atGate;
     expect((await call('DELETE', `/activities/${gone.body.id}`, author)).status).toBe(204);

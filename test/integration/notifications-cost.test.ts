@@ -8,8 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
-import { mintToken } from '../../local/jwt.js';
-import { keys, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+import { call, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
 
 let meter: CapacityMeter;
 
@@ -20,26 +19,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(stopOwnStack);
-
-async function call(method: string, path: string, as: string, json?: unknown) {
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await mintToken(keys, as)}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The calls and units one request costs (the worker idle meanwhile). */
 async function costOf(run: () => Promise<unknown>) {
@@ -68,7 +47,7 @@ describe('notification reads are O(1) in what the feed holds', () => {
     const big = uid('big');
     await groupsFor(small, 1);
     await groupsFor(big, 4);
-    await until(async () => ((await groupCount(small)) === 1 && (await groupCount(big)) === 4 ? true : undefined));
+    await until(async () => (await groupCount(small)) === 1 && (await groupCount(big)) === 4, 'groups of both users');
     await new Promise((r) => setTimeout(r, 500)); // let the worker go idle
 
     const one = await costOf(() => call('GET', '/notifications/counts', small));
@@ -86,12 +65,13 @@ describe('notification retention by count', () => {
   it('keeps the 4 most recent groups once 4 + 1 are exceeded, and counts what is kept', async () => {
     const author = uid('author');
     const ids = await groupsFor(author, 6);
-    const page = await until(async () => {
-      const p = (await call('GET', '/notifications?limit=100', author)).body;
-      const objects = p.items.map((g: { object: string }) => g.object);
+    let page: { items: { object: string }[] } = { items: [] };
+    await until(async () => {
+      page = (await call('GET', '/notifications?limit=100', author)).body;
+      const objects = page.items.map((g) => g.object);
       // Wait for the last two groups too: before their jobs run, the first four are all there is.
-      return p.items.length === 4 && objects.includes(ids[5]) && objects.includes(ids[4]) ? p : undefined;
-    });
+      return page.items.length === 4 && objects.includes(ids[5]!) && objects.includes(ids[4]!);
+    }, 'retention to cut back to 4 groups');
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(ids.slice(2).reverse());
     expect((await call('GET', '/notifications/counts', author)).body).toEqual({ unseen: 4, unread: 4 });
   });
@@ -101,7 +81,7 @@ describe('enriched pages', () => {
   it('?enrich=reactions costs exactly two BatchGetItem calls more than the plain page', async () => {
     const reader = uid('reader');
     await groupsFor(reader, 3);
-    await until(async () => ((await call('GET', '/feed', reader)).body.items.length === 3 ? true : undefined));
+    await until(async () => (await call('GET', '/feed', reader)).body.items.length === 3, 'the reader\'s feed');
     await new Promise((r) => setTimeout(r, 500));
     const plain = await costOf(() => call('GET', '/feed?limit=3', reader));
     const rich = await costOf(() => call('GET', '/feed?limit=3&enrich=reactions', reader));

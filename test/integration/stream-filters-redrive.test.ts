@@ -24,10 +24,9 @@ import { eventSources, functions, type StreamSourceDef } from '../../lib/defs/in
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { writeEndpoints } from '../../local/endpoints.js';
 import { lambdaContext, loadHandler, tapInvocations } from '../../local/handlers.js';
-import { mintToken } from '../../local/jwt.js';
 import { redriveStreamFailures } from '../../local/redrive.js';
 import type { StreamFailureRecord } from '../../local/stream-poller.js';
-import { doc, keys, sqs, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+import { call, doc, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
 
 const exec = promisify(execFile);
 const projectRoot = resolve(import.meta.dirname, '../..');
@@ -64,30 +63,11 @@ afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, as: string, opts: { json?: unknown; scope?: string } = {}) {
-  const token = await mintToken(keys, as, opts.scope ? { scope: opts.scope } : {});
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(opts.json ? { 'content-type': 'application/json' } : {}) },
-    body: opts.json ? JSON.stringify(opts.json) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const pkOf = (r: DynamoDBRecord) => r.dynamodb?.Keys?.pk?.S ?? '';
 const countOf = async (verb: string) => {
   const to = new Date(Date.now() + 60_000).toISOString();
   const from = new Date(Date.now() - 3_600_000).toISOString();
-  const res = await call('GET', `/rollups/${verb}.count?from=${from}&to=${to}&granularity=hour`, uid('backend'), { scope: 'tickfeed/admin' });
+  const res = await call('GET', `/rollups/${verb}.count?from=${from}&to=${to}&granularity=hour`, uid('backend'), undefined, { scope: 'tickfeed/admin' });
   expect(res.status).toBe(200);
   return (res.body.points as { value: number }[]).reduce((s, p) => s + p.value, 0);
 };
@@ -110,12 +90,12 @@ describe('event filters (own stack)', () => {
     await doc.send(new DeleteCommand({ TableName: table, Key: { pk: copy.pk, rk: copy.rk } }));
     await doc.send(new UpdateCommand({ TableName: table, Key: feedHeadKey(owner), UpdateExpression: 'ADD pulled :a', ExpressionAttributeValues: { ':a': new Set([author]) } }));
     // Then a real post (original + the author's own copy) and its deletion (tombstone MODIFY + copy REMOVE).
-    const posted = await call('POST', '/activities', author, { json: { verb: 'filtered' } });
+    const posted = await call('POST', '/activities', author, { verb: 'filtered' });
     expect(posted.status).toBe(201);
     const timelinePk = `t#${author}`;
-    await until(() => received.rollups.some((r) => pkOf(r) === timelinePk), 30_000, 'rollups to get the timeline insert');
+    await until(() => received.rollups.some((r) => pkOf(r) === timelinePk), 'rollups to get the timeline insert', 30_000);
     expect((await call('DELETE', `/activities/${posted.body.id}`, author)).status).toBe(204);
-    await until(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), 30_000, 'the outbox to get the deletion');
+    await until(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), 'the outbox to get the deletion', 30_000);
     await new Promise((r) => setTimeout(r, 1500)); // anything else still in flight would have arrived by now
 
     const mine = (fn: 'outbox' | 'rollups') => received[fn].filter((r) => [timelinePk, `f#${owner}`, `f#${author}`].includes(pkOf(r)));
@@ -138,8 +118,8 @@ describe('re-drive of a failed stream batch (own stack)', () => {
     expect(await queueDepth()).toBe(0);
     poisoned = true;
     const author = uid('poisoner');
-    expect((await call('POST', '/activities', author, { json: { verb: POISON } })).status).toBe(201);
-    await until(async () => (await queueDepth()) === 1, 90_000, 'the on-failure message');
+    expect((await call('POST', '/activities', author, { verb: POISON })).status).toBe(201);
+    await until(async () => (await queueDepth()) === 1, 'the on-failure message', 90_000);
     expect(await countOf(POISON)).toBe(0); // skipped: not counted
 
     // Lambda's on-failure record: where the batch was, not its records.
@@ -210,7 +190,7 @@ describe('rollup reads: at most 100 partition Queries (own stack: ROLLUP_PARTITI
   it('serves 25 days by day (100 Queries) and refuses 26 (104) with 400 problem+json', async () => {
     const to = Math.floor(Date.now() / DAY) * DAY;
     const read = (days: number) =>
-      call('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, uid('backend'), {
+      call('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, uid('backend'), undefined, {
         scope: 'tickfeed/admin',
       });
     expect((await read(25)).status).toBe(200);

@@ -128,3 +128,25 @@ export async function allDelivered(followers: readonly string[], rangeKey: strin
   }
 }
 
+
+/** Call the own stack's HTTP API as `as` (with `scope`, e.g. tickfeed/admin, if given). */
+export async function call(method: string, path: string, as: string, json?: unknown, opts: { scope?: string } = {}) {
+  const bearer = await mintToken(keys, as, opts.scope ? { scope: opts.scope } : {});
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: json !== undefined ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+}
+
+/** Poll until `probe` is true; fails naming `what` after `timeoutMs`. */
+export async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
