@@ -32,7 +32,8 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase the caller: a background job removes everything of theirs (rollup aggregates stay). Repeating it is harmless. */
+        delete: operations["eraseMe"];
         options?: never;
         head?: never;
         patch?: never;
@@ -135,7 +136,8 @@ export interface paths {
         get: operations["getFollowCounts"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Erase any user (tokens with the `tickfeed/admin` scope only), as DELETE /me does. */
+        delete: operations["eraseUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -418,6 +420,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything tickfeed holds about the caller, in parts: follow `next` until it is null. */
+        get: operations["exportMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -517,6 +536,63 @@ export interface components {
             items: components["schemas"]["Comment"][];
             /** @description Pass as `before` for the next page; null when nothing older remains. */
             lastRangeKey: string | null;
+        };
+        ExportPart: {
+            userId: string;
+            /** @description First part only. */
+            profile: {
+                followers: number;
+                following: number;
+            } | null;
+            /** @description The user's own activities, newest first. */
+            activities: components["schemas"]["Activity"][];
+            following: {
+                userId: string;
+            }[];
+            followers: {
+                userId: string;
+            }[];
+            /** @description Their reactions to activities. */
+            reactions: {
+                activityId: string;
+                kinds: string[];
+            }[];
+            /** @description Their comments. */
+            comments: {
+                /** @description Comment id, unique within its activity. */
+                id: string;
+                actor: string;
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description When it was posted (server clock).
+                 */
+                time: string;
+                activityId: string;
+            }[];
+            notifications: components["schemas"]["NotificationGroup"][];
+            mutes: {
+                userId: string;
+            }[];
+            blocks: {
+                userId: string;
+            }[];
+            /** @description First part only. */
+            activityWindow: {
+                buckets: {
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339, UTC.
+                     */
+                    start: string;
+                    count: number;
+                }[];
+                total: number;
+                /** @enum {string} */
+                segment: "power" | "casual" | "inactive";
+            } | null;
+            /** @description Pass as `cursor` for the next part; null on the last. */
+            next: string | null;
         };
         FollowCounts: {
             userId: string;
@@ -776,6 +852,37 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FollowCounts"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller was erased. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eraseMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erase has started; GET /users/{userId} answers 404 once it is done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -1083,6 +1190,58 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The user was erased. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A user id: 1–256 characters, no control characters. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erase has started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1965,6 +2124,42 @@ export interface operations {
                 };
             };
             /** @description Bad limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportMe: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous part. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One part. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportPart"];
+                };
+            };
+            /** @description Bad cursor. */
             400: {
                 headers: {
                     [name: string]: unknown;

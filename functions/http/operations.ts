@@ -27,6 +27,7 @@
 import type { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import {
+  exportPartSchema,
   controlListPageSchema,
   aggregatedPageSchema,
   commentPageSchema,
@@ -43,6 +44,7 @@ import {
   rollupSeriesSchema,
 } from './response-schemas.js';
 import {
+  exportQuery,
   controlListQuery,
   aggregatedQuery,
   commentPath,
@@ -101,6 +103,7 @@ export const operations = {
     operationId: 'getMe',
     summary: "The caller's user id (the token's `sub`) and follow counts.",
     responses: { 200: { description: 'The caller.', schema: followCountsSchema } },
+    problems: { 404: 'The caller was erased.' },
   },
   'GET /rollups/{name}': {
     operationId: 'getRollupSeries',
@@ -156,7 +159,7 @@ export const operations = {
     summary: 'Follow counts.',
     path: userIdPath,
     responses: { 200: { description: 'The counts.', schema: followCountsSchema } },
-    problems: { 400: 'Bad id.' },
+    problems: { 400: 'Bad id.', 404: 'The user was erased.' },
   },
   'POST /activities': {
     operationId: 'postActivity',
@@ -319,6 +322,25 @@ export const operations = {
     query: controlListQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
     problems: { 400: 'Bad limit or cursor.' },
+  },
+  'GET /me/export': {
+    operationId: 'exportMe',
+    summary: 'Everything tickfeed holds about the caller, in parts: follow `next` until it is null.',
+    query: exportQuery,
+    responses: { 200: { description: 'One part.', schema: exportPartSchema } },
+    problems: { 400: 'Bad cursor.' },
+  },
+  'DELETE /me': {
+    operationId: 'eraseMe',
+    summary: 'Erase the caller: a background job removes everything of theirs (rollup aggregates stay). Repeating it is harmless.',
+    responses: { 202: { description: 'The erase has started; GET /users/{userId} answers 404 once it is done.' } },
+  },
+  'DELETE /users/{userId}': {
+    operationId: 'eraseUser',
+    summary: `Erase any user (tokens with the \`${ADMIN_SCOPE}\` scope only), as DELETE /me does.`,
+    path: userIdPath,
+    responses: { 202: { description: 'The erase has started.' } },
+    problems: { 400: 'Bad id.' },
   },
   'GET /openapi.json': {
     operationId: 'getOpenApiDocument',

@@ -171,3 +171,25 @@ export const controlListPageSchema = z
     next: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
   })
   .meta({ id: 'UserListPage' });
+
+const userRef = z.object({ userId: z.string() });
+
+export const exportPartSchema = z
+  .object({
+    userId: z.string(),
+    profile: z.object({ followers: int, following: int }).nullable().describe('First part only.'),
+    activities: z.array(activitySchema).describe("The user's own activities, newest first."),
+    following: z.array(userRef),
+    followers: z.array(userRef),
+    reactions: z.array(z.object({ activityId: z.string(), kinds: z.array(z.string()) })).describe('Their reactions to activities.'),
+    comments: z.array(commentSchema.extend({ activityId: z.string() })).describe('Their comments.'),
+    notifications: z.array(notificationGroupSchema),
+    mutes: z.array(userRef),
+    blocks: z.array(userRef),
+    activityWindow: z
+      .object({ buckets: z.array(z.object({ start: isoInstant, count: int })), total: int, segment: z.enum(['power', 'casual', 'inactive']) })
+      .nullable()
+      .describe('First part only.'),
+    next: z.string().nullable().describe('Pass as `cursor` for the next part; null on the last.'),
+  })
+  .meta({ id: 'ExportPart' });

@@ -257,3 +257,8 @@ export const controlListQuery = z.object({
   limit: limitSchema.optional(),
   before: z.string().max(1400).optional().describe('The `next` of the previous page.'),
 });
+
+/** Query of GET /me/export (unknown parameters are ignored). */
+export const exportQuery = z.object({
+  cursor: z.string().max(4096).optional().describe('The `next` of the previous part.'),
+});

@@ -8,10 +8,10 @@
  */
 import { readConfig } from '../../lib/defs/config.js';
 import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
-import { ConflictError, ForbiddenError, ValidationError } from '../model/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
-import { createEdge, getEdge, getProfile, listPage, removeEdge } from '../stores/graph-store.js';
+import { createEdge, getEdge, getProfile, listPage, profileAndErasure, removeEdge } from '../stores/graph-store.js';
 import { controlSettleSeconds, hasMuted } from './controls-state.js';
 import { enqueueJob } from './fanout/jobs.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
@@ -66,13 +66,16 @@ export async function unfollow(follower: string, followee: string): Promise<void
     const edge = await getEdge(follower, followee);
     if (!edge) return;
     if (edge.state === 'gone') {
-      if (edge.cleanupPending) await enqueueJob({ kind: 'cleanup', follower, followee });
+      if (edge.cleanupPending) {
+        await enqueueJob({ kind: 'cleanup', follower, followee });
+        await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
+      }
       return;
     }
     if ((await removeEdge(follower, followee, edge.order)) === 'done') {
       await enqueueJob({ kind: 'cleanup', follower, followee });
       // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
-      await enqueueJob({ kind: 'cleanup', follower, followee }, controlSettleSeconds());
+      await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
       await checkThreshold(followee);
       return;
     }
@@ -113,8 +116,9 @@ export async function listFollows(which: FollowList, userId: string, limit: numb
   };
 }
 
-/** A user's follow counts. */
+/** A user's follow counts; 404 once the user was erased. */
 export async function profileOf(userId: string): Promise<{ followers: number; following: number }> {
-  const { followers, following } = await getProfile(userId);
-  return { followers, following };
+  const { profile, erased } = await profileAndErasure(userId);
+  if (erased) throw new NotFoundError('No such user.');
+  return { followers: profile.followers, following: profile.following };
 }

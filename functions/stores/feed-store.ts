@@ -10,7 +10,7 @@
  *   head item                        GetItem / UpdateItem at (f#owner, 0)
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem } from '../model/foreign-id.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
@@ -21,6 +21,7 @@ import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
 
 const feed = () => tableName('feed');
@@ -223,6 +224,27 @@ export async function runPage(input: QueryCommandInput | undefined): Promise<Que
   if (items.length > wanted) return { items: items.slice(0, wanted), lastEvaluatedKey: items[wanted - 1] };
   return { items, lastEvaluatedKey: start };
 }
+
+/** A page of an author's originals, tombstones included, newest first (strongly consistent). */
+export async function originalsPage(author: string, limit: number, after?: bigint): Promise<Item[]> {
+  const page = await queryPage({
+    TableName: feed(),
+    KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
+    ExpressionAttributeValues: { ':pk': timelinePartition(author), ...(after === undefined ? {} : { ':after': after }) },
+    ConsistentRead: true,
+    Limit: limit,
+  });
+  return page.items;
+}
+
+/** Delete an original outright (an erase: no tombstone stays behind). */
+export async function deleteOriginal(author: string, rk: bigint): Promise<void> {
+  await doc.send(new DeleteCommand({ TableName: feed(), Key: timelineKey(author, rk) }));
+}
+
+/** Delete up to `limit` items of a home feed, its head included (an erase). Returns how many. */
+export const deleteHomeFeedPage = (owner: string, limit: number): Promise<number> =>
+  deletePartitionPage({ table: feed(), pk: homeFeedPartition(owner), sortKey: 'rk' }, limit);
 
 // ---- home-feed copies --------------------------------------------------------------------------
 

@@ -6,7 +6,8 @@
  * both list entries, both counters and — for a pulled followee — the follower's pulled set in
  * their home-feed head, so counters stay exact and the pulled set in step under any concurrency.
  */
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { erasureKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
 import { controlKey } from '../model/user-controls.js';
@@ -15,6 +16,8 @@ import { parseProfile, type Profile, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
 import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { queryPage } from '../platform/dynamo/query.js';
+import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
 import { addPulledUpdate, removePulledUpdate } from './feed-store.js';
 
@@ -209,6 +212,53 @@ export async function clearPending(follower: string, followee: string, flag: Pen
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
   }
+}
+
+/** Delete an edge that is still gone at `order` (a follow again since keeps it). */
+export async function deleteGoneEdge(follower: string, followee: string, order: string): Promise<void> {
+  try {
+    await doc.send(
+      new DeleteCommand({
+        TableName: graph(),
+        Key: followEdgeKey(follower, followee),
+        ConditionExpression: '#state = :gone AND #order = :order',
+        ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+        ExpressionAttributeValues: { ':gone': 'gone', ':order': order },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+/** Delete an edge item whatever its state (an erase, after removeEdge adjusted the counts). */
+export async function deleteEdgeItem(follower: string, followee: string): Promise<void> {
+  await doc.send(new DeleteCommand({ TableName: graph(), Key: followEdgeKey(follower, followee) }));
+}
+
+/** The partitions of the graph table that belong to one user alone (erased wholesale). */
+export const userGraphPartitions = (userId: string): string[] => [
+  profileKey(userId).pk,
+  followEdgeKey(userId, '').pk,
+  followListPartition('followers', userId),
+  followListPartition('following', userId),
+  foreignIdKey(userId, '').pk,
+];
+
+/** Delete up to `limit` items of a graph partition. Returns how many. */
+export const deleteGraphPartitionPage = (pk: string, limit: number): Promise<number> => deletePartitionPage({ table: graph(), pk, sortKey: 'sk' }, limit);
+
+/** The erase mark (model/erasure.ts): `done` once the job finished. */
+export async function markErased(userId: string, done: boolean): Promise<void> {
+  await doc.send(new PutCommand({ TableName: graph(), Item: { ...erasureKey(userId), done } }));
+}
+
+/** The user's profile and whether an erase of them finished (one BatchGet). */
+export async function profileAndErasure(userId: string): Promise<{ profile: Profile; erased: boolean }> {
+  const items = await batchGetAll(graph(), [profileKey(userId), erasureKey(userId)], { consistent: true });
+  const profile = items.find((i) => i.pk === profileKey(userId).pk);
+  const mark = items.find((i) => i.pk === erasureKey(userId).pk);
+  return { profile: parseProfile(profile), erased: mark?.done === true && profile === undefined };
 }
 
 // ---- lists -------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
 
 const graph = () => tableName('graph');
@@ -235,3 +236,34 @@ export async function writeGroupMark(recipient: string, previous: GroupState, ne
     throw error;
   }
 }
+
+/**
+ * Take an actor out of a group (an erase): their claim goes, the group loses them and their events
+ * — or goes entirely when nothing else is left. Conditioned on the group's version as read.
+ */
+export async function dropActorFromGroup(recipient: string, previous: GroupState, next: GroupState | undefined, actor: string, delta: CountDelta): Promise<boolean> {
+  const head = headUpdate(recipient, previous.day, delta, []);
+  const claim = { Delete: { TableName: graph(), Key: claimKey(recipient, previous.gid, actor) } };
+  const items = next
+    ? [
+        { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...groupAttributes(next) }, ...groupCondition(previous) } },
+        { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...groupAttributes(next) } } },
+        claim,
+      ]
+    : [
+        { Delete: { TableName: graph(), Key: groupKey(recipient, previous.gid), ...groupCondition(previous) } },
+        { Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } },
+        claim,
+      ];
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems: [...items, ...(head ? [head] : [])] as never }));
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)) return false;
+    throw error;
+  }
+}
+
+/** Delete up to `limit` items of a user's notification feed (an erase). Returns how many. */
+export const deleteNotificationPage = (recipient: string, limit: number): Promise<number> =>
+  deletePartitionPage({ table: graph(), pk: notificationPartition(recipient), sortKey: 'sk' }, limit);

@@ -5,9 +5,10 @@
  * concurrency and a repeat is a no-op; the counter's `closed` mark (set before an activity is
  * deleted) makes a late add fail instead of leaving an orphan behind the purge.
  */
-import { GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
-import { ledgerCommentKey, ledgerReactionKey } from '../model/user-ledger.js';
+import { ledgerCommentKey, ledgerPartition, ledgerReactionKey } from '../model/user-ledger.js';
+import { rkOf } from '../model/range-key.js';
 import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
@@ -161,7 +162,10 @@ export async function closeCounter(activityId: string, expiresAt: number): Promi
   );
 }
 
-/** Delete every reaction item and comment of a (deleted) activity. Bounded pages of 25-item batches. */
+/**
+ * Delete every reaction item and comment of a (deleted) activity, with the reactors' and
+ * commenters' ledger entries for them. Bounded pages of 25-item batches.
+ */
 export async function purgeReactionsAndComments(activityId: string): Promise<{ reactions: number; comments: number }> {
   const reactions = await queryAll({
     TableName: graph(),
@@ -169,13 +173,49 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
     ExpressionAttributeValues: { ':pk': reactionPartition(activityId) },
     ProjectionExpression: 'pk, sk',
   });
-  await batchWriteAll(graph(), reactions.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWriteAll(graph(), [
+    ...reactions.map((Key) => ({ DeleteRequest: { Key } })),
+    ...reactions.map((r) => ({ DeleteRequest: { Key: ledgerReactionKey(String(r.sk), activityId) } })),
+  ]);
   const comments = await queryAll({
     TableName: feed(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': commentPartition(activityId) },
-    ProjectionExpression: 'pk, rk',
+    ProjectionExpression: 'pk, rk, actor',
   });
-  await batchWriteAll(feed(), comments.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWriteAll(feed(), comments.map((c) => ({ DeleteRequest: { Key: { pk: c.pk, rk: c.rk } } })));
+  await batchWriteAll(graph(), comments.map((c) => ({ DeleteRequest: { Key: ledgerCommentKey(String(c.actor), activityId, rkOf(c.rk)) } })));
   return { reactions: reactions.length, comments: comments.length };
+}
+
+/** Delete an activity's counter (an erase: no closed counter stays behind). */
+export async function deleteCounter(activityId: string): Promise<void> {
+  await doc.send(new DeleteCommand({ TableName: feed(), Key: counterKey(activityId) }));
+}
+
+/** A page of a user's ledger (model/user-ledger.ts): `r#` reactions or `c#` comments, after sort key `after`. */
+export async function ledgerPage(user: string, prefix: 'r#' | 'c#', limit: number, after?: string): Promise<{ items: Item[]; last?: string }> {
+  const page = await queryPage({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': ledgerPartition(user), ':p': prefix },
+    Limit: limit,
+    ConsistentRead: true,
+    ...(after ? { ExclusiveStartKey: { pk: ledgerPartition(user), sk: after } } : {}),
+  });
+  return { items: page.items, last: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined };
+}
+
+/** The stored comments at these keys (an export). */
+export const getComments = (keys: readonly { activityId: string; rk: bigint }[]): Promise<Item[]> =>
+  batchGetAll(feed(), keys.map((k) => commentKey(k.activityId, k.rk)));
+
+/** Delete a user's reaction item and ledger entry for an activity (an erase, after the counts were adjusted). */
+export async function deleteReactionItems(activityId: string, user: string): Promise<void> {
+  await batchWriteAll(graph(), [{ DeleteRequest: { Key: reactionKey(activityId, user) } }, { DeleteRequest: { Key: ledgerReactionKey(user, activityId) } }]);
+}
+
+/** Delete a ledger entry by key (an erase, for an entry whose comment is already gone). */
+export async function deleteLedgerItem(key: { pk: string; sk: string }): Promise<void> {
+  await doc.send(new DeleteCommand({ TableName: graph(), Key: key }));
 }

@@ -7,6 +7,7 @@ import { ACTIVITY_ENTRY_PROJECTION, activityEntriesIn, activityPartition, parseA
 import { parseRollupRow, ROLLUP_ROW_PROJECTION, type RollupRowValue } from '../model/rollup-row.js';
 import { doc } from '../platform/clients.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
+import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { queryAll } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { forEachLimit } from '../platform/pool.js';
@@ -72,3 +73,7 @@ export async function readActivityEntries(userId: string, fromMs: number, toMs: 
   });
   return items.map(parseActivityEntry);
 }
+
+/** Delete up to `limit` of a user's activity-window entries (an erase). Returns how many. */
+export const deleteActivityEntriesPage = (userId: string, limit: number): Promise<number> =>
+  deletePartitionPage({ table: tableName('stats'), pk: activityPartition(userId), sortKey: 'sk' }, limit);

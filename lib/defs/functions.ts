@@ -55,14 +55,15 @@ export type FunctionId =
   | 'social'
   | 'notifications'
   | 'controls'
+  | 'account'
   | 'openapi';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
-  // profileOf → getProfile
-  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['GetItem'] }, sendsTo: [], config: [] },
+  // profileOf → profileAndErasure (the profile and the erase mark in one BatchGet)
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['BatchGetItem'] }, sendsTo: [], config: [] },
   fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
   outbox: {
     id: 'outbox',
@@ -101,9 +102,13 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // and claims (Query), setPulled/clearPending (UpdateItem), addPulledWhileFollowing's edge check
     // (ConditionCheckItem); notifications: group + claims (BatchGetItem), group and order items
     // (PutItem, DeleteItem), claims and head (UpdateItem), removed claims and reactions (BatchWriteItem).
+    // Erase jobs: originals and counters deleted outright (feed DeleteItem), the reactions' and
+    // comments' transactions (feed PutItem/DeleteItem/UpdateItem), the erase mark (graph PutItem),
+    // activity-window entries (stats Query, BatchWriteItem).
     tables: {
-      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'ConditionCheckItem'],
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'PutItem'],
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+      stats: ['Query', 'BatchWriteItem'],
     },
     sendsTo: ['fanout'],
     // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes.
@@ -193,6 +198,18 @@ export const functions: Record<FunctionId, FunctionDef> = {
     },
     sendsTo: ['fanout'],
     config: ['CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
+  },
+  /** GET /me/export (read-only), DELETE /me and DELETE /users/{userId} (start the erase job). */
+  account: {
+    id: 'account',
+    entry: 'functions/handlers/account.ts',
+    ...http,
+    // export: the timeline (feed Query); follow lists, ledger, notification order items, mutes and
+    // blocks (graph Query), comments (feed BatchGetItem), profile and erase mark (graph
+    // BatchGetItem), the activity window (stats Query). Erase: the mark (graph PutItem), the job.
+    tables: { feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'PutItem'], stats: ['Query'] },
+    sendsTo: ['fanout'],
+    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** GET /notifications, counts, and marking seen/read. */
   notifications: {

@@ -56,6 +56,9 @@ export const routes: readonly RouteDef[] = [
   { method: 'PUT', path: '/blocks/{userId}', fn: 'controls', auth: true },
   { method: 'DELETE', path: '/blocks/{userId}', fn: 'controls', auth: true },
   { method: 'GET', path: '/blocks', fn: 'controls', auth: true },
+  { method: 'GET', path: '/me/export', fn: 'account', auth: true },
+  { method: 'DELETE', path: '/me', fn: 'account', auth: true },
+  { method: 'DELETE', path: '/users/{userId}', fn: 'account', auth: true, scopes: [ADMIN_SCOPE] },
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 

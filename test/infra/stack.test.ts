@@ -95,7 +95,7 @@ describe('functions', () => {
 
   it('give the me function read-only access to the graph table and nothing on the feed table', () => {
     const onGraph = actionsOn('me', 'GraphTable');
-    expect(onGraph).toContain('dynamodb:GetItem');
+    expect(onGraph).toEqual(['dynamodb:BatchGetItem']); // the profile and the erase mark
     expect(onGraph).not.toContain('dynamodb:PutItem');
     expect(onGraph).not.toContain('dynamodb:UpdateItem');
     expect(actionsOn('me', 'FeedTable')).toEqual([]);

@@ -28,14 +28,14 @@ export let dataDir: string | undefined;
 let uidCounter = 0;
 export const uid = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)}-${uidCounter++}`;
 
-export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string> }): Promise<void> {
+export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string>; pollers?: boolean }): Promise<void> {
   dataDir = opts.persistent ? mkdtempSync(join(tmpdir(), 'tickfeed-own-')) : undefined;
   keys = await generateLocalKeys();
   stack = await startLocalStack({
     dataDir,
     port: 0,
     keys,
-    pollers: true,
+    pollers: opts.pollers ?? true,
     sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
     // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
     env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', ...opts.env },

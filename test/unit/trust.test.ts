@@ -26,8 +26,8 @@ describe('scopesOf', () => {
     expect(hasAnyScope([], [ADMIN_SCOPE])).toBe(false);
   });
 
-  it('declares the admin scope on the rollups route only', () => {
-    expect(routes.filter((r) => r.scopes).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rollups/{name}']);
+  it('declares the admin scope on the rollups route and erasing another user only', () => {
+    expect(routes.filter((r) => r.scopes).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rollups/{name}', 'DELETE /users/{userId}']);
     expect(routes.find((r) => r.path === '/rollups/{name}')?.scopes).toEqual([ADMIN_SCOPE]);
   });
 });

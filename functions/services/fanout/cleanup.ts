@@ -11,15 +11,18 @@
  */
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
-import { clearPending, getEdge } from '../../stores/graph-store.js';
+import { clearPending, deleteGoneEdge, getEdge } from '../../stores/graph-store.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { backfillLimit } from './backfill.js';
 
-export async function cleanup(follower: string, followee: string): Promise<void> {
+export async function cleanup(follower: string, followee: string, final = false): Promise<void> {
   const edge = await getEdge(follower, followee);
   if (edge?.state !== 'gone') return; // followed again: keep the feed as it is
   await removeFolloweePosts(follower, followee, edge.followedAt);
-  await clearPending(follower, followee, 'cleanupPending', 'gone');
+  // The settle run is the last one: the gone edge has done its job (it names both users; an erase
+  // could not find it from the followee's side), so it goes — unless followed again meanwhile.
+  if (final) await deleteGoneEdge(follower, followee, edge.order);
+  else await clearPending(follower, followee, 'cleanupPending', 'gone');
 }
 
 /** muteCleanup job: the same removal while the follow stands muted (a lifted mute keeps the feed). */

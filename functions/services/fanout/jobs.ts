@@ -13,11 +13,13 @@
  *   unpull   author fell below it: copy their recent posts to followers, drop the pulled sets
  *   notify   apply notification events to one recipient's groups (services/notifications/)
  *   muteCleanup  remove a muted followee's posts from the muter's feed (the follow stays)
+ *   erase    one bounded step of erasing a user (DELETE /me), then the next (services/erase/)
  *   purge    after DELETE /activities: remove the activity's reactions, comments and the
  *            notifications about it
  */
 import type { AttributeValue } from 'aws-lambda';
 import { z } from 'zod';
+import { ERASE_PHASES } from '../../model/erasure.js';
 import { isValidUserId } from '../../model/user-id.js';
 import { sendMessages } from '../../stores/job-queue.js';
 
@@ -52,12 +54,13 @@ export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fanout'), author: userId, rk, image, cursor }),
   z.object({ kind: z.literal('retract'), author: userId, rk, cursor }),
   z.object({ kind: z.literal('backfill'), follower: userId, followee: userId }),
-  z.object({ kind: z.literal('cleanup'), follower: userId, followee: userId }),
+  z.object({ kind: z.literal('cleanup'), follower: userId, followee: userId, final: z.boolean().optional() }),
   z.object({ kind: z.literal('pull'), author: userId, cursor }),
   z.object({ kind: z.literal('unpull'), author: userId, cursor }),
   z.object({ kind: z.literal('notify'), recipient: userId, events: z.array(notificationEventSchema).min(1).max(MAX_JOB_EVENTS) }),
   z.object({ kind: z.literal('purge'), author: userId, rk }),
   z.object({ kind: z.literal('muteCleanup'), follower: userId, followee: userId }),
+  z.object({ kind: z.literal('erase'), user: userId, phase: z.enum(ERASE_PHASES) }),
 ]);
 
 export type Job = z.infer<typeof jobSchema>;

@@ -9,6 +9,7 @@ import { fanout } from './fanout.js';
 import type { Job } from './jobs.js';
 import { applyNotifications } from '../notifications/apply.js';
 import { eventsOfJob } from '../notifications/events.js';
+import { eraseStep } from '../erase/erase.js';
 import { pull } from './pull.js';
 import { purge } from './purge.js';
 import { retract } from './retract.js';
@@ -23,7 +24,7 @@ export async function runJob(job: Job): Promise<void> {
     case 'backfill':
       return backfill(job.follower, job.followee);
     case 'cleanup':
-      return cleanup(job.follower, job.followee);
+      return cleanup(job.follower, job.followee, job.final === true);
     case 'pull':
       return pull(job);
     case 'unpull':
@@ -34,5 +35,7 @@ export async function runJob(job: Job): Promise<void> {
       return purge(job);
     case 'muteCleanup':
       return muteCleanup(job.follower, job.followee);
+    case 'erase':
+      return eraseStep(job.user, job.phase);
   }
 }

@@ -1,0 +1,27 @@
+/**
+ * Erasing a user (DELETE /me, or an admin's DELETE /users/{userId}): a resumable background job,
+ * one bounded step per message, each step idempotent (a redelivery redoes what is already done
+ * harmlessly), the job re-enqueuing itself until the last phase. See phases.ts for what each
+ * phase removes. Rollup aggregates stay: they hold no user id.
+ */
+import { ERASE_PHASES, type ErasePhase } from '../../model/erasure.js';
+import { logger } from '../../platform/logger.js';
+import { markErased } from '../../stores/graph-store.js';
+import { enqueueJob } from '../fanout/jobs.js';
+import { phaseSteps } from './phases.js';
+
+/** Start (or restart: harmless) the erase of `user`. */
+export async function requestErase(user: string): Promise<void> {
+  await markErased(user, false);
+  await enqueueJob({ kind: 'erase', user, phase: ERASE_PHASES[0] });
+}
+
+/** One step of a phase; then the same phase again if it has more, else the next phase. */
+export async function eraseStep(user: string, phase: ErasePhase): Promise<void> {
+  const more = await phaseSteps[phase](user);
+  if (more) return enqueueJob({ kind: 'erase', user, phase });
+  const next = ERASE_PHASES[ERASE_PHASES.indexOf(phase) + 1];
+  if (next) return enqueueJob({ kind: 'erase', user, phase: next });
+  await markErased(user, true);
+  logger.info('erase finished', { phases: ERASE_PHASES.length });
+}

@@ -1,0 +1,158 @@
+/**
+ * The erase phases, in order (model/erasure.ts ERASE_PHASES). Each call does one bounded step and
+ * says whether the phase has more. The order matters:
+ *   mark           every original marked deleted (counters closed): from here a fan-out or backfill
+ *                  in flight takes its own copies back, and nothing new can attach to them
+ *   followers      each follower's edge removed (counts exact), the user's posts taken out of
+ *                  their feed — while the (marked) originals still say which copies can exist
+ *   following      each followee's edge removed (counts), the user taken out of their follow
+ *                  notifications
+ *   originals      per original: its reactions, comments (and their ledger entries), the
+ *                  notifications about it, the user out of `to` groups; then it is deleted outright
+ *   feed           the user's home feed, head included
+ *   ledger         the user's reactions and comments on others' activities, counts adjusted, and
+ *                  the user out of those activities' notification groups
+ *   notifications  the user's own notification feed
+ *   controls       mutes and blocks both ways (each mirror in the other user's partition)
+ *   rest           activity-window entries, foreignId markers, profile, edge and list partitions
+ */
+import { activityIdOf, parseActivityId } from '../../model/activity-id.js';
+import type { ErasePhase } from '../../model/erasure.js';
+import { NotFoundError } from '../../model/errors.js';
+import { dayOf, groupIdOf } from '../../model/notification.js';
+import { rkOf, ticksOfRangeKey } from '../../model/range-key.js';
+import { COMMENT_KIND } from '../../model/reaction.js';
+import { controlKey, kindOfControlSk, mirrorKey, otherOfControlSk } from '../../model/user-controls.js';
+import { parseLedgerEntry } from '../../model/user-ledger.js';
+import { allControls, deleteControlItem } from '../../stores/controls-store.js';
+import { deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
+import { deleteEdgeItem, deleteGraphPartitionPage, getEdge, listPage, removeEdge, userGraphPartitions } from '../../stores/graph-store.js';
+import { deleteNotificationPage } from '../../stores/notification-store.js';
+import {
+  deleteCounter,
+  deleteLedgerItem,
+  deleteReactionItems,
+  ledgerPage,
+  purgeReactionsAndComments,
+  removeComment,
+  removeReaction,
+} from '../../stores/social-store.js';
+import { deleteActivityEntriesPage } from '../../stores/stats-store.js';
+import { removeFolloweePosts } from '../fanout/cleanup.js';
+import { hideFromNotifications } from '../notifications/hide.js';
+import { forgetActor } from '../notifications/forget.js';
+import { deleteActivity } from '../posting.js';
+import { untilSettled } from '../reactions.js';
+
+/** Items per step: small enough that a step ends well inside the worker's timeout. */
+const STEP = 25;
+
+type Step = (user: string) => Promise<boolean>;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+const mark: Step = async (user) => {
+  // Pages by rk from the newest; every live original of the page is marked, then the next page.
+  let after: bigint | undefined;
+  for (;;) {
+    const page = await originalsPage(user, 100, after);
+    const live = page.filter((o) => o.deletedAt === undefined);
+    for (const o of live.slice(0, STEP)) await deleteActivity(user, String(o.id)).catch(ignoreNotFound);
+    if (live.length > STEP) return true;
+    if (page.length < 100) return false;
+    after = rkOf(page.at(-1)!.rk);
+  }
+};
+
+const followers: Step = async (user) => {
+  const page = await listPage('followers', user, STEP);
+  for (const follower of page.userIds) {
+    const edge = await getEdge(follower, user);
+    if (edge?.state === 'active') await untilDone(() => removeEdge(follower, user, edge.order));
+    if (edge) await removeFolloweePosts(follower, user, edge.followedAt);
+    await deleteEdgeItem(follower, user);
+  }
+  return page.userIds.length > 0;
+};
+
+const following: Step = async (user) => {
+  const page = await listPage('following', user, STEP);
+  for (const followee of page.userIds) {
+    const edge = await getEdge(user, followee);
+    if (edge?.state === 'active') await untilDone(() => removeEdge(user, followee, edge.order));
+    await deleteEdgeItem(user, followee);
+    await forgetActor(followee, user, { object: followee, verb: 'follow' });
+  }
+  return page.userIds.length > 0;
+};
+
+const originals: Step = async (user) => {
+  const page = await originalsPage(user, STEP);
+  for (const o of page) {
+    const rk = rkOf(o.rk);
+    const id = activityIdOf(user, rk);
+    await purgeReactionsAndComments(id);
+    const post = { author: user, rk, verb: String(o.verb), object: str(o.object), content: str(o.content), to: Array.isArray(o.to) ? (o.to as string[]) : undefined };
+    await hideFromNotifications(post);
+    const toGroup = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(rk)));
+    for (const recipient of new Set(post.to ?? [])) await forgetActor(recipient, user, { gid: toGroup });
+    await deleteCounter(id);
+    await deleteOriginal(user, rk);
+  }
+  return page.length > 0;
+};
+
+const feed: Step = async (user) => (await deleteHomeFeedPage(user, 100)) > 0;
+
+const ledger: Step = async (user) => {
+  const { items } = await ledgerPage(user, 'r#', STEP);
+  const comments = items.length < STEP ? (await ledgerPage(user, 'c#', STEP - items.length)).items : [];
+  for (const item of [...items, ...comments]) {
+    const entry = parseLedgerEntry(item);
+    if (!entry) continue;
+    const author = parseActivityId(entry.activityId)?.actor;
+    if (entry.kind === 'reaction') {
+      for (const kind of entry.kinds) await untilSettled(() => removeReaction(entry.activityId, user, kind)).catch(ignoreNotFound);
+      await deleteReactionItems(entry.activityId, user);
+    } else {
+      await untilSettled(() => removeComment(entry.activityId, entry.rk, COMMENT_KIND, user)).catch(ignoreNotFound);
+      await deleteLedgerItem({ pk: String(item.pk), sk: String(item.sk) });
+    }
+    if (author) await forgetActor(author, user, { object: entry.activityId });
+  }
+  return items.length + comments.length > 0;
+};
+
+const notifications: Step = async (user) => (await deleteNotificationPage(user, 100)) > 0;
+
+const controls: Step = async (user) => {
+  for (const item of (await allControls(user)).slice(0, STEP * 4)) {
+    const other = otherOfControlSk(String(item.sk));
+    const kind = kindOfControlSk(String(item.sk));
+    // Each side's item names the other: delete the counterpart, then this one.
+    if (kind === 'mute' || kind === 'block') await deleteControlItem(mirrorKey(kind, user, other));
+    if (kind === 'mutedBy') await deleteControlItem(controlKey('mute', other, user));
+    if (kind === 'blockedBy') await deleteControlItem(controlKey('block', other, user));
+    await deleteControlItem({ pk: String(item.pk), sk: String(item.sk) });
+  }
+  return (await allControls(user)).length > 0;
+};
+
+const rest: Step = async (user) => {
+  let deleted = await deleteActivityEntriesPage(user, 100);
+  for (const pk of userGraphPartitions(user)) deleted += await deleteGraphPartitionPage(pk, 100);
+  return deleted > 0;
+};
+
+export const phaseSteps: Record<ErasePhase, Step> = { mark, followers, following, originals, feed, ledger, notifications, controls, rest };
+
+/** A removeEdge that lost a race is retried by re-reading; `done` or the edge is gone. */
+async function untilDone(run: () => Promise<string>): Promise<void> {
+  for (let attempt = 1; attempt <= 8; attempt++) if ((await run()) !== 'conflict') return;
+  throw new Error('edge removal kept conflicting');
+}
+
+/** Already gone (deleted, or its activity is): nothing left to undo. */
+function ignoreNotFound(error: unknown): void {
+  if (!(error instanceof NotFoundError)) throw error;
+}
