@@ -260,5 +260,5 @@ export const controlListQuery = z.object({
 
 /** Query of GET /me/export (unknown parameters are ignored). */
 export const exportQuery = z.object({
-  cursor: z.string().max(4096).optional().describe('The `next` of the previous part.'),
+  cursor: z.string().max(2048).optional().describe('The `next` of the previous part.'),
 });
