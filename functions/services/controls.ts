@@ -70,8 +70,9 @@ export async function unmute(caller: string, target: string): Promise<void> {
 export async function block(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'block');
   await placeBlock(caller, target);
-  // After the block stands no new follow either way can start (the follow transaction checks it);
-  // these remove the ones that exist. Repeated on a repeated PUT: each is a no-op once done.
+  // After the block stands the blocked user cannot follow the blocker (the follow transaction
+  // checks it); the blocker may still choose to follow them. These end the follows that exist.
+  // Repeated on a repeated PUT: each is a no-op once done.
   await unfollow(caller, target);
   await unfollow(target, caller);
 }

@@ -248,9 +248,18 @@ export const userGraphPartitions = (userId: string): string[] => [
 /** Delete up to `limit` items of a graph partition. Returns how many. */
 export const deleteGraphPartitionPage = (pk: string, limit: number): Promise<number> => deletePartitionPage({ table: graph(), pk, sortKey: 'sk' }, limit);
 
-/** The erase mark (model/erasure.ts): `done` once the job finished. */
+/**
+ * The erase mark (model/erasure.ts): `done` once the job finished. Starting never takes back a
+ * finished mark, so a repeated erase keeps answering 404 while it runs again.
+ */
 export async function markErased(userId: string, done: boolean): Promise<void> {
-  await doc.send(new PutCommand({ TableName: graph(), Item: { ...erasureKey(userId), done } }));
+  try {
+    await doc.send(
+      new PutCommand({ TableName: graph(), Item: { ...erasureKey(userId), done }, ...(done ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }) }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 }
 
 /** The user's profile and whether an erase of them finished (one BatchGet). */

@@ -91,6 +91,8 @@ const originals: Step = async (user) => {
   for (const o of page) {
     const rk = rkOf(o.rk);
     const id = activityIdOf(user, rk);
+    // Posted after the mark phase: mark it now, so a fan-out still writing it takes its copies back.
+    if (o.deletedAt === undefined) await deleteActivity(user, id).catch(ignoreNotFound);
     await purgeReactionsAndComments(id);
     const post = { author: user, rk, verb: String(o.verb), object: str(o.object), content: str(o.content), to: Array.isArray(o.to) ? (o.to as string[]) : undefined };
     await hideFromNotifications(post);
