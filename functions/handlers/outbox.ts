@@ -7,10 +7,10 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../platform/logger.js';
 import { enqueueJobs } from '../services/fanout/jobs.js';
-import { jobsOfRecord } from '../services/fanout/outbox.js';
+import { jobsOfBatch } from '../services/fanout/outbox.js';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const pending = event.Records.flatMap((record) => jobsOfRecord(record).map((job) => ({ job, seq: record.dynamodb!.SequenceNumber! })));
+  const pending = jobsOfBatch(event.Records);
   if (pending.length === 0) return { batchItemFailures: [] };
   let failed: number[];
   try {

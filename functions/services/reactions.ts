@@ -12,7 +12,7 @@ import { addReaction, getCounters, getReactionsOf, removeReaction, type SocialOu
 import { hasBlocked } from './controls-state.js';
 import { getActivity, getActivityFor } from './posting.js';
 
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 12;
 
 /** A user the author blocked may not react to or comment on their activities. */
 export async function refuseIfBlocked(author: string, caller: string): Promise<void> {
@@ -26,7 +26,7 @@ export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'
     if (outcome === 'done' || outcome === 'noop') return outcome;
     if (outcome === 'closed') throw new NotFoundError('No such activity.');
     if (attempt >= MAX_ATTEMPTS) throw new Error(`gave up after ${attempt} conflicting attempts`);
-    await backoff(attempt, 10, 300);
+    await backoff(attempt, 10, 500);
   }
 }
 

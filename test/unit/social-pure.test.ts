@@ -29,7 +29,7 @@ import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import type { StreamImage } from '../../functions/platform/dynamo/images.js';
 import { parseJob } from '../../functions/services/fanout/jobs.js';
-import { jobsOfRecord } from '../../functions/services/fanout/outbox.js';
+import { jobsOfBatch, jobsOfRecord } from '../../functions/services/fanout/outbox.js';
 import { foldActivities } from '../../functions/services/feed-aggregation.js';
 import { notifyJobs } from '../../functions/services/notifications/events.js';
 import { expiresAtOf, windowStart } from '../../functions/services/notifications/policy.js';
@@ -95,6 +95,21 @@ describe('counter events and the outbox', () => {
     expect(jobs.map((j) => j.kind)).toEqual(['fanout', 'notify', 'notify']);
     const byRecipient = Object.fromEntries(jobs.flatMap((j) => (j.kind === 'notify' ? [[j.recipient, j.events.map((e) => `${e.verb}:${e.object}`)]] : [])));
     expect(byRecipient).toEqual({ bob: [`mention:${item.id}`, 'invite:game:7'], carol: ['invite:game:7'] });
+  });
+
+  it('merges a stream batch\'s notify jobs per recipient (≤ 20 events each), each job naming its lowest sequence number', () => {
+    const likeBy = (actor: string, seq: string) => {
+      const r = record('MODIFY', counter(encodeCounterEvent({ actor, kind: 'like', ticks: day0 })), counter());
+      return { ...r, dynamodb: { ...r.dynamodb, SequenceNumber: seq } };
+    };
+    const records = Array.from({ length: 45 }, (_, i) => likeBy(`u${i}`, String(100 + i)));
+    const jobs = jobsOfBatch(records);
+    expect(jobs.map((j) => [j.job.kind, (j.job as { events: unknown[] }).events.length, j.seq])).toEqual([
+      ['notify', 20, '100'],
+      ['notify', 20, '100'],
+      ['notify', 5, '100'],
+    ]);
+    expect(new Set(jobs.flatMap((j) => (j.job as { events: { actor: string }[] }).events.map((e) => e.actor))).size).toBe(45);
   });
 
   it('splits a recipient with many events into jobs of at most 20', () => {

@@ -15,7 +15,7 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
 import { notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
-import type { Job } from './jobs.js';
+import { type Job, MAX_JOB_EVENTS, type WireNotificationEvent } from './jobs.js';
 
 const stringsOf = (v: AttributeValue | undefined): string[] | undefined =>
   v?.L ? v.L.flatMap((x) => (x.S === undefined ? [] : [x.S])) : v?.SS ? [...v.SS] : undefined;
@@ -55,4 +55,33 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
     ];
   }
   return [];
+}
+
+/**
+ * The jobs of a whole stream batch: each record's, with the notify jobs of one recipient merged
+ * (≤ MAX_JOB_EVENTS events each) — 50 likes of one post in a batch become one job, not 50 racing
+ * for the same group. Each job carries the lowest sequence number it came from: reporting that one
+ * as failed makes Lambda redeliver from it (the redelivered jobs are idempotent).
+ */
+export function jobsOfBatch(records: readonly DynamoDBRecord[]): { job: Job; seq: string }[] {
+  const out: { job: Job; seq: string }[] = [];
+  const notify = new Map<string, { events: WireNotificationEvent[]; seq: string }>();
+  for (const record of records) {
+    const seq = record.dynamodb!.SequenceNumber!;
+    for (const job of jobsOfRecord(record)) {
+      if (job.kind !== 'notify') {
+        out.push({ job, seq });
+        continue;
+      }
+      const pending = notify.get(job.recipient);
+      if (pending) pending.events.push(...job.events);
+      else notify.set(job.recipient, { events: [...job.events], seq });
+    }
+  }
+  for (const [recipient, { events, seq }] of notify) {
+    for (let i = 0; i < events.length; i += MAX_JOB_EVENTS) {
+      out.push({ job: { kind: 'notify', recipient, events: events.slice(i, i + MAX_JOB_EVENTS) }, seq });
+    }
+  }
+  return out;
 }

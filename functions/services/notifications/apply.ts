@@ -15,7 +15,8 @@ import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
 import { silencedFor } from '../controls-state.js';
 import { trimIfDue } from './retention.js';
 
-const MAX_ATTEMPTS = 10;
+/** Conflicts are expected when many jobs fold into one group at once: retry with jitter, then let SQS redeliver. */
+const MAX_ATTEMPTS = 20;
 
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
   // A muted or blocked actor notifies no one who muted or blocked them.
@@ -65,6 +66,6 @@ async function applyToGroup(recipient: string, gid: string, events: readonly Not
       return false;
     }
     if (attempt >= MAX_ATTEMPTS) throw new Error(`notify ${recipient} ${gid}: gave up after ${attempt} attempts`);
-    await backoff(attempt, 10, 400); // a concurrent job changed the group or a claim: re-read
+    await backoff(attempt, 10, 1000); // a concurrent job changed the group or a claim: re-read
   }
 }
