@@ -16,6 +16,13 @@ const SAMPLES = 10;
 const PAGE = 20;
 
 const txItems = (t: CapacityTotals) => t.items.TransactWriteItemsCommand ?? 0;
+/**
+ * Write units by DynamoDB's pricing rules for these calls (every item here is under 1 KB): 2 per
+ * item of a transaction (ConditionCheck included), 1 per other write. DynamoDB Local's own figure
+ * for transactions is lower than the rules (it is shown beside), so the rules are the cost.
+ */
+const rulesWcu = (t: CapacityTotals) =>
+  2 * txItems(t) + (t.items.BatchWriteItemCommand ?? 0) + (t.calls.PutItemCommand ?? 0) + (t.calls.UpdateItemCommand ?? 0) + (t.calls.DeleteItemCommand ?? 0);
 const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
 const callsOf = (t: CapacityTotals) =>
   Object.entries(t.calls)
@@ -74,24 +81,24 @@ export const social: Scenario = {
     const figures: Figure[] = [
       {
         scenario: S,
-        metric: 'WCU per reaction, the API call alone (PUT /activities/{id}/reactions/{kind})',
-        value: round(median(next.map((x) => x.api.write)), 2),
+        metric: 'WCU per reaction, the API call alone (PUT /activities/{id}/reactions/{kind}), by the pricing rules',
+        value: median(next.map((x) => rulesWcu(x.api))),
         unit: 'WCU',
-        note: `${callsOf(next[0]!.api)}: the reaction item, the counter and the user's ledger entry in one transaction — ${txItems(next[0]!.api)} items, ${2 * txItems(next[0]!.api)} WCU by the pricing rules (2 per item ≤ 1 KB); the figure is what DynamoDB Local reports`,
+        note: `${callsOf(next[0]!.api)}: the reaction item, the counter and the user's ledger entry in one transaction of ${txItems(next[0]!.api)} items; RCU ${round(median(next.map((x) => x.api.read)), 2)}; DynamoDB Local reports ${round(median(next.map((x) => x.api.write)), 2)} WCU`,
       },
       {
         scenario: S,
-        metric: 'WCU per reaction with its notification, into an existing group',
-        value: round(wcu(next), 2),
+        metric: 'WCU per reaction with its notification, into an existing group, by the pricing rules',
+        value: median(next.map((x) => rulesWcu(x.total))),
         unit: 'WCU',
-        note: `${callsOf(next[0]!.total)}; RCU ${round(median(next.map((x) => x.total.read)), 2)}`,
+        note: `${callsOf(next[0]!.total)}, ${txItems(next[0]!.total)} transaction items; RCU ${round(median(next.map((x) => x.total.read)), 2)}; DynamoDB Local reports ${round(wcu(next), 2)} WCU`,
       },
       {
         scenario: S,
-        metric: 'WCU per reaction with its notification, first of its group',
-        value: round(first.total.write, 2),
+        metric: 'WCU per reaction with its notification, first of its group, by the pricing rules',
+        value: rulesWcu(first.total),
         unit: 'WCU',
-        note: `${callsOf(first.total)}; RCU ${round(first.total.read, 2)}`,
+        note: `${callsOf(first.total)}, ${txItems(first.total)} transaction items; RCU ${round(first.total.read, 2)}; DynamoDB Local reports ${round(first.total.write, 2)} WCU`,
       },
       { scenario: S, metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`, value: round(page.read, 2), unit: 'RCU', note: `${page.calls}; p50 ${round(page.ms, 2)} ms` },
       {
