@@ -89,3 +89,25 @@ describe('hybrid fan-out', () => {
     expect((await readAll(reader, 3)).map((i) => i.id)).toEqual(expected);
   });
 });
+
+describe('mute of a pulled author', () => {
+  it("takes the author out of the muter's pulled set (their posts leave the feed) and unmute brings them back", async () => {
+    const celeb = uid('mceleb');
+    const reader = uid('mreader');
+    const fans = Array.from({ length: 49 }, () => uid('mfan'));
+    for (const f of [reader, ...fans]) expect((await api('PUT', `/following/${celeb}`, { as: f })).status).toBe(204);
+    await eventually(() => isPulledFor(reader, celeb), 30_000);
+    const posted = (await api('POST', '/activities', { as: celeb, json: { verb: 'post', content: 'pulled' } })).body as Item;
+    const ids = async () => (await readAll(reader, 20)).map((i) => i.id);
+    expect(await ids()).toContain(posted.id);
+
+    expect((await api('PUT', `/mutes/${celeb}`, { as: reader })).status).toBe(204);
+    expect(await isPulledFor(reader, celeb)).toBe(false);
+    expect(await ids()).not.toContain(posted.id);
+    expect(await isPulledFor(fans[0]!, celeb)).toBe(true); // the others still merge them
+
+    expect((await api('DELETE', `/mutes/${celeb}`, { as: reader })).status).toBe(204);
+    expect(await isPulledFor(reader, celeb)).toBe(true);
+    expect(await ids()).toContain(posted.id);
+  }, 60_000);
+});

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
-import { call, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { call, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
 
 let meter: CapacityMeter;
 
@@ -74,6 +75,24 @@ describe('notification retention by count', () => {
     }, 'retention to cut back to 4 groups');
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(ids.slice(2).reverse());
     expect((await call('GET', '/notifications/counts', author)).body).toEqual({ unseen: 4, unread: 4 });
+  });
+});
+
+describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () => {
+  it('neither pages nor counts groups of days older than the window', async () => {
+    const user = uid('aged');
+    const ticksAgo = (days: number) => (BigInt(Date.now() - days * 86_400_000) * 1_000_000n).toString();
+    const events = [
+      { verb: 'like', object: 'old:1', actor: uid('a'), id: 'old-1', ticks: ticksAgo(40) },
+      { verb: 'like', object: 'new:1', actor: uid('a'), id: 'new-1', ticks: ticksAgo(0) },
+    ];
+    await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
+    await until(async () => (await call('GET', '/notifications', user)).body.items.length === 1, 'the fresh group');
+    await new Promise((r) => setTimeout(r, 500));
+    const page = (await call('GET', '/notifications', user)).body;
+    expect(page.items.map((g: { object: string }) => g.object)).toEqual(['new:1']);
+    expect([page.unseen, page.unread]).toEqual([1, 1]);
+    expect((await call('GET', '/notifications/counts', user)).body).toEqual({ unseen: 1, unread: 1 });
   });
 });
 

@@ -21,8 +21,10 @@ const MAX_ATTEMPTS = 20;
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
   // A muted or blocked actor notifies no one who muted or blocked them.
   const silenced = await silencedFor(recipient, events.map((e) => e.actor));
+  // An event older than the age window would land in a group no page or count shows: skip it.
+  const firstDay = windowStart(Date.now(), notificationPolicy().ttlMs).day;
   const batches = new Map<string, NotificationEvent[]>();
-  for (const e of events.filter((x) => !silenced.has(x.actor))) {
+  for (const e of events.filter((x) => !silenced.has(x.actor) && dayOf(x.ticks) >= firstDay)) {
     const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks))}\n${e.source ?? ''}`;
     batches.set(key, [...(batches.get(key) ?? []), e]);
   }
