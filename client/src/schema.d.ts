@@ -1540,7 +1540,7 @@ export interface operations {
             path: {
                 /** @description Activity id (`id` of an activity). */
                 id: string;
-                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_]. */
+                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_], not `comment`. */
                 kind: string;
             };
             cookie?: never;
@@ -1594,7 +1594,7 @@ export interface operations {
             path: {
                 /** @description Activity id (`id` of an activity). */
                 id: string;
-                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_]. */
+                /** @description Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_], not `comment`. */
                 kind: string;
             };
             cookie?: never;

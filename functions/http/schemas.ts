@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { MAX_COMMENT_CHARS } from '../model/comment.js';
 import { parseGroupId } from '../model/notification.js';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
-import { REACTION_KIND } from '../model/reaction.js';
+import { COMMENT_KIND, REACTION_KIND } from '../model/reaction.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 import type { Granularity } from '../services/rollups/read.js';
@@ -214,8 +214,9 @@ export const aggregatedQuery = z.strictObject({
 
 export const reactionKindSchema = z
   .string()
-  .regex(REACTION_KIND, { message: 'kind must be 1–32 characters of [a-z0-9_].' })
-  .describe('Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_].');
+  .regex(REACTION_KIND, { message: 'kind must be 1–32 characters of [a-z0-9_].', abort: true })
+  .refine((k) => k !== COMMENT_KIND, { message: '`comment` counts comments: it is not a reaction kind.' })
+  .describe('Reaction kind, e.g. `like`: 1–32 characters of [a-z0-9_], not `comment`.');
 
 /** Path of the reaction routes. */
 export const reactionPath = z.strictObject({ id: activityIdPath.shape.id, kind: reactionKindSchema });

@@ -8,5 +8,5 @@ import { createHash } from 'node:crypto';
 export const erasureKey = (userId: string) => ({ pk: `erased#${createHash('sha256').update(userId, 'utf8').digest('hex')}`, sk: 'erased' });
 
 /** The phases of the erase job, in order (services/erase/). */
-export const ERASE_PHASES = ['mark', 'followers', 'following', 'originals', 'feed', 'ledger', 'notifications', 'controls', 'rest'] as const;
+export const ERASE_PHASES = ['mark', 'followers', 'following', 'originals', 'feed', 'ledger', 'notified', 'notifications', 'controls', 'rest'] as const;
 export type ErasePhase = (typeof ERASE_PHASES)[number];

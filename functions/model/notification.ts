@@ -6,27 +6,39 @@
  *                                   would need the map first), so GET /notifications/counts is one
  *                                   GetItem, and days past the retention window stop being summed
  *   `g#<gid>`                       a group's state (the item every update reads and conditions on)
- *   `a#<gid>#<actor>`               the actor's claim in the group: `events`, the event ids already
+ *   `a#<gid>#<hash(actor)>`         the actor's claim in the group: `events`, the event ids already
  *                                   applied — a redelivered job finds its id and changes nothing;
  *                                   the claim's existence makes `actorCount` count distinct actors
  *   `o#<inverted ticks>#<gid>`      the group again, keyed by its last update: pages Query these,
  *                                   newest first; an update moves it (delete + put, one transaction)
  *
- * Group id (gid) = `<b64url(object)>.<b64url(verb)>.<YYYY-MM-DD>`: Stream's default aggregation
- * (verb + object + UTC day). Object first, so every group about one activity is one `begins_with`
- * Query — that is how a deleted activity is hidden from its notifications.
+ * And, under `nby#<actor>`, `<hash(recipient)>.<gid>`: the actor's index of the groups they are in
+ * (written with their claim, removed with it), so erasing the actor finds every one of them.
+ *
+ * Group id (gid) = `<hash(object)>.<hash(verb)>.<YYYY-MM-DD>`: Stream's default aggregation
+ * (verb + object + UTC day), hashed to a fixed length (an object may be an activity id of 1,400
+ * characters: too long for a sort key); the group item keeps verb and object. Object first, so
+ * every group about one activity is one `begins_with` Query — that is how a deleted activity is
+ * hidden from its notifications.
  */
 import { isoFromTicks, utcDayOf } from '../platform/clock.js';
 import { MAX_TICKS } from './range-key.js';
+import { shortHash } from './short-hash.js';
 
 export const notificationPartition = (recipient: string) => `n#${recipient}`;
 export const notificationHeadKey = (recipient: string) => ({ pk: notificationPartition(recipient), sk: 'head' });
 export const groupKey = (recipient: string, gid: string) => ({ pk: notificationPartition(recipient), sk: `g#${gid}` });
-export const claimKey = (recipient: string, gid: string, actor: string) => ({ pk: notificationPartition(recipient), sk: `a#${gid}#${actor}` });
+export const claimKey = (recipient: string, gid: string, actor: string) => ({ pk: notificationPartition(recipient), sk: `a#${gid}#${shortHash(actor)}` });
 export const claimPrefix = (gid: string) => `a#${gid}#`;
+export const CLAIM_PREFIX = 'a#';
+/** The group id a claim's sort key names. */
+export const gidOfClaimSk = (sk: string) => sk.slice(CLAIM_PREFIX.length, sk.lastIndexOf('#'));
+/** The actor's index entry for their claim in `recipient`'s group `gid`. */
+export const actorIndexKey = (actor: string, recipient: string, gid: string) => ({ pk: actorIndexPartition(actor), sk: `${shortHash(recipient)}.${gid}` });
+export const actorIndexPartition = (actor: string) => `nby#${actor}`;
 export const GROUP_PREFIX = 'g#';
 /** Every group about `object`. */
-export const objectGroupsPrefix = (object: string) => `g#${b64(object)}.`;
+export const objectGroupsPrefix = (object: string) => `g#${shortHash(object)}.`;
 
 const TICKS_DIGITS = 19;
 /** Order sort key: ascending = most recently updated first. */
@@ -36,21 +48,17 @@ export const orderKey = (recipient: string, ticks: bigint, gid: string) => ({ pk
 export const orderBoundFor = (ticks: bigint) => `o#${(MAX_TICKS - ticks).toString().padStart(TICKS_DIGITS, '0')}~`;
 export const ORDER_PREFIX = 'o#';
 
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
-const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
 
 /** UTC day of server ticks: groups aggregate by it. */
 export const dayOf = utcDayOf;
 
-export const groupIdOf = (verb: string, object: string, day: string) => `${b64(object)}.${b64(verb)}.${day}`;
+export const groupIdOf = (verb: string, object: string, day: string) => `${shortHash(object)}.${shortHash(verb)}.${day}`;
 
-const GID = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.(\d{4}-\d{2}-\d{2})$/;
-export function parseGroupId(gid: string): { verb: string; object: string; day: string } | undefined {
+const GID = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.(\d{4}-\d{2}-\d{2})$/;
+/** The day of a well-formed group id (its verb and object are in the group item); undefined otherwise. */
+export function parseGroupId(gid: string): { day: string } | undefined {
   const m = GID.exec(gid);
-  if (!m) return undefined;
-  const object = unb64(m[1]!);
-  const verb = unb64(m[2]!);
-  return groupIdOf(verb, object, m[3]!) === gid ? { verb, object, day: m[3]! } : undefined;
+  return m && !Number.isNaN(Date.parse(`${m[3]}T00:00:00Z`)) ? { day: m[3]! } : undefined;
 }
 
 /** Cursor of a page = the order key's tail (`<inverted ticks>#<gid>`), opaque to clients. */

@@ -12,18 +12,25 @@ let settle: number | undefined;
 export const controlSettleSeconds = () => (settle ??= readConfig('CONTROL_SETTLE'));
 
 export async function hasMuted(user: string, target: string): Promise<boolean> {
-  return (await standingControls([{ kind: 'mute', user, target }])).size > 0;
+  return (await standingControls([{ kind: 'mute', user, target }])).standing.size > 0;
 }
 
 /** `blocker` blocked `user`. */
 export async function hasBlocked(blocker: string, user: string): Promise<boolean> {
-  return (await standingControls([{ kind: 'block', user: blocker, target: user }])).size > 0;
+  return (await standingControls([{ kind: 'block', user: blocker, target: user }])).standing.size > 0;
 }
 
-/** Of `actors`, those `recipient` muted or blocked (one BatchGet): their actions do not notify them. */
+/**
+ * Of `actors`, those whose actions must not notify `recipient` (one BatchGet): the ones they muted
+ * or blocked — and all of them once the recipient is being erased (nothing may recreate their feed).
+ */
 export async function silencedFor(recipient: string, actors: readonly string[]): Promise<Set<string>> {
   const unique = [...new Set(actors)];
-  const standing = await standingControls(unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]));
+  const { standing, erased } = await standingControls(
+    unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]),
+    recipient,
+  );
+  if (erased) return new Set(unique);
   return new Set(unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
 }
 

@@ -69,7 +69,11 @@ export async function unmute(caller: string, target: string): Promise<void> {
 
 export async function block(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'block');
-  await placeBlock(caller, target);
+  // A follow's transaction checks this very item: a conflict with one is retried, never taken for "already blocked".
+  for (let attempt = 1; (await placeBlock(caller, target)) === 'edge_changed'; attempt++) {
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`block ${caller} → ${target}: gave up after ${attempt} attempts`);
+    await backoff(attempt);
+  }
   // After the block stands the blocked user cannot follow the blocker (the follow transaction
   // checks it); the blocker may still choose to follow them. These end the follows that exist.
   // Repeated on a repeated PUT: each is a no-op once done.

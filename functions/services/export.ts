@@ -9,7 +9,7 @@ import { readConfig } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
 import { ValidationError } from '../model/errors.js';
-import { parseGroup, toNotificationGroup } from '../model/notification.js';
+import { ORDER_PREFIX, orderSkOfCursor, parseGroup, toNotificationGroup } from '../model/notification.js';
 import { parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
 import { controlPage } from '../stores/controls-store.js';
@@ -81,11 +81,25 @@ async function controls(kind: 'mute' | 'block', user: string, after?: string): P
   return { items: page.targets.map((userId) => ({ userId })), next: page.more ? page.targets.at(-1) : undefined };
 }
 
+/** What a section's key looks like: a cursor whose key another section (or nobody) made is refused. */
+const keyShapes: Record<Section, (k: string) => boolean> = {
+  activities: (k) => parseRangeKey(k) !== undefined,
+  following: (k) => /^\d{19}#./s.test(k),
+  followers: (k) => /^\d{19}#./s.test(k),
+  reactions: (k) => k.startsWith('r#'),
+  comments: (k) => k.startsWith('c#'),
+  notifications: (k) => orderSkOfCursor(k.slice(ORDER_PREFIX.length)) === k,
+  mutes: (k) => k.length > 0,
+  blocks: (k) => k.length > 0,
+};
+
 const encode = (p: Position) => Buffer.from(JSON.stringify(p), 'utf8').toString('base64url');
 function decode(cursor: string): Position {
   try {
     const p = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Position;
-    if (Number.isInteger(p.s) && p.s >= 0 && p.s < SECTIONS.length && (p.k === undefined || typeof p.k === 'string') && encode(p) === cursor) return p;
+    const validPosition = Number.isInteger(p.s) && p.s >= 0 && p.s < SECTIONS.length;
+    const validKey = p.k === undefined || (typeof p.k === 'string' && validPosition && keyShapes[SECTIONS[p.s]!](p.k));
+    if (validPosition && validKey && encode(p) === cursor) return p;
   } catch {
     /* fall through */
   }

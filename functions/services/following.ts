@@ -41,6 +41,7 @@ export async function follow(follower: string, followee: string): Promise<void> 
       throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
     }
     if (outcome === 'blocked') throw new ForbiddenError('This user has blocked you.');
+    if (outcome === 'erased') throw new NotFoundError('No such user.');
     if (outcome === 'done') {
       if (!pulled && !muted) await enqueueJob({ kind: 'backfill', follower, followee });
       await notifyFollow(follower, followee, followedAt);

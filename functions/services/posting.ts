@@ -117,11 +117,12 @@ export async function deleteActivity(caller: string, id: string): Promise<void> 
     await getActivity(id); // 404 if there is nothing to protect
     throw new ForbiddenError('Only the actor may delete an activity.');
   }
-  // Close the counter first: a reaction or comment racing this delete then fails instead of
-  // landing after the purge job has looked (services/fanout/purge.ts).
-  await closeCounter(activityIdOf(actor, rk), nowSeconds() + TOMBSTONE_SECONDS);
   const marked = await markOriginalDeleted(actor, rk, nowSeconds());
   if (!marked) throw new NotFoundError('No such activity.');
+  // Close the counter: a reaction or comment racing the delete then fails instead of landing after
+  // the purge has looked. The purge job closes it again before it reads (services/fanout/purge.ts),
+  // so a crash right here loses nothing; closing after the mark never closes a live activity.
+  await closeCounter(activityIdOf(actor, rk), nowSeconds() + TOMBSTONE_SECONDS);
   if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);
   // The author's own copy goes now, so their home feed hides it at once; the retract job deletes
   // every follower's (and this one again, harmlessly).

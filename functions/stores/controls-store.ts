@@ -5,6 +5,7 @@
  * pulled set — so the fan-out, the pull job and reads agree from the commit on.
  */
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { erasureKey } from '../model/erasure.js';
 import { followEdgeKey } from '../model/follow-edge.js';
 import { followListKey } from '../model/follow-lists.js';
 import { type Control, controlKey, controlPartition, controlPrefix, mirrorKey, otherOfControlSk } from '../model/user-controls.js';
@@ -89,8 +90,8 @@ export async function liftMute(user: string, target: string, follow: FollowRef |
   }
 }
 
-/** Place a block and its mirror; false if it already stood. */
-export async function placeBlock(user: string, target: string): Promise<boolean> {
+/** Place a block and its mirror: 'done', 'noop' (it already stood) or 'edge_changed' (a conflicting transaction: retry). */
+export async function placeBlock(user: string, target: string): Promise<ControlOutcome> {
   try {
     await doc.send(
       new TransactWriteCommand({
@@ -100,10 +101,9 @@ export async function placeBlock(user: string, target: string): Promise<boolean>
         ],
       }),
     );
-    return true;
+    return 'done';
   } catch (error) {
-    if (cancellationCodes(error)) return false;
-    throw error;
+    return outcomeOf(error);
   }
 }
 
@@ -118,11 +118,16 @@ export async function liftBlock(user: string, target: string): Promise<void> {
   );
 }
 
-/** Which of these (kind, user, target) controls stand: one BatchGet. */
-export async function standingControls(keys: readonly { kind: Control; user: string; target: string }[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const items = await batchGetAll(graph(), keys.map((k) => controlKey(k.kind, k.user, k.target)), { consistent: true });
-  return new Set(items.map((i) => `${i.pk}\n${i.sk}`));
+/** Which of these (kind, user, target) controls stand — and whether `erasing` has an erase mark: one BatchGet. */
+export async function standingControls(
+  keys: readonly { kind: Control; user: string; target: string }[],
+  erasing?: string,
+): Promise<{ standing: Set<string>; erased: boolean }> {
+  const wanted = [...keys.map((k) => controlKey(k.kind, k.user, k.target)), ...(erasing === undefined ? [] : [erasureKey(erasing)])];
+  if (wanted.length === 0) return { standing: new Set(), erased: false };
+  const items = await batchGetAll(graph(), wanted, { consistent: true });
+  const mark = erasing === undefined ? undefined : erasureKey(erasing).pk;
+  return { standing: new Set(items.map((i) => `${i.pk}\n${i.sk}`)), erased: items.some((i) => i.pk === mark) };
 }
 export const controlId = (kind: Control, user: string, target: string) => {
   const k = controlKey(kind, user, target);

@@ -74,7 +74,7 @@ export async function createEdge(
   pulled: boolean,
   maxFollowing: number,
   muted = false,
-): Promise<TxOutcome | 'limit' | 'blocked' | 'mute_changed'> {
+): Promise<TxOutcome | 'limit' | 'blocked' | 'mute_changed' | 'erased'> {
   // A muted follow backfills nothing and is never in the pulled set (its posts stay out of the feed).
   const edge = activeEdgeItem(follower, followee, ticks, !pulled && !muted, muted);
   try {
@@ -119,6 +119,8 @@ export async function createEdge(
               ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
             },
           },
+          // The followee is not being (or was not) erased: a follow would bring them back.
+          { ConditionCheck: { TableName: graph(), Key: erasureKey(followee), ConditionExpression: 'attribute_not_exists(pk)' } },
           ...(pulled && !muted ? [{ Update: addPulledUpdate(follower, followee) }] : []),
         ],
       }),
@@ -129,12 +131,14 @@ export async function createEdge(
     if (codes && codes[0] !== 'ConditionalCheckFailed' && codes[FOLLOWER_PROFILE_ITEM] === 'ConditionalCheckFailed') return 'limit';
     if (codes?.[BLOCK_CHECK_ITEM] === 'ConditionalCheckFailed') return 'blocked';
     if (codes?.[MUTE_CHECK_ITEM] === 'ConditionalCheckFailed') return 'mute_changed';
+    if (codes?.[ERASURE_CHECK_ITEM] === 'ConditionalCheckFailed') return 'erased';
     return outcomeOf(error);
   }
 }
 
 const BLOCK_CHECK_ITEM = 5;
 const MUTE_CHECK_ITEM = 6;
+const ERASURE_CHECK_ITEM = 7;
 
 /** Turn the active edge (as read: `order`) gone, dropping both list entries, counters and pulled-set entry. */
 export async function removeEdge(follower: string, followee: string, order: string): Promise<TxOutcome> {

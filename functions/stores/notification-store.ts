@@ -6,8 +6,12 @@
  */
 import { GetCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  actorIndexKey,
+  actorIndexPartition,
+  CLAIM_PREFIX,
   claimKey,
   claimPrefix,
+  gidOfClaimSk,
   type CountDelta,
   GROUP_PREFIX,
   groupAttributes,
@@ -28,7 +32,6 @@ import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
-import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
 
 const graph = () => tableName('graph');
@@ -124,6 +127,10 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
     });
   }
   for (const c of change.claims ?? []) {
+    // A new claim also goes into the actor's index (erasing the actor walks it).
+    if (c.readSize === undefined) {
+      items.push({ Put: { TableName: graph(), Item: { ...actorIndexKey(c.actor, recipient, next.gid), recipient, gid: next.gid, ...(expiresAt === undefined ? {} : { expiresAt }) } } });
+    }
     items.push({
       Update: {
         TableName: graph(),
@@ -172,9 +179,13 @@ export async function removeGroup(recipient: string, state: GroupState, delta: C
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':p': claimPrefix(state.gid) },
-    ProjectionExpression: 'pk, sk',
+    ProjectionExpression: 'pk, sk, actor',
+    ConsistentRead: true,
   });
-  await batchWriteAll(graph(), claims.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWriteAll(graph(), [
+    ...claims.map((c) => ({ DeleteRequest: { Key: { pk: c.pk, sk: c.sk } } })),
+    ...claims.map((c) => ({ DeleteRequest: { Key: actorIndexKey(String(c.actor), recipient, state.gid) } })),
+  ]);
   return true;
 }
 
@@ -241,19 +252,30 @@ export async function writeGroupMark(recipient: string, previous: GroupState, ne
  * Take an actor out of a group (an erase): their claim goes, the group loses them and their events
  * — or goes entirely when nothing else is left. Conditioned on the group's version as read.
  */
-export async function dropActorFromGroup(recipient: string, previous: GroupState, next: GroupState | undefined, actor: string, delta: CountDelta): Promise<boolean> {
+export async function dropActorFromGroup(
+  recipient: string,
+  previous: GroupState,
+  next: GroupState | undefined,
+  actor: string,
+  delta: CountDelta,
+  expiresAt: number | undefined,
+): Promise<boolean> {
   const head = headUpdate(recipient, previous.day, delta, []);
-  const claim = { Delete: { TableName: graph(), Key: claimKey(recipient, previous.gid, actor) } };
+  const claim = [
+    { Delete: { TableName: graph(), Key: claimKey(recipient, previous.gid, actor) } },
+    { Delete: { TableName: graph(), Key: actorIndexKey(actor, recipient, previous.gid) } },
+  ];
+  const stored = next && { ...groupAttributes(next), ...(expiresAt === undefined ? {} : { expiresAt }) };
   const items = next
     ? [
-        { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...groupAttributes(next) }, ...groupCondition(previous) } },
-        { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...groupAttributes(next) } } },
-        claim,
+        { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } },
+        { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } },
+        ...claim,
       ]
     : [
         { Delete: { TableName: graph(), Key: groupKey(recipient, previous.gid), ...groupCondition(previous) } },
         { Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } },
-        claim,
+        ...claim,
       ];
   try {
     await doc.send(new TransactWriteCommand({ TransactItems: [...items, ...(head ? [head] : [])] as never }));
@@ -264,6 +286,38 @@ export async function dropActorFromGroup(recipient: string, previous: GroupState
   }
 }
 
-/** Delete up to `limit` items of a user's notification feed (an erase). Returns how many. */
-export const deleteNotificationPage = (recipient: string, limit: number): Promise<number> =>
-  deletePartitionPage({ table: graph(), pk: notificationPartition(recipient), sortKey: 'sk' }, limit);
+/**
+ * Delete up to `limit` items of a user's notification feed (an erase), with the actors' index
+ * entries of its claims (they name the user). Returns how many items it deleted.
+ */
+export async function deleteNotificationPage(recipient: string, limit: number): Promise<number> {
+  const { items } = await queryPage({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': notificationPartition(recipient) },
+    ProjectionExpression: 'pk, sk, actor',
+    ConsistentRead: true,
+    Limit: limit,
+  });
+  const claims = items.filter((i) => String(i.sk).startsWith(CLAIM_PREFIX) && typeof i.actor === 'string');
+  await batchWriteAll(graph(), claims.map((c) => ({ DeleteRequest: { Key: actorIndexKey(String(c.actor), recipient, gidOfClaimSk(String(c.sk))) } })));
+  await batchWriteAll(graph(), items.map((i) => ({ DeleteRequest: { Key: { pk: i.pk, sk: i.sk } } })));
+  return items.length;
+}
+
+/** A page of the actor's index (the groups they are in, anyone's), for erasing them. */
+export async function actorIndexPage(actor: string, limit: number): Promise<{ recipient: string; gid: string; key: { pk: string; sk: string } }[]> {
+  const { items } = await queryPage({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': actorIndexPartition(actor) },
+    ConsistentRead: true,
+    Limit: limit,
+  });
+  return items.map((i) => ({ recipient: String(i.recipient), gid: String(i.gid), key: { pk: String(i.pk), sk: String(i.sk) } }));
+}
+
+/** Delete one index entry (its group is already gone or never existed). */
+export async function deleteActorIndexEntry(key: { pk: string; sk: string }): Promise<void> {
+  await batchWriteAll(graph(), [{ DeleteRequest: { Key: key } }]);
+}

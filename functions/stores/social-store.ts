@@ -73,8 +73,8 @@ export function addReaction(activityId: string, author: string, event: CounterEv
       Update: {
         TableName: graph(),
         Key: ledgerReactionKey(event.actor, activityId),
-        UpdateExpression: 'ADD kinds :k SET author = :author',
-        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author },
+        UpdateExpression: 'ADD kinds :k SET author = :author, activityId = :id',
+        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author, ':id': activityId },
       },
     },
   ]);
@@ -109,7 +109,7 @@ export function addComment(item: CommentItem, event: CounterEvent): Promise<Soci
   return transact([
     { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Update: counterUpdate(item.activityId, event.kind, { add: event }) },
-    { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author } } },
+    { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author, activityId: item.activityId } } },
   ]);
 }
 
@@ -172,6 +172,7 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': reactionPartition(activityId) },
     ProjectionExpression: 'pk, sk',
+    ConsistentRead: true, // every reaction committed before the counter closed
   });
   await batchWriteAll(graph(), [
     ...reactions.map((Key) => ({ DeleteRequest: { Key } })),
@@ -182,6 +183,7 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': commentPartition(activityId) },
     ProjectionExpression: 'pk, rk, actor',
+    ConsistentRead: true,
   });
   await batchWriteAll(feed(), comments.map((c) => ({ DeleteRequest: { Key: { pk: c.pk, rk: c.rk } } })));
   await batchWriteAll(graph(), comments.map((c) => ({ DeleteRequest: { Key: ledgerCommentKey(String(c.actor), activityId, rkOf(c.rk)) } })));

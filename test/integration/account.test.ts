@@ -51,6 +51,13 @@ describe('export', () => {
     expect((await call('POST', `/activities/${encodeURIComponent(a1.id)}/comments`, bob, { text: 'nice one' })).status).toBe(201);
     expect((await call('PUT', `/activities/${encodeURIComponent(c1.id)}/reactions/love`, alice)).status).toBe(204);
     expect((await call('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, alice, { text: `reply from ${alice}` })).status).toBe(201);
+    // Traces whose pointers are gone before the erase: a comment she deleted (its notification
+    // stays, as history) and a follow she undid (dave's follow notification stays).
+    const gone = (await call('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, alice, { text: 'regret' })).body;
+    expect((await call('PUT', `/following/${dave}`, alice)).status).toBe(204);
+    await until(async () => (await call('GET', '/notifications', dave)).body.items.length === 1, "dave's follow notification");
+    expect((await call('DELETE', `/activities/${encodeURIComponent(c1.id)}/comments/${gone.id}`, alice)).status).toBe(204);
+    expect((await call('DELETE', `/following/${dave}`, alice)).status).toBe(204);
     for (const [who, path] of [[alice, `/mutes/${dave}`], [alice, `/blocks/${eve}`], [frank, `/mutes/${alice}`], [gina, `/blocks/${alice}`]] as const) {
       expect((await call('PUT', path, who)).status).toBe(204);
     }
@@ -94,6 +101,7 @@ describe('erase', () => {
     expect(await itemsMentioning(alice)).toEqual([]);
     expect((await call('GET', `/users/${bob}`, bob)).body).toMatchObject({ followers: 0, following: 0 });
     expect((await call('GET', `/users/${carol}`, carol)).body).toMatchObject({ followers: 0, following: 0 });
+    expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(404); // nothing brings her back
     expect((await call('GET', `/activities/${encodeURIComponent(c1.id)}`, carol)).body.reactions).toEqual({ counts: {}, own: [] });
     expect((await call('GET', `/activities/${encodeURIComponent(a1.id)}`, bob)).status).toBe(404);
     expect((await call('GET', '/feed', bob)).body.items).toEqual([]);
@@ -101,6 +109,7 @@ describe('erase', () => {
     expect(carolsGroups).toMatchObject({ items: [], unseen: 0, unread: 0 });
     expect((await call('GET', '/notifications', bob)).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
     expect((await call('GET', '/mutes', frank)).body.items).toEqual([]);
+    expect((await call('GET', '/notifications', dave)).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
     expect((await call('GET', '/blocks', gina)).body.items).toEqual([]);
 
     // Again: harmless, and still nothing of hers.

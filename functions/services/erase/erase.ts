@@ -7,6 +7,7 @@
 import { ERASE_PHASES, type ErasePhase } from '../../model/erasure.js';
 import { logger } from '../../platform/logger.js';
 import { markErased } from '../../stores/graph-store.js';
+import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob } from '../fanout/jobs.js';
 import { phaseSteps } from './phases.js';
 
@@ -21,6 +22,9 @@ export async function eraseStep(user: string, phase: ErasePhase): Promise<void> 
   const more = await phaseSteps[phase](user);
   if (more) return enqueueJob({ kind: 'erase', user, phase });
   const next = ERASE_PHASES[ERASE_PHASES.indexOf(phase) + 1];
+  // Before the home feed goes, wait out any fan-out page that read the user among its followers
+  // before their follows ended (a worker attempt ends within its timeout, which the settle exceeds).
+  if (next === 'feed') return enqueueJob({ kind: 'erase', user, phase: next }, controlSettleSeconds());
   if (next) return enqueueJob({ kind: 'erase', user, phase: next });
   await markErased(user, true);
   logger.info('erase finished', { phases: ERASE_PHASES.length });

@@ -12,7 +12,9 @@
  *   feed           the user's home feed, head included
  *   ledger         the user's reactions and comments on others' activities, counts adjusted, and
  *                  the user out of those activities' notification groups
- *   notifications  the user's own notification feed
+ *   notified       the user out of every notification group they are in, anyone's (their index:
+ *                  past follows, deleted comments and reactions, `to` posts included)
+ *   notifications  the user's own notification feed, with the index entries of its claims
  *   controls       mutes and blocks both ways (each mirror in the other user's partition)
  *   rest           activity-window entries, foreignId markers, profile, edge and list partitions
  */
@@ -40,7 +42,7 @@ import {
 import { deleteActivityEntriesPage } from '../../stores/stats-store.js';
 import { removeFolloweePosts } from '../fanout/cleanup.js';
 import { hideFromNotifications } from '../notifications/hide.js';
-import { forgetActor } from '../notifications/forget.js';
+import { forgetActor, forgetActorEverywhere } from '../notifications/forget.js';
 import { deleteActivity } from '../posting.js';
 import { untilSettled } from '../reactions.js';
 
@@ -125,6 +127,8 @@ const ledger: Step = async (user) => {
   return items.length + comments.length > 0;
 };
 
+const notified: Step = (user) => forgetActorEverywhere(user, STEP);
+
 const notifications: Step = async (user) => (await deleteNotificationPage(user, 100)) > 0;
 
 const controls: Step = async (user) => {
@@ -146,7 +150,7 @@ const rest: Step = async (user) => {
   return deleted > 0;
 };
 
-export const phaseSteps: Record<ErasePhase, Step> = { mark, followers, following, originals, feed, ledger, notifications, controls, rest };
+export const phaseSteps: Record<ErasePhase, Step> = { mark, followers, following, originals, feed, ledger, notified, notifications, controls, rest };
 
 /** A removeEdge that lost a race is retried by re-reading; `done` or the edge is gone. */
 async function untilDone(run: () => Promise<string>): Promise<void> {

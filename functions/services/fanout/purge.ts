@@ -7,18 +7,24 @@
 import { activityIdOf } from '../../model/activity-id.js';
 import { logger } from '../../platform/logger.js';
 import { getOriginal } from '../../stores/feed-store.js';
-import { purgeReactionsAndComments } from '../../stores/social-store.js';
+import { closeCounter, purgeReactionsAndComments } from '../../stores/social-store.js';
+import { TOMBSTONE_SECONDS } from '../../model/timeline-item.js';
 import { hideFromNotifications } from '../notifications/hide.js';
 import type { Job } from './jobs.js';
 
 export async function purge(job: Extract<Job, { kind: 'purge' }>): Promise<void> {
   const rk = BigInt(job.rk);
-  const removed = await purgeReactionsAndComments(activityIdOf(job.author, rk));
+  const id = activityIdOf(job.author, rk);
   const original = await getOriginal(job.author, rk);
   if (!original) {
-    logger.warn('purge: tombstone already expired; notifications about it stay until their own retention', { author: job.author });
+    // Erased (the erase purges its own) or past its tombstone: nothing of it is left to read.
+    logger.warn('purge: no tombstone to purge from', { author: job.author });
     return;
   }
+  // Closed before anything is read: from here no reaction or comment can land (the DELETE closed it
+  // too; this covers a DELETE that stopped between its mark and its close).
+  await closeCounter(id, Math.floor(Date.now() / 1000) + TOMBSTONE_SECONDS);
+  const removed = await purgeReactionsAndComments(id);
   await hideFromNotifications({
     author: job.author,
     rk,

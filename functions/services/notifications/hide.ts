@@ -25,11 +25,21 @@ const MAX_ATTEMPTS = 8;
 
 export async function hideFromNotifications(post: DeletedPost): Promise<void> {
   const id = activityIdOf(post.author, post.rk);
-  for (const recipient of new Set([post.author, ...mentionsIn(post.content)])) {
-    for (const group of await allGroups(recipient, id)) await removeGroup(recipient, group, removalDelta(group));
-  }
+  for (const recipient of new Set([post.author, ...mentionsIn(post.content)])) await removeGroupsAbout(recipient, id);
   const gid = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(post.rk)));
   for (const recipient of new Set(post.to ?? [])) await dropFromToGroup(recipient, gid, id);
+}
+
+/** Remove every group of `recipient` about `object`; a removal that lost a race (the group or the head changed) is retried. */
+async function removeGroupsAbout(recipient: string, object: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const groups = await allGroups(recipient, object);
+    let lost = false;
+    for (const group of groups) if (!(await removeGroup(recipient, group, removalDelta(group)))) lost = true;
+    if (!lost) return;
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`hide ${object} from ${recipient}: gave up`); // the job comes back
+    await backoff(attempt, 10, 200);
+  }
 }
 
 async function dropFromToGroup(recipient: string, gid: string, id: string): Promise<void> {
