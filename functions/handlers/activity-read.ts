@@ -4,7 +4,7 @@
  * The window is rounded up to whole buckets and may not exceed what is kept (default 24 × 1 h).
  * Users read their own; a token with the tickfeed/admin scope reads anyone's (403 otherwise).
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
 import { parseDuration } from '../../lib/defs/durations.js';
 import { ValidationError } from '../model/errors.js';
 import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
@@ -14,7 +14,7 @@ import { httpHandler, json } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
 import type { AuthedEvent } from '../http/types.js';
 
-const cfg = { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') };
+const cfg = readWindowConfig();
 const segments = readConfig('ACTIVITY_SEGMENTS');
 
 export const handler = httpHandler<AuthedEvent>(async (event) => {

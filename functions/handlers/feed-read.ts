@@ -4,7 +4,7 @@
  * plain reads (see services/feed-reading.ts for cursors and costs); `?enrich=reactions` adds two
  * batch reads.
  */
-import { LIMITS, type PageQuery } from '../http/schemas.js';
+import { type PageQuery, pageLimit } from '../http/schemas.js';
 import { readAggregatedFeed } from '../services/feed-aggregation.js';
 import { readHomeFeed, readTimeline, type PageRequest } from '../services/feed-reading.js';
 import { enriched } from '../services/reactions.js';
@@ -15,7 +15,7 @@ import type { AuthedEvent } from '../http/types.js';
 
 function pageRequest(q: PageQuery): PageRequest {
   return {
-    limit: q.limit === undefined ? LIMITS.pageDefault : Number(q.limit),
+    limit: pageLimit(q.limit),
     before: q.before === undefined ? undefined : BigInt(q.before),
     since: q.since === undefined ? undefined : BigInt(q.since),
     verbs: q.verbs?.split(','),
@@ -32,8 +32,7 @@ export const handler = routes<AuthedEvent>({
   'GET /feed/aggregated': async (event) => {
     const owner = callerId(event);
     const { query } = parseRequest(event, 'GET /feed/aggregated');
-    const limit = query.limit === undefined ? LIMITS.pageDefault : Number(query.limit);
-    return json(200, await readAggregatedFeed(owner, { limit, before: query.before === undefined ? undefined : BigInt(query.before) }));
+    return json(200, await readAggregatedFeed(owner, { limit: pageLimit(query.limit), before: query.before === undefined ? undefined : BigInt(query.before) }));
   },
 
   'GET /users/{userId}/activities': async (event) => {

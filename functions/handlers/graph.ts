@@ -12,13 +12,13 @@ import { follow, listFollows, profileOf, unfollow } from '../services/following.
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { LIMITS } from '../http/schemas.js';
+import { pageLimit } from '../http/schemas.js';
 import type { AuthedEvent, HttpResult } from '../http/types.js';
 
 const noContent: HttpResult = { statusCode: 204 };
 
 async function list(which: FollowList, userId: string, q: { limit?: string; before?: string }): Promise<HttpResult> {
-  return json(200, await listFollows(which, userId, q.limit === undefined ? LIMITS.pageDefault : Number(q.limit), q.before));
+  return json(200, await listFollows(which, userId, pageLimit(q.limit), q.before));
 }
 
 export const handler = routes<AuthedEvent>({

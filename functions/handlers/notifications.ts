@@ -5,7 +5,7 @@
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { LIMITS } from '../http/schemas.js';
+import { pageLimit } from '../http/schemas.js';
 import type { AuthedEvent } from '../http/types.js';
 import { markNotifications } from '../services/notifications/mark.js';
 import { notificationCounts, readNotifications } from '../services/notifications/read.js';
@@ -14,8 +14,7 @@ export const handler = routes<AuthedEvent>({
   'GET /notifications': async (event) => {
     const caller = callerId(event);
     const { query } = parseRequest(event, 'GET /notifications');
-    const limit = query.limit === undefined ? LIMITS.pageDefault : Number(query.limit);
-    return json(200, await readNotifications(caller, limit, query.before));
+    return json(200, await readNotifications(caller, pageLimit(query.limit), query.before));
   },
 
   'GET /notifications/counts': async (event) => json(200, await notificationCounts(callerId(event))),

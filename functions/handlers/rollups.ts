@@ -5,7 +5,7 @@
  * written are recognised by their claims).
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { readConfig } from '../../lib/defs/config.js';
+import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
 import { logger } from '../platform/logger.js';
 import { applyActivities } from '../services/rollups/apply.js';
 import { activityOf, type PlanOptions } from '../services/rollups/plan.js';
@@ -14,7 +14,7 @@ const settings = {
   spec: readConfig('ROLLUPS'),
   rollupTtlMs: readConfig('ROLLUP_TTL'),
   partitions: readConfig('ROLLUP_PARTITIONS'),
-  window: { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') },
+  window: readWindowConfig(),
 };
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {

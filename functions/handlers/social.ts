@@ -6,7 +6,7 @@
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { LIMITS } from '../http/schemas.js';
+import { pageLimit } from '../http/schemas.js';
 import type { AuthedEvent } from '../http/types.js';
 import { deleteComment, listComments, postComment } from '../services/comments.js';
 import { react, unreact } from '../services/reactions.js';
@@ -37,8 +37,7 @@ export const handler = routes<AuthedEvent>({
   'GET /activities/{id}/comments': async (event) => {
     const caller = callerId(event);
     const { path, query } = parseRequest(event, 'GET /activities/{id}/comments');
-    const limit = query.limit === undefined ? LIMITS.pageDefault : Number(query.limit);
-    return json(200, await listComments(caller, path.id, limit, query.before));
+    return json(200, await listComments(caller, path.id, pageLimit(query.limit), query.before));
   },
 
   'DELETE /activities/{id}/comments/{commentId}': async (event) => {

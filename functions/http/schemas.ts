@@ -145,6 +145,9 @@ const verbsFilter = z
     `Only activities with one of these verbs (comma-separated, at most ${LIMITS.verbsFilter}). A filtered page pays for every item it reads to find its matches (at most 16 × (limit + 1) items in 4 Queries) and may come back short, with a \`lastRangeKey\` to continue from.`,
   );
 
+/** The page size a validated `limit` asks for, or the default. */
+export const pageLimit = (limit: string | undefined): number => (limit === undefined ? LIMITS.pageDefault : Number(limit));
+
 export const pageQuery = z
   .strictObject({
     limit: limitSchema.optional(),

@@ -39,6 +39,9 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** A cursor this API did not hand out: a 400 naming the field and what it should have been. */
+export const invalidCursor = (field: string, expected: string) => new ValidationError('Invalid cursor.', [{ field, message: expected }]);
+
 export class UnauthorizedError extends DomainError {
   constructor(message = 'A valid bearer token is required.') {
     super('unauthorized', message);

@@ -4,7 +4,7 @@
  * author. Either the comment's author or the activity's author may delete it.
  */
 import { type Comment, commentItem, parseCommentId, toComment } from '../model/comment.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { ForbiddenError, invalidCursor, NotFoundError } from '../model/errors.js';
 import { COMMENT_KIND } from '../model/reaction.js';
 import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';
@@ -30,7 +30,7 @@ export async function listComments(viewer: string, activityId: string, limit: nu
   let after: bigint | undefined;
   if (before !== undefined) {
     after = parseRangeKey(before);
-    if (after === undefined) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a lastRangeKey from a previous page' }]);
+    if (after === undefined) throw invalidCursor('query.before', 'a lastRangeKey from a previous page');
   }
   const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, limit, after)]);
   const last = page.items.at(-1);

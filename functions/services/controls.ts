@@ -13,7 +13,7 @@
  * (403), notify, or read the blocker's timeline and activities (404).
  */
 import { encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
-import { ValidationError } from '../model/errors.js';
+import { invalidCursor, ValidationError } from '../model/errors.js';
 import { backoff } from '../platform/pool.js';
 import { controlPage, liftBlock, liftMute, placeBlock, placeMute } from '../stores/controls-store.js';
 import { addPulledWhileFollowing, getEdge, getProfile } from '../stores/graph-store.js';
@@ -95,7 +95,7 @@ export async function listControls(kind: Control, caller: string, limit: number,
   let after: string | undefined;
   if (cursor !== undefined) {
     after = decodeControlCursor(cursor);
-    if (after === undefined) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a `next` from a previous page' }]);
+    if (after === undefined) throw invalidCursor('query.before', 'a `next` from a previous page');
   }
   const page = await controlPage(kind, caller, limit, after);
   const last = page.targets.at(-1);

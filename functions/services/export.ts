@@ -5,10 +5,10 @@
  * the next part starts (null on the last). The profile and the activity window come with the first
  * part. Parts stay far below API Gateway's 10 MB and Lambda's 6 MB response limits.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
-import { ValidationError } from '../model/errors.js';
+import { invalidCursor } from '../model/errors.js';
 import { ORDER_PREFIX, orderSkOfCursor, parseGroup, toNotificationGroup } from '../model/notification.js';
 import { parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
@@ -18,7 +18,7 @@ import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';
 import { profileOf } from './following.js';
-import { readActivityWindow } from './rollups/windows.js';
+import { readActivityWindow, type Segments, type WindowConfig } from './rollups/windows.js';
 
 /** JSON bytes a part aims at (a page may overshoot it by one page). */
 export const PART_BYTES = 1_000_000;
@@ -103,7 +103,7 @@ function decode(cursor: string): Position {
   } catch {
     /* fall through */
   }
-  throw new ValidationError('Invalid cursor.', [{ field: 'query.cursor', message: 'a `next` from a previous part' }]);
+  throw invalidCursor('query.cursor', 'a `next` from a previous part');
 }
 
 export type ExportPart = { userId: string; profile: unknown; activityWindow: unknown; next: string | null } & Record<Section, unknown[]>;
@@ -124,8 +124,9 @@ export async function exportUser(user: string, cursor?: string): Promise<ExportP
   return { userId: user, profile, ...part, activityWindow, next: pos.s < SECTIONS.length ? encode(pos) : null };
 }
 
+let windowSettings: { cfg: WindowConfig; segments: Segments } | undefined;
 async function windowOf(user: string) {
-  const cfg = { bucketMs: readConfig('ACTIVITY_BUCKET'), buckets: readConfig('ACTIVITY_BUCKETS') };
-  return readActivityWindow(user, Date.now(), cfg.buckets, cfg, readConfig('ACTIVITY_SEGMENTS'));
+  const { cfg, segments } = (windowSettings ??= { cfg: readWindowConfig(), segments: readConfig('ACTIVITY_SEGMENTS') });
+  return readActivityWindow(user, Date.now(), cfg.buckets, cfg, segments);
 }
 

@@ -112,10 +112,40 @@ export interface GroupChange {
 
 export type ChangeOutcome = 'done' | 'retry' | 'source_gone';
 
+/**
+ * A group's new state and its order item, the group conditioned on `previous` (as read); the old
+ * order item goes when the group's update time moved (a page shows it at its new place).
+ */
+function groupPuts(recipient: string, previous: GroupState | undefined, next: GroupState, expiresAt: number | undefined): object[] {
+  const stored = { ...groupAttributes(next), expiresAt };
+  const moved = previous !== undefined && previous.updatedTicks !== next.updatedTicks;
+  return [
+    { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } },
+    ...(moved ? [{ Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } }] : []),
+    { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } },
+  ];
+}
+
+/** A group and its order item deleted, if the group is still at `state`'s version. */
+const groupDeletes = (recipient: string, state: GroupState): object[] => [
+  { Delete: { TableName: graph(), Key: groupKey(recipient, state.gid), ...groupCondition(state) } },
+  { Delete: { TableName: graph(), Key: orderKey(recipient, state.updatedTicks, state.gid) } },
+];
+
+/** Send a transaction; false if it was cancelled (a condition failed or it lost a race: re-read). */
+async function transactOrLost(items: readonly object[]): Promise<boolean> {
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)) return false;
+    throw error;
+  }
+}
+
 /** Apply one group change atomically (see the file comment). */
 export async function writeGroupChange(change: GroupChange): Promise<ChangeOutcome> {
   const { recipient, previous, next, expiresAt } = change;
-  const stored = { ...groupAttributes(next), expiresAt };
   const items: object[] = [];
   if (change.liveOriginal) {
     items.push({
@@ -141,10 +171,7 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
       },
     });
   }
-  items.push({ Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } });
-  const moved = !previous || previous.updatedTicks !== next.updatedTicks;
-  if (previous && moved) items.push({ Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } });
-  items.push({ Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } });
+  items.push(...groupPuts(recipient, previous, next, expiresAt));
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
   if (head) items.push(head);
   try {
@@ -161,20 +188,7 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
 /** Remove a group (its order item, the head's counts) if it is still at `state`'s version; then its claims. */
 export async function removeGroup(recipient: string, state: GroupState, delta: CountDelta): Promise<boolean> {
   const head = headUpdate(recipient, state.day, delta, []);
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: graph(), Key: groupKey(recipient, state.gid), ...groupCondition(state) } },
-          { Delete: { TableName: graph(), Key: orderKey(recipient, state.updatedTicks, state.gid) } },
-          ...(head ? [head] : []),
-        ] as never,
-      }),
-    );
-  } catch (error) {
-    if (cancellationCodes(error)) return false;
-    throw error;
-  }
+  if (!(await transactOrLost([...groupDeletes(recipient, state), ...(head ? [head] : [])]))) return false;
   const claims = await queryAll({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
@@ -229,23 +243,8 @@ export async function allGroups(recipient: string, object?: string): Promise<Gro
 
 /** Write a group's new state (seen/read marks) with its order copy and the head's counts. */
 export async function writeGroupMark(recipient: string, previous: GroupState, next: GroupState, delta: CountDelta, expiresAt: number | undefined): Promise<boolean> {
-  const stored = { ...groupAttributes(next), expiresAt };
   const head = headUpdate(recipient, next.day, delta, []);
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } },
-          { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } },
-          ...(head ? [head] : []),
-        ] as never,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)) return false;
-    throw error;
-  }
+  return transactOrLost([...groupPuts(recipient, previous, next, expiresAt), ...(head ? [head] : [])]);
 }
 
 /**
@@ -261,29 +260,12 @@ export async function dropActorFromGroup(
   expiresAt: number | undefined,
 ): Promise<boolean> {
   const head = headUpdate(recipient, previous.day, delta, []);
-  const claim = [
+  return transactOrLost([
+    ...(next ? groupPuts(recipient, previous, next, expiresAt) : groupDeletes(recipient, previous)),
     { Delete: { TableName: graph(), Key: claimKey(recipient, previous.gid, actor) } },
     { Delete: { TableName: graph(), Key: actorIndexKey(actor, recipient, previous.gid) } },
-  ];
-  const stored = next && { ...groupAttributes(next), ...(expiresAt === undefined ? {} : { expiresAt }) };
-  const items = next
-    ? [
-        { Put: { TableName: graph(), Item: { ...groupKey(recipient, next.gid), ...stored }, ...groupCondition(previous) } },
-        { Put: { TableName: graph(), Item: { ...orderKey(recipient, next.updatedTicks, next.gid), ...stored } } },
-        ...claim,
-      ]
-    : [
-        { Delete: { TableName: graph(), Key: groupKey(recipient, previous.gid), ...groupCondition(previous) } },
-        { Delete: { TableName: graph(), Key: orderKey(recipient, previous.updatedTicks, previous.gid) } },
-        ...claim,
-      ];
-  try {
-    await doc.send(new TransactWriteCommand({ TransactItems: [...items, ...(head ? [head] : [])] as never }));
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)) return false;
-    throw error;
-  }
+    ...(head ? [head] : []),
+  ]);
 }
 
 /**

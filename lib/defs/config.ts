@@ -4,7 +4,7 @@
  * keys it needs in `functions.ts`; the functions read each value once at cold start
  * (`readConfig`) and `cdk synth` / `npm start` validate them all up front (`validateConfig`).
  */
-import { parseBucketSize, parseSegments } from './activity-window.js';
+import { parseBucketSize, parseSegments, type WindowConfig } from './activity-window.js';
 import { parseDuration } from './durations.js';
 import { parseRollupSpec } from './rollup-spec.js';
 
@@ -214,6 +214,12 @@ export function readConfig<K extends ConfigKey>(key: K, env: NodeJS.ProcessEnv =
     throw new ConfigError(def.envVar, (error as Error).message);
   }
 }
+
+/** ACTIVITY_BUCKET and ACTIVITY_BUCKETS together: the window every writer and reader of activity entries shares. */
+export const readWindowConfig = (env: NodeJS.ProcessEnv = process.env): WindowConfig => ({
+  bucketMs: readConfig('ACTIVITY_BUCKET', env),
+  buckets: readConfig('ACTIVITY_BUCKETS', env),
+});
 
 /** Parse every key from `lookup` (env or cdk.json context); throws ConfigError on the first bad one. */
 export function validateConfig(lookup: (key: ConfigKey) => string | undefined): void {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newDiscriminator } from '../../functions/model/range-key.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mintToken } from '../../local/jwt.js';
 import { call, doc, keys, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+import { writeItemsWith } from '../support/write-items.js';
 
 const POSTS = 10_000;
 
@@ -27,18 +27,7 @@ it(`exports all ${POSTS} posts of an account, in parts under 6 MB`, async () => 
     const item = timelineItem(user, { verb: 'post', content: `post ${i} ${'x'.repeat(200)}` }, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
     return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined));
   });
-  const chunks = Array.from({ length: Math.ceil(POSTS / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  let next = 0;
-  const lane = async () => {
-    while (next < chunks.length) {
-      let requests = chunks[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (requests.length) {
-        const out = await doc.send(new BatchWriteCommand({ RequestItems: { [stack.tableNames.feed]: requests } }));
-        requests = (out.UnprocessedItems?.[stack.tableNames.feed] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all([lane(), lane(), lane(), lane()]);
+  await writeItemsWith(doc, stack.tableNames.feed, items);
 
   const seen = new Set<string>();
   let parts = 0;

@@ -6,29 +6,14 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { commentPartition } from '../../functions/model/comment.js';
-import { groupIdOf, notificationPartition } from '../../functions/model/notification.js';
+import { groupIdOf, type NotificationGroup, notificationPartition } from '../../functions/model/notification.js';
+import type { NotificationPage } from '../../functions/services/notifications/read.js';
 import { reactionPartition } from '../../functions/model/reaction.js';
 import { as, mustPost } from '../support/feed.js';
 import { api, doc, eventually, sqs, stack, token, uid } from '../support/local.js';
 
 type Client = Awaited<ReturnType<typeof as>>;
-interface Group {
-  id: string;
-  verb: string;
-  object: string;
-  actorCount: number;
-  actors: string[];
-  activityCount: number;
-  updatedAt: string;
-  seen: boolean;
-  read: boolean;
-}
-interface NotificationPage {
-  items: Group[];
-  lastRangeKey: string | null;
-  unseen: number;
-  unread: number;
-}
+type Group = NotificationGroup;
 
 const call = async (method: string, path: string, user: string, json?: unknown) => api(method, path, { token: await token(user), json });
 const react = (user: string, id: string, kind = 'like') => call('PUT', `/activities/${encodeURIComponent(id)}/reactions/${kind}`, user);

@@ -1,8 +1,11 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { doc } from './local.js';
 
-/** BatchWrite puts, 25 per call, 4 in flight, unprocessed items retried. */
-export async function writeItems(table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+/** BatchWrite puts into the shared stack, 25 per call, 4 in flight, unprocessed items retried. */
+export const writeItems = (table: string, items: readonly Record<string, unknown>[]): Promise<void> => writeItemsWith(doc, table, items);
+
+/** The same through another client (a test file's own stack). */
+export async function writeItemsWith(doc: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
   let next = 0;

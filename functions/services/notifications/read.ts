@@ -4,7 +4,7 @@
  * the GetItem. Neither ever scans: counts are kept per day in the head (model/notification.ts).
  */
 import { countsOfHead, cursorOfOrderSk, orderBoundFor, orderSkOfCursor, parseGroup, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
-import { ValidationError } from '../../model/errors.js';
+import { invalidCursor } from '../../model/errors.js';
 import { groupPage, readHeadItem } from '../../stores/notification-store.js';
 import { notificationPolicy, windowStart } from './policy.js';
 
@@ -20,7 +20,7 @@ export async function readNotifications(recipient: string, limit: number, before
   let afterSk: string | undefined;
   if (before !== undefined) {
     afterSk = orderSkOfCursor(before);
-    if (!afterSk) throw new ValidationError('Invalid cursor.', [{ field: 'query.before', message: 'a lastRangeKey from a previous page' }]);
+    if (!afterSk) throw invalidCursor('query.before', 'a lastRangeKey from a previous page');
   }
   const beyondWindow = afterSk !== undefined && afterSk >= orderBoundFor(window.ticks);
   const [page, head] = await Promise.all([
