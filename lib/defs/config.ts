@@ -54,6 +54,13 @@ export const configKeys = {
     default: '30d',
     description: 'Retention by age of home feeds: copies expire this long after they were posted (DynamoDB TTL), or off.',
   },
+  FEED_TRIM_CHANCE: {
+    envVar: 'FEED_TRIM_CHANCE',
+    contextKey: 'feedTrimChance',
+    default: 'auto',
+    description:
+      'Chance that a copy written to a home feed starts a trim attempt: auto = 1/FEED_MAX_ITEMS (1/16 with a span only), or a number in (0, 1]; higher keeps feeds nearer N for more attempt reads (tests use 1: every write decides, nothing left to chance).',
+  },
   TIMELINE_TTL: {
     envVar: 'TIMELINE_TTL',
     contextKey: 'timelineTtl',
@@ -167,6 +174,15 @@ function integerUpTo(min: number, max: number, what: string): (raw: string) => n
   };
 }
 
+/** `auto` (undefined: the policy derives it), or a probability in (0, 1]. */
+function chanceOrAuto(raw: string): number | undefined {
+  const text = raw.trim().toLowerCase();
+  if (text === 'auto') return undefined;
+  const n = Number(text);
+  if (!/^(0|1)?(\.\d+)?$/.test(text) || text === '' || !(n > 0 && n <= 1)) throw new Error(`expected auto or a number in (0, 1], got "${raw}"`);
+  return n;
+}
+
 /** Comma-separated verbs (the POST /activities verb rule), blanks ignored: a set. */
 function parseVerbList(raw: string): ReadonlySet<string> {
   const verbs = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
@@ -189,6 +205,7 @@ export const configParsers = {
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,
+  FEED_TRIM_CHANCE: chanceOrAuto,
   TIMELINE_TTL: parseDuration,
   ROLLUPS: parseRollupSpec,
   ROLLUP_TTL: parseDuration,

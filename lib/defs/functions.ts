@@ -113,7 +113,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: ['fanout'],
     // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes.
     // Notification retention: count trims after a new group, TTL on every group item.
-    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
+    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
   },
   /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
   rollups: {
@@ -157,7 +157,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
     sendsTo: [],
-    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'PROTECTED_VERBS'],
+    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
   },
   /** GET /feed, GET /users/{userId}/activities: one Query on one partition of the feed table. */
   feedRead: {

@@ -1,6 +1,7 @@
 /**
- * What round 1's users saw, replayed on a stack of its own (FEED_MAX_ITEMS = 10, handlers and
- * pollers in this process so a delay can be injected into the fan-out worker's writes):
+ * What round 1's users saw, replayed on a stack of its own (FEED_MAX_ITEMS = 10 with
+ * FEED_TRIM_CHANCE = 1, so every copy write attempts a trim and none is left to the draw; handlers
+ * and pollers in this process so a delay can be injected into the fan-out worker's writes):
  *  1. retention of a home feed never touches what its owner posted;
  *  2. the client's clock never orders anyone's feed, and `since` catch-up keeps working;
  *  4. a DELETE in the middle of a fan-out or a backfill leaves no copy behind.
@@ -13,7 +14,7 @@ import { call, seedFollowers, startOwnStack, stopOwnStack, storedCopies, tally, 
 const N = 10;
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N) } });
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N), FEED_TRIM_CHANCE: '1' } });
   const handlerClients = await import('../../functions/platform/clients.js');
   installCopyHold(handlerClients.dynamo);
 }, 120_000);
@@ -35,8 +36,8 @@ describe('1. home-feed retention never touches what a user owns', () => {
     for (let i = 0; i < 60; i++) bobs.push((await call('POST', '/activities', bob, { verb: 'post', content: `b${i}` })).body.id);
     const newest = [...bobs].reverse().slice(0, N);
     await until(async () => ids((await call('GET', `/feed?limit=${N}`, alice)).body).join() === newest.join(), "alice's feed shows bob's 10 newest");
-    // Trims ran on the write path (about 2 in N copies try): storage is far below the 61 copies written,
-    // never below the N newest.
+    // Trims ran on the write path (every copy write attempts one here; the first cuts at 2N + margin
+    // copies): storage is below the 61 copies written, never below the N newest.
     await until(async () => (await storedCopies(alice)).length < 61, 'a trim ran');
     expect((await storedCopies(alice)).length).toBeGreaterThanOrEqual(N);
 

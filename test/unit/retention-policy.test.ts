@@ -36,6 +36,12 @@ describe('homeFeedPolicyOf', () => {
   it('span only: trims are attempted now and then (1 in 16 copies)', () => {
     expect(homeFeedPolicyOf(undefined, 3_600_000)).toMatchObject({ maxItems: undefined, margin: 0, attemptChance: 1 / 16, maxSpanMs: 3_600_000 });
   });
+
+  it('an explicit trim chance replaces the derived one, and still never trims a feed without a policy', () => {
+    expect(homeFeedPolicyOf(10, undefined, undefined, 1)).toMatchObject({ maxItems: 10, margin: 3, attemptChance: 1 });
+    expect(homeFeedPolicyOf(undefined, 3_600_000, undefined, 0.5)).toMatchObject({ attemptChance: 0.5 });
+    expect(homeFeedPolicyOf(undefined, undefined, 1000, 1)).toMatchObject({ attemptChance: 0 });
+  });
 });
 
 describe('policies from the environment', () => {
@@ -43,6 +49,11 @@ describe('policies from the environment', () => {
     expect(homeFeedPolicyFromEnv({})).toEqual(homeFeedPolicyOf(1000, undefined, 30 * 86_400_000));
     expect(homeFeedPolicyFromEnv({ FEED_MAX_ITEMS: 'off', FEED_MAX_SPAN: '1h', FEED_TTL: 'off' })).toEqual(homeFeedPolicyOf(undefined, 3_600_000, undefined));
     expect(() => homeFeedPolicyFromEnv({ FEED_MAX_ITEMS: 'lots' })).toThrow(/^FEED_MAX_ITEMS: /);
+    expect(homeFeedPolicyFromEnv({ FEED_MAX_ITEMS: '10', FEED_TRIM_CHANCE: '1' })).toMatchObject({ maxItems: 10, attemptChance: 1 });
+    expect(homeFeedPolicyFromEnv({ FEED_MAX_ITEMS: '10', FEED_TRIM_CHANCE: 'auto' })).toMatchObject({ attemptChance: 0.1 });
+    for (const bad of ['0', '1.5', '-0.1', 'half', '']) {
+      expect(() => homeFeedPolicyFromEnv({ FEED_TRIM_CHANCE: bad })).toThrow(/^FEED_TRIM_CHANCE: /);
+    }
   });
 
   it('timelines: kept until deleted unless TIMELINE_TTL is set', () => {
@@ -97,6 +108,7 @@ describe('startsTrim', () => {
     for (const rk of rks(1000)) {
       expect(startsTrim('alice', rk, homeFeedPolicyOf(undefined))).toBe(false);
       expect(startsTrim('alice', rk, homeFeedPolicyOf(1))).toBe(true);
+      expect(startsTrim('alice', rk, homeFeedPolicyOf(1000, undefined, undefined, 1))).toBe(true);
     }
   });
 });

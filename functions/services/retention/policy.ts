@@ -17,7 +17,7 @@ export interface HomeFeedPolicy {
   readonly maxItems?: number;
   /** How many more than N copies written since the last trim make the next one delete. */
   readonly margin: number;
-  /** Chance that a copy written to a feed starts a trim attempt (decided from the copy's key). */
+  /** Chance that a copy written to a feed starts a trim attempt (decided from the copy's key; FEED_TRIM_CHANCE). */
   readonly attemptChance: number;
   readonly maxSpanMs?: number;
   readonly ttlMs?: number;
@@ -31,20 +31,28 @@ export interface TimelinePolicy {
  * margin = max(1, ⌈N/4⌉); a trim is attempted about once per N copies written (Stream-Framework's
  * trim chance, 1/max_length): an attempt that finds too few copies to trim reads what was written
  * since the last trim, so rarer attempts keep the reads of all attempts under 2× what they delete.
+ * `trimChance` (FEED_TRIM_CHANCE) replaces that derived chance; 1 makes every copy write attempt
+ * a trim, so whether a trim runs no longer depends on the keys drawn (what tests need).
  */
-export function homeFeedPolicyOf(maxItems: number | undefined, maxSpanMs?: number, ttlMs?: number): HomeFeedPolicy {
+export function homeFeedPolicyOf(maxItems: number | undefined, maxSpanMs?: number, ttlMs?: number, trimChance?: number): HomeFeedPolicy {
   const trimming = maxItems !== undefined || maxSpanMs !== undefined;
+  const derived = maxItems === undefined ? 1 / 16 : Math.min(1, 1 / maxItems);
   return {
     maxItems,
     margin: maxItems === undefined ? 0 : Math.max(1, Math.ceil(maxItems / 4)),
-    attemptChance: !trimming ? 0 : maxItems === undefined ? 1 / 16 : Math.min(1, 1 / maxItems),
+    attemptChance: !trimming ? 0 : (trimChance ?? derived),
     maxSpanMs,
     ttlMs,
   };
 }
 
 export function homeFeedPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): HomeFeedPolicy {
-  return homeFeedPolicyOf(readConfig('FEED_MAX_ITEMS', env), readConfig('FEED_MAX_SPAN', env), readConfig('FEED_TTL', env));
+  return homeFeedPolicyOf(
+    readConfig('FEED_MAX_ITEMS', env),
+    readConfig('FEED_MAX_SPAN', env),
+    readConfig('FEED_TTL', env),
+    readConfig('FEED_TRIM_CHANCE', env),
+  );
 }
 
 export function timelinePolicyFromEnv(env: NodeJS.ProcessEnv = process.env): TimelinePolicy {
