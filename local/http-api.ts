@@ -4,13 +4,18 @@
  * (401 `{"message":"Unauthorized"}` like AWS; 403 `{"message":"Forbidden"}` when the route requires
  * scopes and the token has none of them), build a payload-2.0 event, invoke the handler,
  * and turn its result into the HTTP response (500/503 like AWS when it throws or times out).
+ * What the server refuses before any route — a request target over 8 KiB (414), headers over
+ * Node's 16 KiB (431), a request HTTP cannot parse (400), one too slow to arrive (408) — is
+ * answered problem+json too, never a bare status line.
  * Before any of that, the local web console (`site`, local/console-site.ts) takes paths under
  * /console: they exist here only, never in the route table or in AWS.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { defaultRoute, type FunctionId, functions, hasAnyScope, resolveRoute, routeKey, scopesOf } from '../lib/defs/index.js';
+import { PROBLEM_CONTENT_TYPE } from '../functions/http/problem.js';
 import { localAccountId } from './aws-local.js';
 import type { ConsoleSite } from './console-site.js';
 import { lambdaContext, loadHandler } from './handlers.js';
@@ -18,6 +23,8 @@ import type { JwtVerifier } from './jwt.js';
 
 /** API Gateway's payload limit. Bodies above it never reach a handler. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** The longest request target (path and query) served: API Gateway bounds the request line too. */
+export const MAX_REQUEST_TARGET_BYTES = 8192;
 /** HTTP API's integration timeout. */
 const INTEGRATION_TIMEOUT_MS = 30_000;
 const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|xml|.*\+xml|x-www-form-urlencoded|javascript))/i;
@@ -34,6 +41,7 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier; si
       send(res, 500, { 'content-type': 'application/json' }, '{"message":"Internal Server Error"}');
     });
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
@@ -48,6 +56,10 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier; si
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVerifier, site?: ConsoleSite): Promise<void> {
+  if (Buffer.byteLength(req.url ?? '') > MAX_REQUEST_TARGET_BYTES) {
+    req.resume();
+    return sendProblem(res, 414, `The request target exceeds ${MAX_REQUEST_TARGET_BYTES} bytes.`);
+  }
   const url = new URL(req.url ?? '/', 'http://local');
   if (site && (await site(req, res, url))) return;
   const body = await readBody(req);
@@ -177,6 +189,47 @@ function writeResult(res: ServerResponse, result: unknown): void {
   }
   const text = typeof result === 'string' ? result : JSON.stringify(result ?? null);
   send(res, 200, { 'content-type': 'application/json' }, text);
+}
+
+/** An RFC 9457 body for what the server itself refuses (`about:blank`: the status says it all). */
+function problemBody(status: number, detail: string): string {
+  return JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail });
+}
+
+function sendProblem(res: ServerResponse, status: number, detail: string): void {
+  send(res, status, { 'content-type': PROBLEM_CONTENT_TYPE, connection: 'close' }, problemBody(status, detail));
+}
+
+/**
+ * Node's parser refuses a request before any handler sees it (and would write a bare status
+ * line): answer problem+json on the raw socket and close it. Header overflow is a 414 when the
+ * request line alone is too long, else a 431.
+ */
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  let detail = 'The request is not valid HTTP/1.1.';
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const head = error.rawPacket?.subarray(0, MAX_REQUEST_TARGET_BYTES + 64).toString('latin1') ?? '';
+    const lineEnd = head.indexOf('\r\n');
+    if (/^[A-Z]+ /.test(head) && (lineEnd === -1 || lineEnd > MAX_REQUEST_TARGET_BYTES)) {
+      status = 414;
+      detail = `The request target exceeds ${MAX_REQUEST_TARGET_BYTES} bytes.`;
+    } else {
+      status = 431;
+      detail = 'The request line and headers exceed 16 KiB.';
+    }
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    detail = 'The request did not arrive in time.';
+  }
+  const body = problemBody(status, detail);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
