@@ -14,6 +14,9 @@ const invocation = new AsyncLocalStorage<FunctionId>();
 /** Runs `fn` as an invocation of function `id` (its calls are checked against its grants). */
 export const runAs = <T>(id: FunctionId, fn: () => T): T => invocation.run(id, fn);
 
+/** The function whose invocation the caller runs in (undefined outside any): lets a meter keep one function's calls apart. */
+export const currentFunction = (): FunctionId | undefined => invocation.getStore();
+
 export interface Access {
   readonly action: string;
   readonly table: string;

@@ -7,8 +7,9 @@
  *    or attribute values, sets and lists included), the others' counts are exact again, and
  *    GET /users/alice answers 404; a repeated DELETE is harmless.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followEdgeKey } from '../../functions/model/follow-edge.js';
 import { call, doc, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
 
 beforeAll(async () => {
@@ -35,6 +36,9 @@ async function itemsMentioning(needle: string): Promise<{ table: string; item: s
   }
   return found;
 }
+
+const edgeExists = async (follower: string, followee: string) =>
+  (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followEdgeKey(follower, followee), ConsistentRead: true }))).Item !== undefined;
 
 let a1: { id: string }, a2: { id: string }, c1: { id: string };
 
@@ -93,12 +97,15 @@ describe('export', () => {
 describe('erase', () => {
   it('leaves no item holding her id, exact counts for the others, and 404 for her', async () => {
     expect((await itemsMentioning(alice)).length).toBeGreaterThan(20); // she is everywhere before
-    await new Promise((r) => setTimeout(r, 3000)); // the ex-follower's settle cleanup has run
+    // The two unfollows' settle cleanups have run (each deletes its gone edge last): waited for, not slept on.
+    await until(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), 'the settle cleanups of both unfollows');
     expect((await call('DELETE', '/me', alice)).status).toBe(202);
     await until(async () => (await call('GET', `/users/${alice}`, bob)).status === 404, 'the erase job to finish', 60_000);
-    await new Promise((r) => setTimeout(r, 2000)); // the stream's retract/purge jobs of her posts are done too
-
-    expect(await itemsMentioning(alice)).toEqual([]);
+    // The stream's retract/purge jobs of her posts follow the erase job: wait until nothing holds her id.
+    await until(async () => (await itemsMentioning(alice)).length === 0, 'the retract/purge jobs of her posts', 60_000).catch(async (error: unknown) => {
+      expect(await itemsMentioning(alice)).toEqual([]); // names what is left
+      throw error;
+    });
     expect((await call('GET', `/users/${bob}`, bob)).body).toMatchObject({ followers: 0, following: 0 });
     expect((await call('GET', `/users/${carol}`, carol)).body).toMatchObject({ followers: 0, following: 0 });
     expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(404); // nothing brings her back

@@ -1,19 +1,35 @@
 /**
  * DynamoDB Local killed and restarted (persistent data) in the middle of a fan-out: the SQS
  * messages that failed meanwhile come back and the fan-out completes with one copy per follower.
+ * "In the middle" is made, not waited for: the worker's copy writes are held at a gate after the
+ * first one (support/hold-copies.ts), the JVM is killed there, and the held writes go to a dead port.
  * Own persistent stack; the retry delay is long enough that the restart (several seconds, more on a
  * busy machine) fits inside the jobs' receive budget, as a Lambda visibility timeout would.
  * A second JVM with persistent storage; about a minute.
  */
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local.js';
-import { allDelivered, dataDir, post, seedFollowers, stack, startOwnStack, stopOwnStack, tally, uid } from '../support/own-stack.js';
+import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
+import { allDelivered, dataDir, post, seedFollowers, stack, startOwnStack, stopOwnStack, tally, uid, until } from '../support/own-stack.js';
+
+/** Whether something listens on 127.0.0.1:port. */
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 let restarted: DynamoDbLocal | undefined;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: true, sqsRetryDelaySeconds: 10 });
+  installCopyHold((await import('../../functions/platform/clients.js')).dynamo);
 }, 120_000);
 
 afterAll(async () => {
@@ -25,20 +41,19 @@ describe('fan-out across a DynamoDB Local restart', () => {
   it('finishes a fan-out interrupted by a DynamoDB Local restart (persistent data)', async () => {
     const author = uid('restart');
     const followers = await seedFollowers(author, 1000);
+    // One copy write goes through, the next ones wait at the gate: the fan-out is under way.
+    const gate = holdCopiesOf(author, { after: 1 });
     const p = await post(author);
-    // Wait until copies are being written, then kill the JVM mid fan-out.
-    for (const deadline = Date.now() + 120_000; ; ) {
-      const t = await tally(followers.slice(0, 40), p.rangeKey);
-      if (t.exact > 0) break;
-      if (Date.now() > deadline) throw new Error('fan-out did not start');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await gate.atGate;
+    // The write that went through lands (it may still be in flight when the next one reaches the gate)…
+    await until(async () => (await tally(followers, p.rangeKey)).exact > 0, 'the first copy write');
+    const midway = await tally(followers, p.rangeKey);
+    expect(midway.exact).toBeLessThan(followers.length); // …and no other: it really is interrupted
     process.kill(stack.dynamoPid, 'SIGKILL');
     const port = Number(new URL(stack.dynamoEndpoint).port);
-    await new Promise((r) => setTimeout(r, 500));
+    await until(async () => !(await accepts(port)), 'the killed JVM to let go of its port');
+    gate.open(); // the held writes meet a dead port: their jobs fail and come back
     restarted = await startDynamoDbLocal({ port, dataDir: join(dataDir!, 'dynamodb') });
-    const midway = await tally(followers, p.rangeKey);
-    expect(midway.exact).toBeLessThan(followers.length); // it really was interrupted
     await allDelivered(followers, p.rangeKey, 180_000);
     console.log(`restart: ${midway.exact}/${followers.length} copies before the restart finished`);
   }, 360_000);

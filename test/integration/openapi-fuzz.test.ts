@@ -495,7 +495,6 @@ describe('requests generated from the served /openapi.json', () => {
 
     expect(failures.slice(0, 25), `${failures.length} failures`).toEqual([]);
     expect(requests.length).toBeGreaterThanOrEqual(10_000);
-    expect(elapsed).toBeLessThan(90_000);
     expect(await settledSnapshot(users)).toBe(before);
   }, 180_000);
 });

@@ -80,8 +80,10 @@ describe('rollups through the stream', () => {
     await doc.send(new PutCommand({ TableName: stack.tableNames.feed, Item: { ...feedHeadKey(uid('h')), pulled: new Set([a.actor as string]) } })); // a head
     await seedOriginals([{ actor: uid('s'), verb: sentinel, timeMs: now }]);
     const range = [now - HOUR, now + MIN] as const;
-    await eventually(async () => sumOf(await readSeries(`${sentinel}.count`, ...range)) === 1);
-    await new Promise((r) => setTimeout(r, 1000)); // anything still in flight would land by now
+    // Both originals counted (waited for, whatever order the shards deliver in) and the sentinel too…
+    await eventually(async () => sumOf(await readSeries(`${verb}.count`, ...range)) === 2 && sumOf(await readSeries(`${sentinel}.count`, ...range)) === 1);
+    // …and nothing else of this verb counts later (an absence: a correct consumer passes whenever this looks).
+    await new Promise((r) => setTimeout(r, 1000));
     expect(sumOf(await readSeries(`${verb}.count`, ...range))).toBe(2);
   });
 
