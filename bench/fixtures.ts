@@ -24,6 +24,7 @@ import { type TimelineItem, timelineItem, timelineKey } from '../functions/model
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
+import { type LaneId, laneDlq, laneList } from '../lib/defs/lanes.js';
 import { routes } from '../lib/defs/routes.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
@@ -107,15 +108,20 @@ export async function follow(ctx: BenchContext, followers: readonly string[], au
 
 // ---- waiting for the fan-out ----------------------------------------------------------------
 
-/** Messages visible + in flight on the fan-out queue. */
-export async function fanoutBacklog(ctx: BenchContext): Promise<number> {
-  const { Attributes = {} } = await ctx.sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: ctx.stack.queueUrls.fanout,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+/** Messages visible + in flight on the job lanes' queues (all of them, or the ones named). */
+export async function fanoutBacklog(ctx: BenchContext, only: readonly LaneId[] = laneList.map((l) => l.id)): Promise<number> {
+  const depths = await Promise.all(
+    only.map(async (lane) => {
+      const { Attributes = {} } = await ctx.sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: ctx.stack.queueUrls[lane],
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
     }),
   );
-  return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+  return depths.reduce((a, b) => a + b, 0);
 }
 
 /** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
@@ -326,10 +332,15 @@ export async function authorWithFollowers(ctx: BenchContext, n: number): Promise
   return { author, followers: await followersOf(ctx, author, n, 'f') };
 }
 
-/** Messages in the fan-out dead-letter queue. */
+/** Messages in the job lanes' dead-letter queues. */
 export async function fanoutDlqDepth(ctx: BenchContext): Promise<number> {
-  const { Attributes = {} } = await ctx.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls.fanoutDlq, AttributeNames: ['ApproximateNumberOfMessages'] }),
+  const depths = await Promise.all(
+    laneList.map(async (lane) => {
+      const { Attributes = {} } = await ctx.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[laneDlq(lane.id)], AttributeNames: ['ApproximateNumberOfMessages'] }),
+      );
+      return Number(Attributes.ApproximateNumberOfMessages ?? 0);
+    }),
   );
-  return Number(Attributes.ApproximateNumberOfMessages ?? 0);
+  return depths.reduce((a, b) => a + b, 0);
 }

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type LaneId, laneDlq, laneList, type QueueId } from '../lib/defs/index.js';
 import { homeFeedPartition } from '../functions/model/feed-copy.js';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.js';
@@ -229,16 +230,19 @@ try {
     return { found, missing, duplicated, unknown };
   };
 
+  /** Messages in every lane's queue (or, with laneDlq, every lane's dead-letter queue). */
+  const lanesDepth = async (queueOf: (lane: LaneId) => QueueId) =>
+    (await Promise.all(laneList.map((l) => depth(stack.queueUrls[queueOf(l.id)])))).reduce((a, b) => a + b, 0);
   const drainDeadline = Date.now() + 180_000;
   let copies = await audit();
   let rollup = await rollupCount();
   const rollupExpected = Object.keys(load.acked).length;
-  while ((copies.missing > 0 || rollup !== rollupExpected || (await depth(stack.queueUrls.fanout)) > 0) && Date.now() < drainDeadline) {
+  while ((copies.missing > 0 || rollup !== rollupExpected || (await lanesDepth((l) => l)) > 0) && Date.now() < drainDeadline) {
     await sleep(2_000);
     copies = await audit();
     rollup = await rollupCount();
   }
-  const dlq = { fanoutDlq: await depth(stack.queueUrls.fanoutDlq), streamFailures: await depth(stack.queueUrls.streamFailures) };
+  const dlq = { fanoutDlq: await lanesDepth(laneDlq), streamFailures: await depth(stack.queueUrls.streamFailures) };
 
   const ok =
     load.unacked.length === 0 &&
@@ -268,7 +272,7 @@ try {
     'copies of unknown ids': copies.unknown,
     [`rollup ${verb}.count expected`]: rollupExpected,
     [`rollup ${verb}.count found`]: rollup,
-    'fanout DLQ depth': dlq.fanoutDlq,
+    'job DLQs depth': dlq.fanoutDlq,
     'stream failures depth': dlq.streamFailures,
     'faults: throttled BatchWriteItem calls': `${faults.throttled} of ${faults.batchWrites}`,
     'faults: worker crashes mid-page': faults.crashes,

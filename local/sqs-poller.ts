@@ -34,19 +34,32 @@ export interface SqsPollerOptions {
 
 export function startSqsPoller(opts: SqsPollerOptions): Poller {
   let running = true;
-  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running));
+  let pauses = 0;
+  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running, () => pauses > 0));
   return {
     id: opts.source.id,
     async stop() {
       running = false;
       await Promise.allSettled(loops);
     },
+    pause() {
+      pauses++;
+      let resumed = false;
+      return () => {
+        if (!resumed) pauses--;
+        resumed = true;
+      };
+    },
   };
 }
 
-async function loop(opts: SqsPollerOptions, running: () => boolean): Promise<void> {
+async function loop(opts: SqsPollerOptions, running: () => boolean, paused: () => boolean): Promise<void> {
   let idleMs = 20;
   while (running()) {
+    if (paused()) {
+      await sleep(20);
+      continue;
+    }
     try {
       const handled = await pollOnce(opts);
       idleMs = handled ? 20 : Math.min(idleMs * 2, 250);

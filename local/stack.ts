@@ -62,6 +62,8 @@ export interface LocalStack {
   readonly queueUrls: Record<QueueId, string>;
   /** The env vars the handlers see (also applied to this process). */
   readonly env: Record<string, string>;
+  /** Holds an SQS event source's poller still until the returned function is called (tests). */
+  pauseSource(id: string): () => void;
   stop(): Promise<void>;
 }
 
@@ -111,11 +113,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const api: HttpApi = await startHttpApi({ port: opts.port, verify: await createVerifier(opts.keys), site });
     started.push(api);
 
+    const pollers = new Map<string, Poller>();
     if (opts.pollers !== false) {
       const checkpoints: CheckpointStore = opts.dataDir
         ? fileCheckpoints(join(opts.dataDir, 'stream-checkpoints.json'))
         : memoryCheckpoints();
-      for (const source of eventSources) started.push(await startPoller(source));
+      for (const source of eventSources) {
+        const poller = await startPoller(source);
+        pollers.set(source.id, poller);
+        started.push(poller);
+      }
       async function startPoller(source: (typeof eventSources)[number]): Promise<Poller> {
         if (source.kind === 'sqs') {
           return startSqsPoller({
@@ -147,6 +154,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       tableNames,
       queueUrls,
       env,
+      pauseSource(id) {
+        const pause = pollers.get(id)?.pause;
+        if (!pause) throw new Error(`no pausable poller "${id}" (pollers: ${[...pollers.keys()].join(', ') || 'none'})`);
+        return pause();
+      },
       stop: stopAll,
     };
   } catch (error) {
@@ -173,6 +185,8 @@ function handlerEnv(
     AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
     AWS_ENDPOINT_URL_SQS: sqsEndpoint,
     POWERTOOLS_SERVICE_NAME: 'tickfeed',
+    // EMF lines are CloudWatch's input; locally they would only flood the console.
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
   for (const t of tableList) env[t.envVar] = tableNames[t.id];
   for (const q of Object.values(queues)) env[q.envVar] = queueUrls[q.id];

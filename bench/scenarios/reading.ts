@@ -159,7 +159,7 @@ async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure
     return [notMeasured(S, 'Queries per page (hybrid, k pulled authors)', 'the follow graph is not in this build')];
   }
   // Loaded here, not at the top: handler-side modules read their env at load (after the stack starts).
-  const { enqueueJob } = await import('../../functions/services/fanout/jobs.js');
+  const { enqueueJob } = await import('../../functions/services/jobs/bus.js');
   const figures: Figure[] = [];
   for (const k of [1, 4]) {
     const reader = uid('hybrid-reader', k);

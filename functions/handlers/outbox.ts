@@ -6,8 +6,8 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../platform/logger.js';
-import { enqueueJobs } from '../services/fanout/jobs.js';
-import { jobsOfBatch } from '../services/fanout/outbox.js';
+import { enqueueJobs } from '../services/jobs/bus.js';
+import { jobsOfBatch } from '../services/jobs/outbox.js';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const pending = jobsOfBatch(event.Records);

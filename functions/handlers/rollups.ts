@@ -1,14 +1,17 @@
 /**
- * Feed-table stream → rollup rows and recent-activity buckets (issue 5). Counts each original
- * activity exactly once (see core/rollups/apply.ts); on a failed write reports the first activity
- * not yet counted, so Lambda retries from there (earlier records are done; later ones that did get
- * written are recognised by their claims).
+ * Feed-table stream → rollup rows and recent-activity entries (issue 5), once per tumbling window
+ * per shard (the event source's `tumblingWindowSeconds`): invocations of a window fold their
+ * records into the state Lambda carries; the final one writes it (services/rollups/apply.ts). A
+ * failed write throws: Lambda retries the invocation with the same state, which writes the same
+ * items again. An event without a window (a mapping configured without one) is written a segment
+ * per record.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
+import { type DynamoDBStreamWindowEvent, type DynamoDBStreamWindowResponse, isWindowEvent } from '../../lib/defs/stream-window.js';
 import { logger } from '../platform/logger.js';
-import { applyActivities } from '../services/rollups/apply.js';
-import { activityOf, type PlanOptions } from '../services/rollups/plan.js';
+import { applyRecords, applyWindowEvent } from '../services/rollups/apply.js';
+import type { PlanOptions } from '../services/rollups/plan.js';
 
 const settings = {
   spec: readConfig('ROLLUPS'),
@@ -17,18 +20,18 @@ const settings = {
   window: readWindowConfig(),
 };
 
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const activities = event.Records.map(activityOf).filter((a) => a !== undefined);
+export async function handler(event: DynamoDBStreamWindowEvent): Promise<DynamoDBStreamWindowResponse>;
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse>;
+export async function handler(event: DynamoDBStreamEvent | DynamoDBStreamWindowEvent): Promise<DynamoDBBatchResponse | DynamoDBStreamWindowResponse> {
   const opts: PlanOptions = { ...settings, nowMs: Date.now() };
-  const result = await applyActivities(activities, opts);
-  logger.debug('rollup batch', {
-    records: event.Records.length,
-    activities: activities.length,
-    chunks: result.chunks,
-    rows: result.rows,
-    alreadyCounted: result.alreadyCounted,
-  });
-  if (!result.failedAt) return { batchItemFailures: [] };
-  logger.error('rollup batch incomplete; retrying from the first uncounted activity', { seq: result.failedAt.seq });
-  return { batchItemFailures: [{ itemIdentifier: result.failedAt.seq }] };
-};
+  if (!isWindowEvent(event)) {
+    const written = await applyRecords(event.Records, opts);
+    logger.debug('rollup records (no window)', { records: event.Records.length, ...written });
+    return { batchItemFailures: [] };
+  }
+  const { state, written } = await applyWindowEvent(event, opts);
+  if (written.segments || event.isFinalInvokeForWindow) {
+    logger.debug('rollup window', { shard: event.shardId, window: event.window.start, final: event.isFinalInvokeForWindow, records: event.Records.length, ...written });
+  }
+  return { state, batchItemFailures: [] };
+}

@@ -12,13 +12,13 @@
  * up like an unfollow); while it stands the blocked user cannot follow (403), react or comment
  * (403), notify, or read the blocker's timeline and activities (404).
  */
-import { encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
+import { controlEntry, encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
 import { invalidCursor, ValidationError } from '../model/errors.js';
 import { backoff } from '../platform/pool.js';
 import { controlPage, liftBlock, liftMute, placeBlock, placeMute } from '../stores/controls-store.js';
 import { addPulledWhileFollowing, getEdge, getProfile } from '../stores/graph-store.js';
 import { controlSettleSeconds } from './controls-state.js';
-import { enqueueJob } from './fanout/jobs.js';
+import { enqueueJob } from './jobs/bus.js';
 import { unfollow } from './following.js';
 
 const MAX_ATTEMPTS = 8;
@@ -87,7 +87,8 @@ export async function unblock(caller: string, target: string): Promise<void> {
 }
 
 export interface ControlListPage {
-  items: { userId: string }[];
+  /** `userId` null: a user who was erased (the mute or block stays in force should they come back). */
+  items: { userId: string | null }[];
   next: string | null;
 }
 
@@ -99,5 +100,5 @@ export async function listControls(kind: Control, caller: string, limit: number,
   }
   const page = await controlPage(kind, caller, limit, after);
   const last = page.targets.at(-1);
-  return { items: page.targets.map((userId) => ({ userId })), next: page.more && last !== undefined ? encodeControlCursor(last) : null };
+  return { items: page.targets.map(controlEntry), next: page.more && last !== undefined ? encodeControlCursor(last) : null };
 }

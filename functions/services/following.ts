@@ -13,7 +13,7 @@ import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
 import { createEdge, getEdge, getProfile, listPage, profileAndErasure, removeEdge } from '../stores/graph-store.js';
 import { controlSettleSeconds, hasMuted } from './controls-state.js';
-import { enqueueJob } from './fanout/jobs.js';
+import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
 

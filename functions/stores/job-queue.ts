@@ -1,18 +1,19 @@
 /**
- * The fan-out queue (SQS): the only importer of the SQS client. Sends message bodies, 10 per
- * SendMessageBatch; what a body means is services/fanout/jobs.ts's business.
+ * The job queues (SQS, one per lane): the only importer of the SQS client. Sends message bodies,
+ * 10 per SendMessageBatch; what a body means is services/jobs/jobs.ts's business.
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import type { QueueId } from '../../lib/defs/queues.js';
 import { sqs } from '../platform/clients.js';
 import { queueUrl } from '../platform/env.js';
 
 /** Indexes of the bodies that were NOT accepted (entry failures); throws if a call fails outright. */
-export async function sendMessages(bodies: readonly string[], delaySeconds = 0): Promise<number[]> {
+export async function sendMessages(queue: QueueId, bodies: readonly string[], delaySeconds = 0): Promise<number[]> {
   const failed: number[] = [];
   for (let i = 0; i < bodies.length; i += 10) {
     const out = await sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: queueUrl('fanout'),
+        QueueUrl: queueUrl(queue),
         Entries: bodies.slice(i, i + 10).map((MessageBody, j) => ({
           Id: String(i + j),
           MessageBody,

@@ -4,6 +4,8 @@
  * - a dead-letter queue or stream on-failure queue holds a message (depth > 0): a fan-out job, or a
  *   stream batch that exhausted its retries (re-drive it with `npm run redrive` while the stream
  *   still holds its records: 24 h);
+ * - a job lane's oldest message is older than the lane's promise allows (lib/defs/lanes.ts), and a
+ *   fan-out page finished more than 10 s after its post (FanoutLag, from the fan-out worker);
  * - a stream consumer falls behind (IteratorAge above `iteratorAgeAlarm`, default 5 min): records
  *   age out of the stream after 24 h;
  * - the HTTP API answers 5xx;
@@ -20,7 +22,19 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { type DeploymentSettings, eventSources, type FunctionId, functionList, type QueueId, queueList } from '../defs/index.js';
+import {
+  type DeploymentSettings,
+  eventSources,
+  fanoutLagAlarmMs,
+  type FunctionId,
+  functionList,
+  laneList,
+  laneQueue,
+  metricNames,
+  metricNamespace,
+  type QueueId,
+  queueList,
+} from '../defs/index.js';
 
 const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
 
@@ -75,8 +89,8 @@ export function createAlarms(
       `${pascal(id)}DepthAlarm`,
       resources.queues[id].metricApproximateNumberOfMessagesVisible({ period: minute, statistic: cloudwatch.Stats.MAXIMUM }),
       0,
-      id === 'fanoutDlq'
-        ? 'A fan-out job was dead-lettered: some followers miss a post (or a follow/unfollow was not applied). Inspect and re-send the message to the fan-out queue.'
+      id !== 'streamFailures'
+        ? `A job of the ${id.replace(/Dlq$/, '')} lane was dead-lettered: its work (a post's copies, a follow's backfill, a notification, an erase…) was not done. Inspect it, fix the cause and move it back to the lane's queue (SQS DLQ redrive).`
         : `A stream batch exhausted its retries and was skipped (queue ${id}). Fix the cause, then re-drive it within 24 h: npm run redrive -- --queue-url <url>.`,
     );
   }
@@ -88,6 +102,27 @@ export function createAlarms(
       `The ${id} stream consumer is more than ${settings.iteratorAgeAlarmMs / 1000}s behind; stream records expire after 24 h.`,
     );
   }
+  // What users feel: work waiting in a lane (each lane's promise, lanes.ts), and a post slow to arrive.
+  for (const lane of laneList) {
+    alarm(
+      `${pascal(lane.id)}LaneOldestMessageAlarm`,
+      resources.queues[laneQueue(lane.id)].metricApproximateAgeOfOldestMessage({ period: minute, statistic: cloudwatch.Stats.MAXIMUM }),
+      lane.oldestAgeAlarmSeconds,
+      `The ${lane.id} lane's oldest job waited more than ${lane.oldestAgeAlarmSeconds}s (its promise: ${lane.promise}). Raise ${lane.id}MaxConcurrency or look for a failing job.`,
+    );
+  }
+  alarm(
+    'FanoutLagAlarm',
+    new cloudwatch.Metric({
+      namespace: metricNamespace,
+      metricName: metricNames.fanoutLag,
+      dimensionsMap: { service: 'tickfeed', lane: 'fanout' },
+      period: minute,
+      statistic: cloudwatch.Stats.MAXIMUM,
+    }),
+    fanoutLagAlarmMs,
+    `A post took more than ${fanoutLagAlarmMs / 1000}s from its write to its followers' feeds.`,
+  );
   alarm(
     'Api5xxAlarm',
     resources.api.metricServerError({ period: minute, statistic: cloudwatch.Stats.SUM }),

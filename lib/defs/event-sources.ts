@@ -6,6 +6,7 @@
  * (local/event-filter.ts implements the subset used here: exact values, `prefix`, `exists`).
  */
 import type { FunctionId } from './functions.js';
+import { laneList, laneQueue, laneSource, laneWorker } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
 
@@ -55,6 +56,13 @@ export interface StreamSourceDef {
    * empty list = every record). Records filtered out are skipped, as Lambda does: never delivered.
    */
   readonly filters: readonly FilterPattern[];
+  /**
+   * Lambda's tumbling window (TumblingWindowInSeconds, 1–900): invocations get `shardId`, `window`
+   * and the `state` the previous one returned, and a final one at the window's end
+   * (lib/defs/stream-window.ts). The local poller emulates it (its length can be shortened there
+   * with LOCAL_TUMBLING_WINDOW_SECONDS).
+   */
+  readonly tumblingWindowSeconds?: number;
 }
 
 export type EventSourceDef = SqsSourceDef | StreamSourceDef;
@@ -105,8 +113,9 @@ export const eventSources: readonly EventSourceDef[] = [
   },
   /**
    * A second consumer of the same stream (one stream table; Lambda allows two consumers per
-   * DynamoDB stream shard). Larger batches aggregate more activities per row. Retries are safe:
-   * the handler counts each activity exactly once under retry, bisection and partial writes.
+   * DynamoDB stream shard). It aggregates a 2-minute tumbling window per shard and writes it once
+   * (docs/rollups.md: cost per post vs freshness). Retries are safe: the handler counts each
+   * activity exactly once under retry, bisection and partial writes.
    */
   {
     kind: 'stream',
@@ -121,15 +130,19 @@ export const eventSources: readonly EventSourceDef[] = [
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
     filters: [timelineInsert],
+    tumblingWindowSeconds: 120,
   },
-  {
-    kind: 'sqs',
-    id: 'fanoutJobs',
-    queue: 'fanout',
-    fn: 'fanoutWorker',
-    batchSize: 10,
-    maxBatchingWindowSeconds: 0,
-    reportBatchItemFailures: true,
-    maxConcurrency: { contextKey: 'fanoutMaxConcurrency', default: 10 },
-  },
+  // One SQS source per job lane: its own queue, batch size and MaximumConcurrency (lanes.ts).
+  ...laneList.map(
+    (lane): SqsSourceDef => ({
+      kind: 'sqs',
+      id: laneSource(lane.id),
+      queue: laneQueue(lane.id),
+      fn: laneWorker(lane.id),
+      batchSize: lane.batchSize,
+      maxBatchingWindowSeconds: 0,
+      reportBatchItemFailures: true,
+      maxConcurrency: { contextKey: `${lane.id}MaxConcurrency`, default: lane.maxConcurrency },
+    }),
+  ),
 ];

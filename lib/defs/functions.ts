@@ -5,6 +5,7 @@
  * or event source).
  */
 import type { ConfigKey } from './config.js';
+import { type LaneId, lanes, laneQueue, laneWorker } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
 
@@ -46,6 +47,9 @@ export type FunctionId =
   | 'fallback'
   | 'outbox'
   | 'fanoutWorker'
+  | 'followupWorker'
+  | 'notifyWorker'
+  | 'maintenanceWorker'
   | 'rollups'
   | 'rollupsRead'
   | 'activityRead'
@@ -60,6 +64,18 @@ export type FunctionId =
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
+/** A lane's consumer: its entry, its lane's timeout, and sends to its own queue (continuations). */
+function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config'>): FunctionDef {
+  return {
+    id: laneWorker(lane),
+    entry: `functions/handlers/${lane}-worker.ts`,
+    timeoutSeconds: lanes[lane].timeoutSeconds,
+    memoryMb: 1024,
+    sendsTo: [laneQueue(lane)],
+    ...access,
+  };
+}
+
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
   // profileOf → profileAndErasure (the profile and the erase mark in one BatchGet)
@@ -71,7 +87,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     timeoutSeconds: 30,
     memoryMb: 512,
     tables: {},
-    sendsTo: ['fanout'],
+    sendsTo: ['fanout', 'notify', 'followup', 'maintenance'], // fanout, notify, retract, purge
     config: [],
   },
   /** Follow graph routes; enqueues backfill/cleanup/pull jobs. Feed write: the pulled set in the follower's home-feed head. */
@@ -85,44 +101,64 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // The follow transaction also checks the followee's block and the follower's mute
     // (ConditionCheckItem); a follow reads the mute first (BatchGetItem).
     tables: { graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem'] },
-    sendsTo: ['fanout'],
+    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
     config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
-  fanoutWorker: {
-    id: 'fanoutWorker',
-    entry: 'functions/handlers/fanout-worker.ts',
-    timeoutSeconds: 30,
-    memoryMb: 1024,
-    // feed: isLive/getOriginal + trims' readHead (GetItem), noLongerLive (BatchGetItem), newestOriginals,
-    // originalKeysWhile, trims' copyKeys, a purge's comments (Query), copies in/out and the purge's
-    // deletes (BatchWriteItem), recordTrimTop and pulled sets (UpdateItem, also inside
-    // addPulledWhileFollowing's transaction), a notification's check that its activity is live
-    // (ConditionCheckItem).
-    // graph: getProfile/getEdge (GetItem), follower pages, a purge's reactions, notification groups
-    // and claims (Query), setPulled/clearPending (UpdateItem), addPulledWhileFollowing's edge check
-    // (ConditionCheckItem); notifications: group + claims (BatchGetItem), group and order items
-    // (PutItem, DeleteItem), claims and head (UpdateItem), removed claims and reactions (BatchWriteItem).
-    // Erase jobs: originals and counters deleted outright (feed DeleteItem), the reactions' and
-    // comments' transactions (feed PutItem/DeleteItem/UpdateItem), the erase mark (graph PutItem),
-    // activity-window entries (stats Query, BatchWriteItem).
+  // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/run.ts).
+  // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
+  /**
+   * fanout: copies of a new post. feed: isLive/hasCopy and the trims' readHead (GetItem), trims'
+   * copyKeys (Query), copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the
+   * author's profile (GetItem), follower pages (Query).
+   */
+  fanoutWorker: laneWorkerDef('fanout', {
+    tables: { feed: ['GetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query'] },
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+  }),
+  /**
+   * followup: backfill, retract, cleanup, muteCleanup. feed: newestOriginals and originalKeysWhile
+   * (Query), noLongerLive (BatchGetItem), copies in/out (BatchWriteItem), trims (GetItem, Query,
+   * UpdateItem). graph: edges and profiles (GetItem), follower pages (Query), clearPending
+   * (UpdateItem), deleteGoneEdge's transaction (DeleteItem, UpdateItem).
+   */
+  followupWorker: laneWorkerDef('followup', {
+    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
+    config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+  }),
+  /**
+   * notify: notification groups. graph: the head (GetItem), group + claims, the recipient's mutes,
+   * blocks and follow edges (BatchGetItem), groups and claims (Query), group and order items
+   * (PutItem, DeleteItem), claims, head and a stranger's quota (UpdateItem), trims
+   * (BatchWriteItem); feed: the check that the activity is still live (ConditionCheckItem).
+   */
+  notifyWorker: laneWorkerDef('notify', {
+    tables: { feed: ['ConditionCheckItem'], graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'] },
+    config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'NOTIFY_STRANGER_LIMIT'],
+  }),
+  /**
+   * maintenance: erase, purge, pull/unpull and the settle re-runs of cleanup/muteCleanup. The erase
+   * deletes originals and counters (feed DeleteItem), the reactions' and comments' transactions
+   * (feed PutItem/DeleteItem/UpdateItem), the erase mark (graph PutItem), activity-window entries
+   * (stats Query, BatchWriteItem); a purge's reactions, comments and notification groups; pull sets
+   * the profile flag and adds to pulled sets (addPulledWhileFollowing's transaction).
+   */
+  maintenanceWorker: laneWorkerDef('maintenance', {
     tables: {
       feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'PutItem'],
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
       stats: ['Query', 'BatchWriteItem'],
     },
-    sendsTo: ['fanout'],
-    // home-feed retention: copies get the FEED_TTL; count/span trims start from copy writes.
-    // Notification retention: count trims after a new group, TTL on every group item.
     config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
-  },
-  /** Feed stream → rollup rows and activity buckets (issue 5). Writes the stats table only. */
+  }),
+  /** Feed stream → rollup rows and activity entries, once per tumbling window (issue 5). Writes the stats table only. */
   rollups: {
     id: 'rollups',
     entry: 'functions/handlers/rollups.ts',
     timeoutSeconds: 60,
     memoryMb: 512,
-    // writeClaimsAndRows: one transaction of conditional Puts.
-    tables: { stats: ['PutItem'] },
+    // stats: a segment's rows and entries (BatchWriteItem), its commit mark (PutItem), the shard's
+    // marks (Query); graph: the erase marks of a segment's actors (BatchGetItem).
+    tables: { stats: ['BatchWriteItem', 'PutItem', 'Query'], graph: ['BatchGetItem'] },
     sendsTo: [],
     config: ['ROLLUPS', 'ROLLUP_TTL', 'ROLLUP_PARTITIONS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS'],
   },
@@ -181,7 +217,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // the transactions); the activity author's block of the caller, the viewer check (BatchGetItem).
     tables: { feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'] },
     sendsTo: [],
-    config: [],
+    config: ['REACTION_KINDS'],
   },
   /** Mutes and blocks. A block unfollows both ways (as the graph function does); a mute flags the edge. */
   controls: {
@@ -196,7 +232,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
       feed: ['UpdateItem'],
     },
-    sendsTo: ['fanout'],
+    sendsTo: ['followup', 'maintenance'], // cleanups and backfills; pull/unpull and settle re-runs
     config: ['CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
   },
   /** GET /me/export (read-only), DELETE /me and DELETE /users/{userId} (start the erase job). */
@@ -208,7 +244,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // blocks (graph Query), comments (feed BatchGetItem), profile and erase mark (graph
     // BatchGetItem), the activity window (stats Query). Erase: the mark (graph PutItem), the job.
     tables: { feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'PutItem'], stats: ['Query'] },
-    sendsTo: ['fanout'],
+    sendsTo: ['maintenance'], // the erase job
     config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** GET /notifications, counts, and marking seen/read. */

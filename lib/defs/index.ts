@@ -2,6 +2,8 @@ export * from './config.js';
 export * from './deployment.js';
 export * from './event-sources.js';
 export * from './functions.js';
+export * from './lanes.js';
+export * from './metrics.js';
 export * from './queues.js';
 export * from './routes.js';
 export * from './scopes.js';

@@ -5,7 +5,7 @@
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventSources, functionList, functions, type StreamSourceDef, type TableId } from '../../lib/defs/index.js';
+import { eventSources, functionList, functions, laneList, type StreamSourceDef, type TableId } from '../../lib/defs/index.js';
 import { synth } from './synth.js';
 
 let template: Template;
@@ -55,8 +55,8 @@ describe('alarms on every loss path', () => {
     }
   });
 
-  it('alarm on any message in the fan-out DLQ and in the stream-failures queue', () => {
-    for (const queue of ['FanoutDlqQueue', 'StreamFailuresQueue']) {
+  it('alarm on any message in every lane’s DLQ and in the stream-failures queue', () => {
+    for (const queue of [...laneList.map((l) => `${pascal(l.id)}DlqQueue`), 'StreamFailuresQueue']) {
       const queueId = logicalId(template, 'AWS::SQS::Queue', queue);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/SQS',
@@ -66,9 +66,10 @@ describe('alarms on every loss path', () => {
         Threshold: 0,
       });
     }
-    // …and on no working queue (a busy fan-out queue is not a loss).
+    // …and no depth alarm on a working queue (a busy lane is not a loss; its age alarm is below).
     const fanoutId = logicalId(template, 'AWS::SQS::Queue', 'FanoutQueue');
-    expect(JSON.stringify(alarms(template).map((a) => a.p.Dimensions))).not.toContain(fanoutId);
+    const depthAlarms = alarms(template).filter((a) => a.p.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(JSON.stringify(depthAlarms.map((a) => a.p.Dimensions))).not.toContain(fanoutId);
   });
 
   it('alarm on the IteratorAge of each stream consumer above 5 minutes (context iteratorAgeAlarm)', () => {
@@ -149,6 +150,44 @@ describe('event filters and concurrency', () => {
     expect(patterns('rollups')).not.toContain('MODIFY');
     expect(patterns('outbox')).toContain('MODIFY');
     expect(patterns('outbox')).toContain('deletedAt');
+  });
+
+  it('give each job lane its own queue, DLQ, consumer and mapping, and an alarm on its oldest message’s age', () => {
+    for (const lane of laneList) {
+      const queue = logicalId(template, 'AWS::SQS::Queue', `${pascal(lane.id)}Queue`);
+      const dlq = logicalId(template, 'AWS::SQS::Queue', `${pascal(lane.id)}DlqQueue`);
+      const worker = logicalId(template, 'AWS::Lambda::Function', `${pascal(lane.id)}WorkerFunction`);
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
+        VisibilityTimeout: 6 * lane.timeoutSeconds,
+      });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+        FunctionName: { Ref: worker },
+        BatchSize: lane.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: lane.maxConcurrency },
+      });
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
+        Threshold: lane.oldestAgeAlarmSeconds,
+      });
+    }
+    // One mapping per lane queue: no consumer shares a pool with another lane.
+    const mappings = resources(template, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes('Queue'));
+    expect(new Set(mappings.map(([, m]) => JSON.stringify(m.Properties.FunctionName))).size).toBe(laneList.length);
+  });
+
+  it('alarm when a post takes more than 10 s to reach its followers (FanoutLag, from the fan-out worker)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'tickfeed',
+      MetricName: 'FanoutLag',
+      Dimensions: Match.arrayWith([{ Name: 'lane', Value: 'fanout' }]),
+      Statistic: 'Maximum',
+      Threshold: 10_000,
+    });
   });
 
   it('cap the fan-out worker’s SQS mapping at 10 concurrent invocations, from context fanoutMaxConcurrency', () => {

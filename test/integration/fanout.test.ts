@@ -10,7 +10,7 @@ import { meterCapacity } from '../../bench/capacity.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
 import * as handlerClients from '../../functions/platform/clients.js';
-import { runJob } from '../../functions/services/fanout/run.js';
+import { runJob } from '../../functions/services/jobs/run.js';
 import { follow, unfollow } from '../../functions/services/following.js';
 import { feedCount, feedCounts, feedRks } from '../support/feeds.js';
 import { seedFollowers } from '../support/graph-seed.js';

@@ -98,7 +98,7 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
       { verb: 'like', object: 'old:1', actor: uid('a'), id: 'old-1', ticks: ticksAgo(40) },
       { verb: 'like', object: 'new:1', actor: uid('a'), id: 'new-1', ticks: ticksAgo(0) },
     ];
-    await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
     await until(async () => (await call('GET', '/notifications', user)).body.items.length === 1, 'the fresh group');
     await new Promise((r) => setTimeout(r, 500));
     const page = (await call('GET', '/notifications', user)).body;

@@ -102,7 +102,7 @@ describe('notification groups are history, counted exactly once', () => {
     const alice = uid('alice');
     const event = (actor: string, id: string) => ({ verb: 'like', object: 'thing:1', actor, id, ticks: (BigInt(Date.now()) * 1_000_000n).toString() });
     const job = { kind: 'notify', recipient: alice, events: [event('bob', 'e-bob'), event('carol', 'e-carol')] };
-    const send = (body: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify(body) }));
+    const send = (body: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify(body) }));
     await send(job);
     await notificationsWhen(alice, (n) => n.items[0]?.activityCount === 2);
     await Promise.all([send(job), send(job), send(job)]); // three redeliveries, concurrently
@@ -128,7 +128,7 @@ describe('notification groups are history, counted exactly once', () => {
       { verb: 'like', object: 'p:1', actor: 'dave', id: 'd0', ticks: at(0) },
       { verb: 'love', object: 'p:1', actor: 'dave', id: 'd3', ticks: at(1000) },
     ];
-    await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify({ kind: 'notify', recipient: alice, events }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient: alice, events }) }));
     const page = await notificationsWhen(alice, (n) => n.items.length === 3);
     expect(page.items.map((g) => [g.verb, g.activityCount])).toEqual([
       ['like', 1],

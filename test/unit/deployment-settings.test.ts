@@ -5,8 +5,12 @@ import { ConfigError, readDeploymentSettings } from '../../lib/defs/index.js';
 const from = (context: Record<string, unknown>) => readDeploymentSettings((key) => context[key]);
 
 describe('deployment settings', () => {
-  it('have defaults: no route throttles, fan-out concurrency 10, iterator-age alarm at 5 minutes, no e-mail', () => {
-    expect(from({})).toEqual({ routeThrottles: {}, maxConcurrency: { fanoutJobs: 10 }, iteratorAgeAlarmMs: 300_000 });
+  it('have defaults: no route throttles, each lane its own concurrency, iterator-age alarm at 5 minutes, no e-mail', () => {
+    expect(from({})).toEqual({
+      routeThrottles: {},
+      maxConcurrency: { fanoutJobs: 10, followupJobs: 5, notifyJobs: 5, maintenanceJobs: 2 },
+      iteratorAgeAlarmMs: 300_000,
+    });
   });
 
   it('read route throttles as JSON text or as an object', () => {
@@ -28,9 +32,10 @@ describe('deployment settings', () => {
     expect(() => from({ routeThrottles: value })).toThrow(/routeThrottles/);
   });
 
-  it('bound the fan-out concurrency to Lambda’s 2–1000', () => {
-    expect(from({ fanoutMaxConcurrency: '25' }).maxConcurrency).toEqual({ fanoutJobs: 25 });
-    expect(from({ fanoutMaxConcurrency: 2 }).maxConcurrency).toEqual({ fanoutJobs: 2 });
+  it('bound each lane’s concurrency to Lambda’s 2–1000, one lane at a time', () => {
+    expect(from({ fanoutMaxConcurrency: '25' }).maxConcurrency).toMatchObject({ fanoutJobs: 25, followupJobs: 5 });
+    expect(from({ fanoutMaxConcurrency: 2, maintenanceMaxConcurrency: 4 }).maxConcurrency).toMatchObject({ fanoutJobs: 2, maintenanceJobs: 4 });
+    for (const bad of ['1', '1001']) expect(() => from({ notifyMaxConcurrency: bad })).toThrow(/notifyMaxConcurrency/);
     for (const bad of ['1', '1001', 'many', '2.5']) expect(() => from({ fanoutMaxConcurrency: bad })).toThrow(/fanoutMaxConcurrency/);
   });
 

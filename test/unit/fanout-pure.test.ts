@@ -9,8 +9,8 @@ import { newDiscriminator } from '../../functions/model/range-key.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import { itemOfImage, type StreamImage } from '../../functions/platform/dynamo/images.js';
-import { type Job, parseJob } from '../../functions/services/fanout/jobs.js';
-import { jobsOfRecord } from '../../functions/services/fanout/outbox.js';
+import { type Job, parseJob } from '../../functions/services/jobs/jobs.js';
+import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
 
 type Item = Record<string, unknown>;
 const ticks = BigInt(Date.UTC(2026, 10, 22)) * 1_000_000n + 123_456n;

@@ -55,7 +55,7 @@ describe('local IAM: DynamoDB', () => {
     const withDelete = { TransactItems: [...follow.TransactItems, { Delete: { TableName: 'local-feed' } }] };
     expect(() => checkDynamoCall('graph', 'TransactWriteItemsCommand', withDelete, env)).toThrow(/dynamodb:DeleteItem on resource: table\/local-feed/);
     const pullCheck = { TransactItems: [{ ConditionCheck: { TableName: 'local-graph' } }, { Update: { TableName: 'local-feed' } }] };
-    expect(() => checkDynamoCall('fanoutWorker', 'TransactWriteItemsCommand', pullCheck, env)).not.toThrow();
+    expect(() => checkDynamoCall('maintenanceWorker', 'TransactWriteItemsCommand', pullCheck, env)).not.toThrow();
   });
 });
 

@@ -13,7 +13,9 @@ import {
   countsOfHead,
   cursorOfOrderSk,
   foldEvents,
+  claimedEventId,
   groupIdOf,
+  kindOfVerb,
   headAttribute,
   markGroup,
   type NotificationEvent,
@@ -28,8 +30,8 @@ import { counterKey, encodeCounterEvent, parseCounterEvent } from '../../functio
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import type { StreamImage } from '../../functions/platform/dynamo/images.js';
-import { parseJob } from '../../functions/services/fanout/jobs.js';
-import { jobsOfBatch, jobsOfRecord } from '../../functions/services/fanout/outbox.js';
+import { parseJob } from '../../functions/services/jobs/jobs.js';
+import { jobsOfBatch, jobsOfRecord } from '../../functions/services/jobs/outbox.js';
 import { foldActivities } from '../../functions/services/feed-aggregation.js';
 import { notifyJobs } from '../../functions/services/notifications/events.js';
 import { expiresAtOf, windowStart } from '../../functions/services/notifications/policy.js';
@@ -113,7 +115,7 @@ describe('counter events and the outbox', () => {
   });
 
   it('splits a recipient with many events into jobs of at most 20', () => {
-    const ev = (i: number): NotificationEvent => ({ verb: 'like', object: 'o', actor: `u${i}`, id: `e${i}`, ticks: day0 });
+    const ev = (i: number): NotificationEvent => ({ kind: 'reaction', verb: 'like', object: 'o', actor: `u${i}`, id: `e${i}`, ticks: day0 });
     const jobs = notifyJobs(Array.from({ length: 45 }, (_, i) => ({ recipient: 'alice', event: ev(i) })));
     expect(jobs.map((j) => j.events.length)).toEqual([20, 20, 5]);
   });
@@ -121,7 +123,7 @@ describe('counter events and the outbox', () => {
 
 describe('notification groups', () => {
   const gid = groupIdOf('like', 'post/1', '2026-11-22');
-  const like = (actor: string, at: bigint, id = `${actor}@${at}`): NotificationEvent => ({ verb: 'like', object: 'post/1', actor, id, ticks: at });
+  const like = (actor: string, at: bigint, id = `${actor}@${at}`): NotificationEvent => ({ kind: 'reaction', verb: 'like', object: 'post/1', actor, id, ticks: at });
 
   it('group ids are per verb + object + UTC day, of a fixed length whatever the object, and reject forgeries', () => {
     expect(parseGroupId(gid)).toEqual({ day: '2026-11-22' });
@@ -130,6 +132,16 @@ describe('notification groups', () => {
     expect(groupIdOf('like', 'post/1', '2026-11-23')).not.toBe(gid);
     expect(parseGroupId('x.y.2026-11-22')).toBeUndefined(); // not canonical base64url of anything sensible
     expect(parseGroupId('nonsense')).toBeUndefined();
+  });
+
+  it('an addressed (`to`) group never shares an id with a follow, reaction, comment or mention group', () => {
+    for (const verb of ['follow', 'like', 'comment', 'mention']) {
+      expect(groupIdOf(verb, 'post/1', '2026-11-22', 'to')).not.toBe(groupIdOf(verb, 'post/1', '2026-11-22'));
+      expect(parseGroupId(groupIdOf(verb, 'post/1', '2026-11-22', 'to'))).toEqual({ day: '2026-11-22' });
+    }
+    expect(groupIdOf('like', 'post/1', '2026-11-22', 'reaction')).toBe(gid); // the kind a verb implies is the default
+    expect([kindOfVerb('follow'), kindOfVerb('mention'), kindOfVerb('comment'), kindOfVerb('like')]).toEqual(['follow', 'mention', 'comment', 'reaction']);
+    expect(claimedEventId(`to:${'x'.repeat(1400)}`)).toHaveLength(claimedEventId('e1').length); // claims hold fixed-size hashes
   });
 
   it('a new group counts one unseen and one unread; folding into it counts actors once', () => {

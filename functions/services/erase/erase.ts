@@ -8,7 +8,7 @@ import { ERASE_PHASES, type ErasePhase } from '../../model/erasure.js';
 import { logger } from '../../platform/logger.js';
 import { markErased } from '../../stores/graph-store.js';
 import { controlSettleSeconds } from '../controls-state.js';
-import { enqueueJob } from '../fanout/jobs.js';
+import { enqueueJob } from '../jobs/bus.js';
 import { phaseSteps } from './phases.js';
 
 /** Start (or restart: harmless) the erase of `user`. */

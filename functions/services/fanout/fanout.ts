@@ -12,8 +12,10 @@ import { hasCopy } from '../../stores/feed-store.js';
 import { getProfile } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
+import { recordFanoutLag } from '../../platform/metrics.js';
+import { ticksOfRangeKey } from '../../model/range-key.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage, isLive } from './shared.js';
 
 export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<void> {
@@ -28,5 +30,6 @@ export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<voi
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   await writeCopies(owners.map((owner) => ({ owner, source })));
-  if (!(await isLive(job.author, rk))) await removeCopies(owners.map((owner) => ({ owner, rk })));
+  if (!(await isLive(job.author, rk))) return removeCopies(owners.map((owner) => ({ owner, rk })));
+  recordFanoutLag(Date.now() - Number(ticksOfRangeKey(rk) / 1_000_000n));
 }

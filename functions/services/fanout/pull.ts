@@ -5,7 +5,7 @@
  */
 import { addPulledWhileFollowing, getProfile, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage } from './shared.js';
 import { pullThresholds } from './thresholds.js';
 

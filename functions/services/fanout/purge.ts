@@ -10,7 +10,7 @@ import { getOriginal } from '../../stores/feed-store.js';
 import { closeCounter, purgeReactionsAndComments } from '../../stores/social-store.js';
 import { TOMBSTONE_SECONDS } from '../../model/timeline-item.js';
 import { hideFromNotifications } from '../notifications/hide.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../jobs/jobs.js';
 
 export async function purge(job: Extract<Job, { kind: 'purge' }>): Promise<void> {
   const rk = BigInt(job.rk);

@@ -5,7 +5,7 @@
  * late still sees that the post was deleted (see fanout.ts and backfill.ts for the other half).
  */
 import { removeCopies } from '../home-feed-copies.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage } from './shared.js';
 
 export async function retract(job: Extract<Job, { kind: 'retract' }>): Promise<void> {

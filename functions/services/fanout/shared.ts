@@ -9,7 +9,8 @@
 import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { getOriginal, getOriginals } from '../../stores/feed-store.js';
 import { listPage } from '../../stores/graph-store.js';
-import { enqueueJob, type Job } from './jobs.js';
+import { enqueueJob } from '../jobs/bus.js';
+import type { Job } from '../jobs/jobs.js';
 
 type PagedJob = Extract<Job, { cursor?: string }>;
 

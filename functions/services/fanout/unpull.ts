@@ -11,7 +11,7 @@ import { getProfile, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { backfillLimit } from './backfill.js';
-import type { Job } from './jobs.js';
+import type { Job } from '../jobs/jobs.js';
 import { followerPage, noLongerLive, UNPULL_PAGE } from './shared.js';
 import { pullThresholds } from './thresholds.js';
 

@@ -3,17 +3,17 @@
  * keys), every loop is bounded by a page, and a job that cannot finish throws so its message comes
  * back (and, after maxReceiveCount, lands in the DLQ).
  */
-import { backfill } from './backfill.js';
-import { cleanup, muteCleanup } from './cleanup.js';
-import { fanout } from './fanout.js';
+import { backfill } from '../fanout/backfill.js';
+import { cleanup, muteCleanup } from '../fanout/cleanup.js';
+import { fanout } from '../fanout/fanout.js';
 import type { Job } from './jobs.js';
 import { applyNotifications } from '../notifications/apply.js';
 import { eventsOfJob } from '../notifications/events.js';
 import { eraseStep } from '../erase/erase.js';
-import { pull } from './pull.js';
-import { purge } from './purge.js';
-import { retract } from './retract.js';
-import { unpull } from './unpull.js';
+import { pull } from '../fanout/pull.js';
+import { purge } from '../fanout/purge.js';
+import { retract } from '../fanout/retract.js';
+import { unpull } from '../fanout/unpull.js';
 
 export async function runJob(job: Job): Promise<void> {
   switch (job.kind) {

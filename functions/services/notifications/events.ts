@@ -5,6 +5,7 @@
  *   a mention `@userId`     the new original's stream INSERT: to each mentioned user (verb
  *                           `mention`, object = the mentioning activity)
  *   `to: [...]`             the same INSERT: to each target, with the activity's verb and object
+ *                           (kind `to`: a group of its own, never a follow, reaction or comment group)
  *   a new follower          the follow request, once its edge is committed (services/following.ts)
  *
  * Event ids are deterministic, so a redelivered record or a repeated request produces the same
@@ -13,10 +14,10 @@
  */
 import { activityIdOf } from '../../model/activity-id.js';
 import { mentionsIn } from '../../model/mentions.js';
-import { type NotificationEvent } from '../../model/notification.js';
+import { addressedEventId, kindOfVerb, type NotificationEvent } from '../../model/notification.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { type CounterEvent } from '../../model/reaction.js';
-import { type Job, MAX_JOB_EVENTS } from '../fanout/jobs.js';
+import { COMMENT_KIND, type CounterEvent } from '../../model/reaction.js';
+import { type Job, MAX_JOB_EVENTS } from '../jobs/jobs.js';
 
 export type NotifyJob = Extract<Job, { kind: 'notify' }>;
 
@@ -40,11 +41,12 @@ export function notifyJobs(deliveries: readonly { recipient: string; event: Noti
   return jobs;
 }
 
-export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, ticks: BigInt(e.ticks) }));
+export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, kind: e.kind ?? kindOfVerb(e.verb), ticks: BigInt(e.ticks) }));
 
 /** A reaction or comment on `activityId` (from its counter's `ev`): to the activity's author. */
 export function reactionDelivery(activityId: string, author: string, ev: CounterEvent) {
   const event: NotificationEvent = {
+    kind: ev.kind === COMMENT_KIND ? 'comment' : 'reaction',
     verb: ev.kind,
     object: activityId,
     actor: ev.actor,
@@ -68,17 +70,17 @@ export function postDeliveries(post: {
   const ticks = ticksOfRangeKey(post.rk);
   const mentions = mentionsIn(post.content).map((recipient) => ({
     recipient,
-    event: { verb: 'mention', object: id, actor: post.author, id: `mention:${id}`, ticks, source: id },
+    event: { kind: 'mention' as const, verb: 'mention', object: id, actor: post.author, id: `mention:${id}`, ticks, source: id },
   }));
   const targets = [...new Set(post.to ?? [])].map((recipient) => ({
     recipient,
-    event: { verb: post.verb, object: post.object ?? id, actor: post.author, id: `to:${id}`, ticks, source: id },
+    event: { kind: 'to' as const, verb: post.verb, object: post.object ?? id, actor: post.author, id: addressedEventId(id), ticks, source: id },
   }));
   return [...mentions, ...targets];
 }
 
 /** A new follower: to the followee; one event per follow (its ticks), so a repeat is a no-op. */
 export function followDelivery(follower: string, followee: string, followedAt: bigint) {
-  const event: NotificationEvent = { verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${followedAt}`, ticks: followedAt };
+  const event: NotificationEvent = { kind: 'follow', verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${followedAt}`, ticks: followedAt };
   return { recipient: followee, event };
 }

@@ -1,0 +1,18 @@
+/**
+ * One Powertools Metrics instance per process (EMF on stdout in Lambda; CloudWatch turns the lines
+ * into metrics without an API call). Handlers flush it at the end of each invocation.
+ */
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { metricNames, metricNamespace } from '../../lib/defs/metrics.js';
+
+export const metrics = new Metrics({ namespace: metricNamespace, serviceName: 'tickfeed' });
+
+/** A fan-out page finished `lagMs` after its post was written (see metricNames.fanoutLag). */
+export function recordFanoutLag(lagMs: number): void {
+  metrics.addMetric(metricNames.fanoutLag, MetricUnit.Milliseconds, Math.max(0, lagMs));
+}
+
+/** A job of `lane` finished `latencyMs` after it was enqueued. */
+export function recordJobLatency(latencyMs: number): void {
+  metrics.addMetric(metricNames.jobLatency, MetricUnit.Milliseconds, Math.max(0, latencyMs));
+}

@@ -1,0 +1,15 @@
+/**
+ * Custom metrics (CloudWatch embedded metric format, written by Powertools Metrics): names shared by
+ * the functions that emit them and the alarms that watch them.
+ */
+export const metricNamespace = 'tickfeed';
+
+export const metricNames = {
+  /** Per job: milliseconds from its enqueue (SQS SentTimestamp) to done. Dimension `lane`. */
+  jobLatency: 'JobLatency',
+  /** Per fan-out page: milliseconds from the post's write to that page's last copy written. The maximum over a post's pages is its fan-out lag. */
+  fanoutLag: 'FanoutLag',
+} as const;
+
+/** Alarm when the worst fan-out lag in a minute exceeds this (users expect a post in seconds). */
+export const fanoutLagAlarmMs = 10_000;
