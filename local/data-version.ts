@@ -11,7 +11,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { isAbsolute, join, relative } from 'node:path';
 
 /** The data model this code reads and writes. */
-export const DATA_VERSION = '2';
+// v3: mute and block check entries keyed by a hash of the target (model/user-controls.ts); claims
+// hold hashed event ids and groups a kind (model/notification.ts). v2 data would read as unmuted.
+export const DATA_VERSION = '3';
 /** The marker's file name inside the data directory. */
 export const DATA_VERSION_FILE = 'DATA_VERSION';
 

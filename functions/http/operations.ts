@@ -187,7 +187,7 @@ export const operations = {
     summary: "Delete one of the caller's activities (copies are retracted asynchronously).",
     path: activityIdPath,
     responses: { 204: { description: 'Deleted.' } },
-    problems: { 403: 'Not the actor.', 404: 'No such activity.' },
+    problems: { 403: 'Not the actor.', 404: "No such activity (or its author blocked the caller)." },
   },
   'GET /feed': {
     operationId: 'getHomeFeed',
@@ -216,7 +216,7 @@ export const operations = {
     summary: 'React to an activity (one per caller, kind and activity: a repeat changes nothing).',
     path: reactionPath,
     responses: { 204: { description: 'Reacted (also when already so).' } },
-    problems: { 400: 'Bad kind.', 403: "The activity's author has blocked the caller.", 404: 'No such activity.' },
+    problems: { 400: 'Bad kind, or a kind not in REACTION_KINDS.', 403: "The activity's author has blocked the caller.", 404: 'No such activity.' },
   },
   'DELETE /activities/{id}/reactions/{kind}': {
     operationId: 'unreact',

@@ -5,6 +5,7 @@
  * names it once under `components.schemas` and a typed client gets one type per shape.
  */
 import { z } from 'zod';
+import { NOTIFICATION_KINDS } from '../model/notification.js';
 import type { Segment } from '../services/rollups/windows.js';
 import { GRANULARITIES } from './schemas.js';
 
@@ -125,12 +126,17 @@ export const notificationCountsSchema = z
 
 export const notificationGroupSchema = z
   .object({
-    id: z.string().describe('Group id: verb + object + UTC day (pass it to /notifications/seen or /read).'),
+    id: z.string().describe('Group id: kind + verb + object + UTC day (pass it to /notifications/seen or /read).'),
+    kind: z
+      .enum(NOTIFICATION_KINDS)
+      .describe(
+        'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds).',
+      ),
     verb: z.string().describe('`follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`.'),
     object: z.string().describe('The followee, the activity reacted to / commented on / mentioning, or the addressed activity\'s object.'),
     actorCount: int.describe('Distinct actors.'),
     actors: z.array(z.string()).describe('Up to 5, newest first.'),
-    activityCount: int,
+    activityCount: int.describe('Events in the group (one actor counts at most 100 a day).'),
     updatedAt: isoInstant,
     seen: z.boolean(),
     read: z.boolean(),
@@ -165,9 +171,12 @@ export const aggregatedPageSchema = z
   })
   .meta({ id: 'AggregatedPage' });
 
+/** An entry of a mute or block list: null names a user who was erased (the control stays in force should they come back). */
+const controlEntry = z.object({ userId: z.string().nullable().describe('null: a user who was erased; the mute or block stays in force should the same id come back.') });
+
 export const controlListPageSchema = z
   .object({
-    items: z.array(z.object({ userId: z.string() })).describe('Alphabetical by user id.'),
+    items: z.array(controlEntry).describe('Alphabetical by user id; erased users last.'),
     next: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
   })
   .meta({ id: 'UserListPage' });
@@ -184,8 +193,8 @@ export const exportPartSchema = z
     reactions: z.array(z.object({ activityId: z.string(), kinds: z.array(z.string()) })).describe('Their reactions to activities.'),
     comments: z.array(commentSchema.extend({ activityId: z.string() })).describe('Their comments.'),
     notifications: z.array(notificationGroupSchema),
-    mutes: z.array(userRef),
-    blocks: z.array(userRef),
+    mutes: z.array(controlEntry),
+    blocks: z.array(controlEntry),
     activityWindow: z
       .object({ buckets: z.array(z.object({ start: isoInstant, count: int })), total: int, segment: z.enum(['power', 'casual', 'inactive']) })
       .nullable()

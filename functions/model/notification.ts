@@ -6,20 +6,29 @@
  *                                   would need the map first), so GET /notifications/counts is one
  *                                   GetItem, and days past the retention window stop being summed
  *   `g#<gid>`                       a group's state (the item every update reads and conditions on)
- *   `a#<gid>#<hash(actor)>`         the actor's claim in the group: `events`, the event ids already
- *                                   applied — a redelivered job finds its id and changes nothing;
- *                                   the claim's existence makes `actorCount` count distinct actors
+ *   `a#<gid>#<hash(actor)>`         the actor's claim in the group: `events`, hashes of the event ids
+ *                                   already applied (at most MAX_CLAIM_EVENTS) — a redelivered job
+ *                                   finds its id and changes nothing; the claim's existence makes
+ *                                   `actorCount` count distinct actors
  *   `o#<inverted ticks>#<gid>`      the group again, keyed by its last update: pages Query these,
  *                                   newest first; an update moves it (delete + put, one transaction)
+ *   `q#<day>#<hash(sender)>`        `started`: the groups a sender the recipient does not follow
+ *                                   started that UTC day (NOTIFY_STRANGER_LIMIT); expires a day later
  *
  * And, under `nby#<actor>`, `<hash(recipient)>.<gid>`: the actor's index of the groups they are in
  * (written with their claim, removed with it), so erasing the actor finds every one of them.
  *
  * Group id (gid) = `<hash(object)>.<hash(verb)>.<YYYY-MM-DD>`: Stream's default aggregation
  * (verb + object + UTC day), hashed to a fixed length (an object may be an activity id of 1,400
- * characters: too long for a sort key); the group item keeps verb and object. Object first, so
- * every group about one activity is one `begins_with` Query — that is how a deleted activity is
+ * characters: too long for a sort key); the group item keeps kind, verb and object. Object first,
+ * so every group about one activity is one `begins_with` Query — that is how a deleted activity is
  * hidden from its notifications.
+ *
+ * A group has a kind — how its events came about — and never mixes kinds: `follow`, `reaction`,
+ * `comment` and `mention` events are made by tickfeed from what happened, while a `to` event says
+ * whatever its sender posted (verb and object are theirs). So an addressed group hashes `to` with
+ * its verb: a post `{"verb":"follow","object":"alice","to":["alice"]}` lands in a `to` group of
+ * its own, never in alice's follow group.
  */
 import { isoFromTicks, utcDayOf } from '../platform/clock.js';
 import { MAX_TICKS } from './range-key.js';
@@ -52,7 +61,31 @@ export const ORDER_PREFIX = 'o#';
 /** UTC day of server ticks: groups aggregate by it. */
 export const dayOf = utcDayOf;
 
-export const groupIdOf = (verb: string, object: string, day: string) => `${shortHash(object)}.${shortHash(verb)}.${day}`;
+/** How a notification came about (model/notification.ts file comment). */
+export const NOTIFICATION_KINDS = ['follow', 'reaction', 'comment', 'mention', 'to'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The kind of an event or group stored without one (written before kinds existed): by its verb. */
+export const kindOfVerb = (verb: string): NotificationKind =>
+  verb === 'follow' ? 'follow' : verb === 'comment' ? 'comment' : verb === 'mention' ? 'mention' : 'reaction';
+
+/** The group of `kind` (default: the kind the verb implies) for verb + object + day; a `to` group never shares an id with another kind's. */
+export const groupIdOf = (verb: string, object: string, day: string, kind: NotificationKind = kindOfVerb(verb)) =>
+  `${shortHash(object)}.${shortHash(kind === 'to' ? `to\u0000${verb}` : verb)}.${day}`;
+
+/** The id of the event an addressed activity (`to`) gives each of its targets. */
+export const addressedEventId = (activityId: string) => `to:${activityId}`;
+
+/** How a claim stores an event id: a hash, so a claim's size does not depend on the ids' lengths. */
+export const claimedEventId = (eventId: string) => shortHash(eventId);
+/**
+ * Events of one actor one group counts (per UTC day: a group is one day's): past it the actor's
+ * further events in the group are dropped, so no claim grows without bound (100 hashes ≈ 2.3 KB).
+ */
+export const MAX_CLAIM_EVENTS = 100;
+
+/** A stranger's count of the groups they started in `recipient`'s notifications on `day`. */
+export const strangerQuotaKey = (recipient: string, day: string, sender: string) => ({ pk: notificationPartition(recipient), sk: `q#${day}#${shortHash(sender)}` });
 
 const GID = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.(\d{4}-\d{2}-\d{2})$/;
 /** The day of a well-formed group id (its verb and object are in the group item); undefined otherwise. */
@@ -71,10 +104,11 @@ export function orderSkOfCursor(cursor: string): string | undefined {
 
 /**
  * One thing that happened to the recipient. `id` is unique per event (a redelivery carries the
- * same id); `source` is the activity whose deletion hides the notification when the group's
- * object is not that activity (a `to` delivery groups by the activity's own object).
+ * same id); `source` is the activity the event came from when it must still be live for the event
+ * to apply (a deleted activity's events are dropped).
  */
 export interface NotificationEvent {
+  readonly kind: NotificationKind;
   readonly verb: string;
   readonly object: string;
   readonly actor: string;
@@ -87,6 +121,7 @@ export const MAX_GROUP_ACTORS = 5;
 
 export interface GroupState {
   readonly gid: string;
+  readonly kind: NotificationKind;
   readonly verb: string;
   readonly object: string;
   readonly day: string;
@@ -97,8 +132,6 @@ export interface GroupState {
   readonly updatedTicks: bigint;
   readonly seen: boolean;
   readonly read: boolean;
-  /** Activities (by id) a `to` group was built from, for hiding on delete. */
-  readonly sources: readonly string[];
   /** Bumped by every change: the optimistic-concurrency condition of the next one. */
   readonly version: number;
 }
@@ -131,6 +164,7 @@ export function foldEvents(
   const merged = newer ? [...eventActors, ...(state?.actors ?? [])] : [...state.actors, ...eventActors];
   const next: GroupState = {
     gid,
+    kind: first.kind,
     verb: first.verb,
     object: first.object,
     day,
@@ -140,7 +174,6 @@ export function foldEvents(
     updatedTicks: newer ? latest : state.updatedTicks,
     seen: false,
     read: false,
-    sources: [...new Set([...(state?.sources ?? []), ...events.flatMap((e) => (e.source ? [e.source] : []))])],
     version: (state?.version ?? 0) + 1,
   };
   const delta: CountDelta = state
@@ -171,6 +204,7 @@ export const removalDelta = (state: GroupState): CountDelta => ({
 export function groupAttributes(state: GroupState): Record<string, unknown> {
   return {
     gid: state.gid,
+    kind: state.kind,
     verb: state.verb,
     object: state.object,
     day: state.day,
@@ -180,17 +214,17 @@ export function groupAttributes(state: GroupState): Record<string, unknown> {
     updatedTicks: state.updatedTicks.toString(),
     seen: state.seen,
     read: state.read,
-    ...(state.sources.length ? { sources: new Set(state.sources) } : {}),
     version: state.version,
   };
 }
 
 export function parseGroup(item: Record<string, unknown> | undefined): GroupState | undefined {
   if (!item || typeof item.gid !== 'string') return undefined;
-  const sources = item.sources;
+  const verb = String(item.verb);
   return {
     gid: item.gid,
-    verb: String(item.verb),
+    kind: NOTIFICATION_KINDS.find((k) => k === item.kind) ?? kindOfVerb(verb),
+    verb,
     object: String(item.object),
     day: String(item.day),
     actors: (item.actors as string[] | undefined) ?? [],
@@ -199,7 +233,6 @@ export function parseGroup(item: Record<string, unknown> | undefined): GroupStat
     updatedTicks: BigInt(String(item.updatedTicks)),
     seen: item.seen === true,
     read: item.read === true,
-    sources: sources instanceof Set ? [...(sources as Set<string>)] : [],
     version: Number(String(item.version)),
   };
 }
@@ -235,6 +268,7 @@ export function staleHeadAttributes(item: Record<string, unknown> | undefined, f
 /** The wire shape. */
 export interface NotificationGroup {
   id: string;
+  kind: NotificationKind;
   verb: string;
   object: string;
   actorCount: number;
@@ -247,6 +281,7 @@ export interface NotificationGroup {
 
 export const toNotificationGroup = (g: GroupState): NotificationGroup => ({
   id: g.gid,
+  kind: g.kind,
   verb: g.verb,
   object: g.object,
   actorCount: g.actorCount,

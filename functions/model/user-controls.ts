@@ -1,27 +1,47 @@
 /**
  * Mutes and blocks, in the graph table under `ctl#<user>`:
- *   `mute#<target>`      the user muted target        `mutedBy#<user>`   … and its mirror in the
- *   `block#<target>`     the user blocked target      `blockedBy#<user>`   target's partition
- * A mirror lets an erase find and remove both sides, and a check ("did B block A?") is one GetItem
- * of B's `block#A`. Lists page by sort key (alphabetical), with an opaque cursor.
+ *   `mute#<target>`          the user muted target: the list entry (lists page by it, alphabetically)
+ *   `mh#<hash(target)>`      the same mute's check entry: what every check reads (one GetItem or
+ *                            BatchGet key). It holds no id, only a hash of the target's: so it
+ *                            outlives the target's erase, and applies again if the same id comes back
+ *   `mutedBy#<user>`         the mirror, in the target's partition: lets an erase of either side
+ *                            find the other
+ *   `block#` / `bh#` / `blockedBy#`   the same for a block
+ * When the target is erased, the owner's list entry becomes `mute#\x7f<hash(target)>` (no id: the
+ * list shows an erased user; user ids hold no control characters, so it is never a real one) and
+ * the check entry stays: what the owner placed, no one else removes.
  *
  * A mute also flags the follow edge and the muted author's followers-list entry (`muted`), so the
  * fan-out skips the muter from the page it already reads — no read per follower.
  */
+import { shortHash } from './short-hash.js';
+
 export type Control = 'mute' | 'block';
 
 export const controlPartition = (user: string) => `ctl#${user}`;
 const mirrorOf = { mute: 'mutedBy', block: 'blockedBy' } as const;
+const checkOf = { mute: 'mh', block: 'bh' } as const;
+/** Leads an erased target's list entry: a control character, which no user id holds. */
+const ERASED_MARK = '\u007f';
 
-/** `user`'s mute/block of `target`. */
-export const controlKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${kind}#${target}` });
+/** `user`'s check entry of a mute/block of `target`: the key every check reads. */
+export const controlCheckKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${checkOf[kind]}#${shortHash(target)}` });
+/** `user`'s list entry of a mute/block of `target`. */
+export const controlListKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${kind}#${target}` });
+/** The list entry once `target` was erased. */
+export const erasedListKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${kind}#${ERASED_MARK}${shortHash(target)}` });
 /** Its mirror in the target's partition. */
 export const mirrorKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(target), sk: `${mirrorOf[kind]}#${user}` });
 export const controlPrefix = (kind: Control) => `${kind}#`;
 
 /** The other user named by a control item's sort key (`mute#bob` → bob; `blockedBy#carol` → carol). */
 export const otherOfControlSk = (sk: string): string => sk.slice(sk.indexOf('#') + 1);
+/** `mute`, `block`, `mh`, `bh`, `mutedBy` or `blockedBy`. */
 export const kindOfControlSk = (sk: string): string => sk.slice(0, sk.indexOf('#'));
+/** A list entry's target as read: an erased user's entry names no one. */
+export const isErasedTarget = (target: string): boolean => target.startsWith(ERASED_MARK);
+/** A list entry as shown (GET /mutes, /blocks, the export): an erased user's names no one (null). */
+export const controlEntry = (target: string): { userId: string | null } => ({ userId: isErasedTarget(target) ? null : target });
 
 export const encodeControlCursor = (target: string): string => Buffer.from(target, 'utf8').toString('base64url');
 export function decodeControlCursor(cursor: string): string | undefined {

@@ -20,18 +20,27 @@ export async function hasBlocked(blocker: string, user: string): Promise<boolean
   return (await standingControls([{ kind: 'block', user: blocker, target: user }])).standing.size > 0;
 }
 
+/** How a notification's recipient stands to its actors (services/notifications/apply.ts). */
+export interface Audience {
+  /** Whose actions must not notify the recipient: muted or blocked — all of them once the recipient is being erased. */
+  readonly silenced: ReadonlySet<string>;
+  /** Those the recipient follows (asked for only when `withFollows`): the others are strangers to them. */
+  readonly followed: ReadonlySet<string>;
+}
+
 /**
- * Of `actors`, those whose actions must not notify `recipient` (one BatchGet): the ones they muted
- * or blocked — and all of them once the recipient is being erased (nothing may recreate their feed).
+ * How `recipient` stands to `actors`, in one BatchGet: per actor the recipient's mute and block
+ * check entries, and with `withFollows` the recipient's follow edge to them (1 read unit each,
+ * strongly consistent), plus the recipient's erase mark (nothing may recreate their feed).
  */
-export async function silencedFor(recipient: string, actors: readonly string[]): Promise<Set<string>> {
+export async function audienceOf(recipient: string, actors: readonly string[], withFollows: boolean): Promise<Audience> {
   const unique = [...new Set(actors)];
-  const { standing, erased } = await standingControls(
+  const { standing, erased, following } = await standingControls(
     unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]),
-    recipient,
+    { erasing: recipient, ...(withFollows ? { follower: recipient, followees: unique } : {}) },
   );
-  if (erased) return new Set(unique);
-  return new Set(unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
+  const silenced = erased ? new Set(unique) : new Set(unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
+  return { silenced, followed: following };
 }
 
 /** 404 for a user the owner blocked: to them the owner's posts do not exist. */

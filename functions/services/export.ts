@@ -10,6 +10,7 @@ import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
 import { invalidCursor } from '../model/errors.js';
 import { ORDER_PREFIX, orderSkOfCursor, parseGroup, toNotificationGroup } from '../model/notification.js';
+import { controlEntry } from '../model/user-controls.js';
 import { parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
 import { controlPage } from '../stores/controls-store.js';
@@ -78,7 +79,7 @@ async function followList(which: 'following' | 'followers', user: string, after?
 
 async function controls(kind: 'mute' | 'block', user: string, after?: string): Promise<SectionPage> {
   const page = await controlPage(kind, user, PAGE, after);
-  return { items: page.targets.map((userId) => ({ userId })), next: page.more ? page.targets.at(-1) : undefined };
+  return { items: page.targets.map(controlEntry), next: page.more ? page.targets.at(-1) : undefined };
 }
 
 /** What a section's key looks like: a cursor whose key another section (or nobody) made is refused. */

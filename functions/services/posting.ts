@@ -108,13 +108,14 @@ export async function getActivity(id: string): Promise<Activity> {
 
 /**
  * Mark the original deleted; its stream MODIFY starts the retract job that deletes every copy.
- * The author's timeline and home feed hide it at once; followers' feeds as the retract job runs. Only the actor may delete: 403 for someone else's visible activity,
- * 404 for an absent one.
+ * The author's timeline and home feed hide it at once; followers' feeds as the retract job runs.
+ * Only the actor may delete: 403 for someone else's activity the caller may see, 404 for an absent
+ * one — and for one whose author blocked the caller, as every other route answers them.
  */
 export async function deleteActivity(caller: string, id: string): Promise<void> {
   const { actor, rk } = keyOf(id);
   if (actor !== caller) {
-    await getActivity(id); // 404 if there is nothing to protect
+    await getActivityFor(caller, id); // 404 if there is nothing to protect, or nothing they may see
     throw new ForbiddenError('Only the actor may delete an activity.');
   }
   const marked = await markOriginalDeleted(actor, rk, nowSeconds());

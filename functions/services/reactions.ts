@@ -3,8 +3,9 @@
  * read carries (`counts` for everyone, `own` for the caller). One transaction per change
  * (stores/social-store.ts); the counter's stream record then notifies the activity's author.
  */
+import { readConfig } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
-import { ForbiddenError, NotFoundError } from '../model/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
@@ -30,7 +31,21 @@ export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'
   }
 }
 
+let allowedKinds: ReadonlySet<string> | undefined;
+/** REACTION_KINDS, read once: the kinds a user may add (each is a counter attribute on the activity, so they are few). */
+const reactionKinds = () => (allowedKinds ??= readConfig('REACTION_KINDS'));
+
+/** 400 for a kind the deployment does not allow, before anything is read. Removing one is always allowed (it may predate the list). */
+export function assertReactionKind(kind: string): void {
+  if (!reactionKinds().has(kind)) {
+    throw new ValidationError(`"${kind}" is not one of this deployment's reaction kinds (REACTION_KINDS).`, [
+      { field: 'path.kind', message: `must be one of: ${[...reactionKinds()].join(', ')}` },
+    ]);
+  }
+}
+
 export async function react(caller: string, activityId: string, kind: string): Promise<void> {
+  assertReactionKind(kind);
   const { actor: author } = await getActivity(activityId); // 404 unless it is there to react to
   await refuseIfBlocked(author, caller);
   await untilSettled(() => addReaction(activityId, author, { actor: caller, kind, ticks: nowTicks() }));

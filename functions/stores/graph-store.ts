@@ -10,7 +10,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateComm
 import { erasureKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
-import { controlKey } from '../model/user-controls.js';
+import { controlCheckKey } from '../model/user-controls.js';
 import { foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { parseProfile, type Profile, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
@@ -111,11 +111,11 @@ export async function createEdge(
             },
           },
           // The followee has not blocked the follower; the follower's mute of them is as read.
-          { ConditionCheck: { TableName: graph(), Key: controlKey('block', followee, follower), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { ConditionCheck: { TableName: graph(), Key: controlCheckKey('block', followee, follower), ConditionExpression: 'attribute_not_exists(pk)' } },
           {
             ConditionCheck: {
               TableName: graph(),
-              Key: controlKey('mute', follower, followee),
+              Key: controlCheckKey('mute', follower, followee),
               ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
             },
           },

@@ -25,6 +25,7 @@ import {
   orderBoundFor,
   orderKey,
   parseGroup,
+  strangerQuotaKey,
 } from '../model/notification.js';
 import { timelineKey } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
@@ -106,11 +107,17 @@ export interface GroupChange {
   readonly claims?: readonly { actor: string; readSize: number | undefined; add: readonly string[] }[];
   /** An original that must still be live (not deleted) for the change to apply. */
   readonly liveOriginal?: { author: string; rk: bigint };
+  /**
+   * Senders the recipient does not follow who start this (new) group: each one's count of groups
+   * started on the group's day goes up by one, conditioned on staying within `limit`.
+   */
+  readonly strangers?: { readonly actors: readonly string[]; readonly limit: number; readonly expiresAt: number };
   readonly expiresAt: number | undefined;
   readonly staleHead: readonly string[];
 }
 
-export type ChangeOutcome = 'done' | 'retry' | 'source_gone';
+/** `overLimit`: these strangers had started their limit of groups that day (nothing was written). */
+export type ChangeOutcome = 'done' | 'retry' | 'source_gone' | { readonly overLimit: readonly string[] };
 
 /**
  * A group's new state and its order item, the group conditioned on `previous` (as read); the old
@@ -174,6 +181,8 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
   items.push(...groupPuts(recipient, previous, next, expiresAt));
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
   if (head) items.push(head);
+  const quotaAt = items.length; // the strangers' quota updates go last, in the order of `strangers.actors`
+  for (const actor of change.strangers?.actors ?? []) items.push(quotaUpdate(recipient, next.day, actor, change.strangers!));
   try {
     await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
     return 'done';
@@ -181,8 +190,23 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
     const codes = cancellationCodes(error);
     if (!codes) throw error;
     if (change.liveOriginal && codes[0] === 'ConditionalCheckFailed') return 'source_gone';
-    return 'retry';
+    const overLimit = (change.strangers?.actors ?? []).filter((_, i) => codes[quotaAt + i] === 'ConditionalCheckFailed');
+    return overLimit.length > 0 ? { overLimit } : 'retry';
   }
+}
+
+/** One more group started by a stranger on `day`, within `limit` (the item expires `expiresAt`). */
+function quotaUpdate(recipient: string, day: string, actor: string, strangers: { limit: number; expiresAt: number }) {
+  return {
+    Update: {
+      TableName: graph(),
+      Key: strangerQuotaKey(recipient, day, actor),
+      UpdateExpression: 'ADD #started :one SET expiresAt = :x',
+      ConditionExpression: 'attribute_not_exists(#started) OR #started < :limit',
+      ExpressionAttributeNames: { '#started': 'started' },
+      ExpressionAttributeValues: { ':one': 1, ':x': strangers.expiresAt, ':limit': strangers.limit },
+    },
+  };
 }
 
 /** Remove a group (its order item, the head's counts) if it is still at `state`'s version; then its claims. */
@@ -248,8 +272,10 @@ export async function writeGroupMark(recipient: string, previous: GroupState, ne
 }
 
 /**
- * Take an actor out of a group (an erase): their claim goes, the group loses them and their events
- * — or goes entirely when nothing else is left. Conditioned on the group's version as read.
+ * Take an actor out of a group (an erase), or some of their events (`partly`: a deleted post's):
+ * their claim goes — or loses those events, conditioned on its size as read — and the group loses
+ * them and their events, or goes entirely when nothing else is left. Conditioned on the group's
+ * version as read.
  */
 export async function dropActorFromGroup(
   recipient: string,
@@ -258,12 +284,25 @@ export async function dropActorFromGroup(
   actor: string,
   delta: CountDelta,
   expiresAt: number | undefined,
+  partly?: { readonly readSize: number; readonly remove: readonly string[] },
 ): Promise<boolean> {
   const head = headUpdate(recipient, previous.day, delta, []);
+  const claim = claimKey(recipient, previous.gid, actor);
   return transactOrLost([
     ...(next ? groupPuts(recipient, previous, next, expiresAt) : groupDeletes(recipient, previous)),
-    { Delete: { TableName: graph(), Key: claimKey(recipient, previous.gid, actor) } },
-    { Delete: { TableName: graph(), Key: actorIndexKey(actor, recipient, previous.gid) } },
+    ...(partly
+      ? [
+          {
+            Update: {
+              TableName: graph(),
+              Key: claim,
+              UpdateExpression: 'DELETE events :e',
+              ConditionExpression: 'size(events) = :n',
+              ExpressionAttributeValues: { ':e': new Set(partly.remove), ':n': partly.readSize },
+            },
+          },
+        ]
+      : [{ Delete: { TableName: graph(), Key: claim } }, { Delete: { TableName: graph(), Key: actorIndexKey(actor, recipient, previous.gid) } }]),
     ...(head ? [head] : []),
   ]);
 }

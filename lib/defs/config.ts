@@ -117,6 +117,20 @@ export const configKeys = {
     description:
       'Retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL), or off.',
   },
+  NOTIFY_STRANGER_LIMIT: {
+    envVar: 'NOTIFY_STRANGER_LIMIT',
+    contextKey: 'notifyStrangerLimit',
+    default: '20',
+    description:
+      "How many notification groups a sender the recipient does not follow may start in the recipient's notifications per UTC day; past it their events to that recipient are dropped (their posts still succeed). 0 lets strangers start none; off: no bound.",
+  },
+  REACTION_KINDS: {
+    envVar: 'REACTION_KINDS',
+    contextKey: 'reactionKinds',
+    default: 'like,love,haha,wow,sad,angry,celebrate,support,insightful,curious',
+    description:
+      'The reaction kinds a user may PUT (another is a 400): comma-separated, 1–50 kinds of 1–32 characters of [a-z0-9_], not `comment`. Bounds every item reactions grow (counters, reaction sets).',
+  },
   CONTROL_SETTLE: {
     envVar: 'CONTROL_SETTLE',
     contextKey: 'controlSettle',
@@ -190,6 +204,21 @@ function parseVerbList(raw: string): ReadonlySet<string> {
   return new Set(verbs);
 }
 
+/** Most reaction kinds a deployment may allow: each is a counter attribute on every reacted-to activity. */
+export const MAX_REACTION_KINDS = 50;
+
+/** Comma-separated reaction kinds (the PUT /activities/{id}/reactions/{kind} rule, not `comment`), 1–50: a set. */
+function parseReactionKinds(raw: string): ReadonlySet<string> {
+  const kinds = raw.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  for (const k of kinds) {
+    if (!/^[a-z0-9_]{1,32}$/.test(k)) throw new Error(`"${k}" is not a reaction kind (1–32 characters of [a-z0-9_])`);
+    if (k === 'comment') throw new Error('`comment` counts comments: it is not a reaction kind');
+  }
+  const set = new Set(kinds);
+  if (set.size === 0 || set.size > MAX_REACTION_KINDS) throw new Error(`expected 1–${MAX_REACTION_KINDS} kinds, got ${set.size}`);
+  return set;
+}
+
 /** A delay SQS can hold a message for: 1 s – 15 min, whole seconds. */
 function settleDelay(raw: string): number {
   const ms = parseDuration(raw);
@@ -215,6 +244,8 @@ export const configParsers = {
   ACTIVITY_SEGMENTS: parseSegments,
   NOTIFICATIONS_MAX_ITEMS: integer(1),
   NOTIFICATIONS_TTL: parseDuration,
+  NOTIFY_STRANGER_LIMIT: integerOrOff(0),
+  REACTION_KINDS: parseReactionKinds,
   CONTROL_SETTLE: settleDelay,
   PROTECTED_VERBS: parseVerbList,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;

@@ -115,9 +115,9 @@ describe('erase', () => {
     const carolsGroups = (await call('GET', '/notifications', carol)).body;
     expect(carolsGroups).toMatchObject({ items: [], unseen: 0, unread: 0 });
     expect((await call('GET', '/notifications', bob)).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
-    expect((await call('GET', '/mutes', frank)).body.items).toEqual([]);
+    expect((await call('GET', '/mutes', frank)).body.items).toEqual([{ userId: null }]); // frank's mute of her stays, as an erased user
     expect((await call('GET', '/notifications', dave)).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
-    expect((await call('GET', '/blocks', gina)).body.items).toEqual([]);
+    expect((await call('GET', '/blocks', gina)).body.items).toEqual([{ userId: null }]); // gina's block too
 
     // Again: harmless, and still nothing of hers.
     expect((await call('DELETE', '/me', alice)).status).toBe(202);

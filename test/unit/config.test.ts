@@ -49,10 +49,24 @@ describe('readConfig', () => {
     ['ACTIVITY_BUCKET', '500ms'],
     ['ACTIVITY_SEGMENTS', 'power=1,casual=1'],
     ['TIMELINE_TTL', 'forever'],
+    ['NOTIFY_STRANGER_LIMIT', '-1'],
+    ['REACTION_KINDS', 'like,Love'],
+    ['REACTION_KINDS', 'like,comment'],
+    ['REACTION_KINDS', ' , '],
+    ['REACTION_KINDS', Array.from({ length: 51 }, (_, i) => `k${i}`).join(',')],
   ] as const)('refuses %s=%j, naming the env var', (key, raw) => {
     const env = { [configKeys[key].envVar]: raw };
     expect(() => readConfig(key, env)).toThrow(ConfigError);
     expect(() => readConfig(key, env)).toThrow(new RegExp(`^${configKeys[key].envVar}: `));
+  });
+
+  it('bounds strangers (20 groups a day by default, or off) and allows a few reaction kinds (at most 50)', () => {
+    expect(readConfig('NOTIFY_STRANGER_LIMIT', {})).toBe(20);
+    expect(readConfig('NOTIFY_STRANGER_LIMIT', { NOTIFY_STRANGER_LIMIT: '0' })).toBe(0);
+    expect(readConfig('NOTIFY_STRANGER_LIMIT', { NOTIFY_STRANGER_LIMIT: 'off' })).toBeUndefined();
+    expect([...readConfig('REACTION_KINDS', {})]).toEqual(['like', 'love', 'haha', 'wow', 'sad', 'angry', 'celebrate', 'support', 'insightful', 'curious']);
+    expect([...readConfig('REACTION_KINDS', { REACTION_KINDS: ' like, fire ,like' })]).toEqual(['like', 'fire']);
+    expect(readConfig('REACTION_KINDS', { REACTION_KINDS: Array.from({ length: 50 }, (_, i) => `k${i}`).join(',') }).size).toBe(50);
   });
 
   it('names the env var of a bad value', () => {

@@ -47,13 +47,13 @@ const v1Files = {
 };
 
 describe('local data directory version', () => {
-  it('is version 2', () => expect(DATA_VERSION).toBe('2'));
+  it('is version 3', () => expect(DATA_VERSION).toBe('3'));
 
   it('stamps a fresh (empty) directory with the marker', () => {
     const dir = dirWith();
     expect(dataDirState(dir)).toBe('fresh');
     expect(openDataDir(dir)).toBe('fresh');
-    expect(marker(dir)).toBe('2\n');
+    expect(marker(dir)).toBe('3\n');
     expect(readdirSync(dir)).toEqual([DATA_VERSION_FILE]);
     expect(dataDirState(dir)).toBe('current');
     expect(openDataDir(dir)).toBe('current');
@@ -63,14 +63,14 @@ describe('local data directory version', () => {
     const dir = join(root, 'not-there-yet', '.tickfeed');
     expect(dataDirState(dir)).toBe('fresh');
     expect(openDataDir(dir)).toBe('fresh');
-    expect(marker(dir)).toBe('2\n');
+    expect(marker(dir)).toBe('3\n');
   });
 
   it('counts neither the JWT key pair (written by npm start first) nor empty folders as data', () => {
     const dir = dirWith({ 'jwt-keys.json': '{}', '.DS_Store': '' });
     mkdirSync(join(dir, 'dynamodb'));
     expect(openDataDir(dir)).toBe('fresh');
-    expect(marker(dir)).toBe('2\n');
+    expect(marker(dir)).toBe('3\n');
   });
 
   it('detects DynamoDB Local files without a marker as v1 and refuses them, touching nothing', () => {
@@ -88,22 +88,25 @@ describe('local data directory version', () => {
     }
   });
 
-  it('opens a directory whose marker says 2 as current, data and all', () => {
-    const dir = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '2\n' });
+  it('opens a directory whose marker says 3 as current, data and all', () => {
+    const dir = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '3\n' });
     expect(dataDirState(dir)).toBe('current');
     expect(openDataDir(dir)).toBe('current');
-    expect(marker(dir)).toBe('2\n');
+    expect(marker(dir)).toBe('3\n');
   });
 
-  it('refuses a directory whose marker says 1 (or anything but 2)', () => {
+  it('refuses a directory whose marker says 1 or 2 (or anything but 3)', () => {
     const v1 = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '1' });
     expect(dataDirState(v1)).toEqual({ old: '1' });
     expect(() => openDataDir(v1)).toThrow(/older data model \(v1\)/);
     expect(marker(v1)).toBe('1');
 
-    const v3 = dirWith({ [DATA_VERSION_FILE]: '3\n' });
-    expect(dataDirState(v3)).toEqual({ old: '3' });
-    expect(() => openDataDir(v3)).toThrow(/newer data model \(v3\)/);
+    const v2 = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '2\n' });
+    expect(() => openDataDir(v2)).toThrow(/older data model \(v2\)/);
+
+    const v4 = dirWith({ [DATA_VERSION_FILE]: '4\n' });
+    expect(dataDirState(v4)).toEqual({ old: '4' });
+    expect(() => openDataDir(v4)).toThrow(/newer data model \(v4\)/);
 
     const junk = dirWith({ [DATA_VERSION_FILE]: 'two' });
     expect(() => openDataDir(junk)).toThrow(/unknown data model \(DATA_VERSION says "two"\)/);
@@ -135,6 +138,6 @@ describe('local data directory version', () => {
     const fresh = dirWith();
     await expect(startLocalStack({ port: 0, keys, dataDir: fresh })).rejects.toThrow(/not started in unit tests/);
     expect(dynamoStarts.count).toBe(1);
-    expect(marker(fresh)).toBe('2\n');
+    expect(marker(fresh)).toBe('3\n');
   });
 });

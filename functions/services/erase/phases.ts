@@ -15,7 +15,9 @@
  *   notified       the user out of every notification group they are in, anyone's (their index:
  *                  past follows, deleted comments and reactions, `to` posts included)
  *   notifications  the user's own notification feed, with the index entries of its claims
- *   controls       mutes and blocks both ways (each mirror in the other user's partition)
+ *   controls       the user's own mutes and blocks (with their mirrors); those others placed on the
+ *                  user stay in force, holding only a hash of the id (their list entry shows an
+ *                  erased user): what another user owns, no erase removes
  *   rest           activity-window entries, foreignId markers, profile, edge and list partitions
  */
 import { activityIdOf, parseActivityId } from '../../model/activity-id.js';
@@ -24,9 +26,9 @@ import { NotFoundError } from '../../model/errors.js';
 import { dayOf, groupIdOf } from '../../model/notification.js';
 import { rkOf, ticksOfRangeKey } from '../../model/range-key.js';
 import { COMMENT_KIND } from '../../model/reaction.js';
-import { controlKey, kindOfControlSk, mirrorKey, otherOfControlSk } from '../../model/user-controls.js';
+import { type Control, isErasedTarget, kindOfControlSk, mirrorKey, otherOfControlSk } from '../../model/user-controls.js';
 import { parseLedgerEntry } from '../../model/user-ledger.js';
-import { allControls, deleteControlItem } from '../../stores/controls-store.js';
+import { allControls, deleteControlItem, keepControlOfErased } from '../../stores/controls-store.js';
 import { deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
 import { deleteEdgeItem, deleteGraphPartitionPage, getEdge, listPage, removeEdge, userGraphPartitions } from '../../stores/graph-store.js';
 import { deleteNotificationPage } from '../../stores/notification-store.js';
@@ -83,7 +85,7 @@ const following: Step = async (user) => {
     const edge = await getEdge(user, followee);
     if (edge?.state === 'active') await untilDone(() => removeEdge(user, followee, edge.order));
     await deleteEdgeItem(user, followee);
-    await forgetActor(followee, user, { object: followee, verb: 'follow' });
+    await forgetActor(followee, user, { object: followee, kind: 'follow' });
   }
   return page.userIds.length > 0;
 };
@@ -98,7 +100,7 @@ const originals: Step = async (user) => {
     await purgeReactionsAndComments(id);
     const post = { author: user, rk, verb: String(o.verb), object: str(o.object), content: str(o.content), to: Array.isArray(o.to) ? (o.to as string[]) : undefined };
     await hideFromNotifications(post);
-    const toGroup = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(rk)));
+    const toGroup = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(rk)), 'to');
     for (const recipient of new Set(post.to ?? [])) await forgetActor(recipient, user, { gid: toGroup });
     await deleteCounter(id);
     await deleteOriginal(user, rk);
@@ -131,15 +133,18 @@ const notified: Step = (user) => forgetActorEverywhere(user, STEP);
 
 const notifications: Step = async (user) => (await deleteNotificationPage(user, 100)) > 0;
 
+const mirrored: Record<string, Control> = { mutedBy: 'mute', blockedBy: 'block' };
+
 const controls: Step = async (user) => {
   for (const item of (await allControls(user)).slice(0, STEP * 4)) {
-    const other = otherOfControlSk(String(item.sk));
-    const kind = kindOfControlSk(String(item.sk));
-    // Each side's item names the other: delete the counterpart, then this one.
-    if (kind === 'mute' || kind === 'block') await deleteControlItem(mirrorKey(kind, user, other));
-    if (kind === 'mutedBy') await deleteControlItem(controlKey('mute', other, user));
-    if (kind === 'blockedBy') await deleteControlItem(controlKey('block', other, user));
-    await deleteControlItem({ pk: String(item.pk), sk: String(item.sk) });
+    const sk = String(item.sk);
+    const other = otherOfControlSk(sk);
+    const kind = kindOfControlSk(sk);
+    // Another user's mute or block of this user (its mirror names them): it stays, by hash only.
+    if (Object.hasOwn(mirrored, kind)) await keepControlOfErased(mirrored[kind]!, other, user);
+    // The user's own: its mirror in the other's partition goes first, then the item.
+    else if ((kind === 'mute' || kind === 'block') && !isErasedTarget(other)) await deleteControlItem(mirrorKey(kind, user, other));
+    await deleteControlItem({ pk: String(item.pk), sk });
   }
   return (await allControls(user)).length > 0;
 };

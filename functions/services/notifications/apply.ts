@@ -5,49 +5,85 @@
  * lost race re-reads and retries (bounded; then the job fails and SQS redelivers it). An event
  * about an activity deleted meanwhile is dropped by the transaction's check on the original, so
  * nothing lands behind the purge that hides it.
+ *
+ * What one sender can do to a recipient is bounded: a muted or blocked sender notifies no one who
+ * muted or blocked them; a sender the recipient does not follow (a stranger) starts at most
+ * NOTIFY_STRANGER_LIMIT groups per UTC day — a count kept per (recipient, day, sender) and raised
+ * in the transaction that creates the group, so it costs nothing when a group already exists — and
+ * one actor's events count at most MAX_CLAIM_EVENTS times in a group. Past a bound the events are
+ * dropped, not failed: the sender's post has succeeded, and a retry would change nothing.
  */
 import { parseActivityId } from '../../model/activity-id.js';
-import { dayOf, foldEvents, groupIdOf, type NotificationEvent, staleHeadAttributes } from '../../model/notification.js';
+import {
+  claimedEventId,
+  dayOf,
+  foldEvents,
+  groupIdOf,
+  MAX_CLAIM_EVENTS,
+  type NotificationEvent,
+  staleHeadAttributes,
+} from '../../model/notification.js';
 import { logger } from '../../platform/logger.js';
 import { backoff } from '../../platform/pool.js';
-import { readGroupAndClaims, readHeadItem, writeGroupChange } from '../../stores/notification-store.js';
-import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
-import { silencedFor } from '../controls-state.js';
+import { type Claim, readGroupAndClaims, readHeadItem, writeGroupChange } from '../../stores/notification-store.js';
+import { expiresAtOf, notificationPolicy, notifyStrangerLimit, quotaExpiresAtOf, windowStart } from './policy.js';
+import { audienceOf } from '../controls-state.js';
 import { trimIfDue } from './retention.js';
 
 /** Conflicts are expected when many jobs fold into one group at once: retry with jitter, then let SQS redeliver. */
 const MAX_ATTEMPTS = 20;
 
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
-  // A muted or blocked actor notifies no one who muted or blocked them.
-  const silenced = await silencedFor(recipient, events.map((e) => e.actor));
+  const limit = notifyStrangerLimit();
+  // One BatchGet: the recipient's mutes and blocks of the actors, and (with a bound) whom they follow.
+  const { silenced, followed } = await audienceOf(recipient, events.map((e) => e.actor), limit !== undefined);
   // An event older than the age window would land in a group no page or count shows: skip it.
   const firstDay = windowStart(Date.now(), notificationPolicy().ttlMs).day;
   const batches = new Map<string, NotificationEvent[]>();
   for (const e of events.filter((x) => !silenced.has(x.actor) && dayOf(x.ticks) >= firstDay)) {
-    const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks))}\n${e.source ?? ''}`;
+    const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks), e.kind)}\n${e.source ?? ''}`;
     batches.set(key, [...(batches.get(key) ?? []), e]);
   }
+  const strangers = limit === undefined ? undefined : { limit, isStranger: (actor: string) => !followed.has(actor) };
   let grew = false;
-  for (const [key, batch] of batches) grew = (await applyToGroup(recipient, key.split('\n')[0]!, batch)) || grew;
+  for (const [key, batch] of batches) grew = (await applyToGroup(recipient, key.split('\n')[0]!, batch, strangers)) || grew;
   if (grew) await trimIfDue(recipient);
 }
 
+/** The events still to apply: not in their actor's claim yet, and at most what the claim has room for. */
+function freshEvents(events: readonly NotificationEvent[], claims: ReadonlyMap<string, Claim>): NotificationEvent[] {
+  const room = new Map<string, number>();
+  return events.filter((e) => {
+    const claim = claims.get(e.actor);
+    if (claim?.events.has(claimedEventId(e.id))) return false;
+    const left = room.get(e.actor) ?? MAX_CLAIM_EVENTS - (claim?.events.size ?? 0);
+    room.set(e.actor, left - 1);
+    return left > 0;
+  });
+}
+
 /** Returns whether a new group was created (the count retention may be due). */
-async function applyToGroup(recipient: string, gid: string, events: readonly NotificationEvent[]): Promise<boolean> {
+async function applyToGroup(
+  recipient: string,
+  gid: string,
+  events: readonly NotificationEvent[],
+  strangers: { limit: number; isStranger: (actor: string) => boolean } | undefined,
+): Promise<boolean> {
   const policy = notificationPolicy();
-  const unique = [...new Map(events.map((e) => [e.id, e])).values()];
-  const actors = [...new Set(unique.map((e) => e.actor))];
+  let unique = [...new Map(events.map((e) => [e.id, e])).values()];
   const source = unique[0]!.source;
   const liveOriginal = source === undefined ? undefined : parseActivityId(source);
   for (let attempt = 1; ; attempt++) {
+    const actors = [...new Set(unique.map((e) => e.actor))];
     const [{ group, claims }, head] = await Promise.all([readGroupAndClaims(recipient, gid, actors), readHeadItem(recipient, true)]);
-    const fresh = unique.filter((e) => !claims.get(e.actor)?.events.has(e.id));
-    if (fresh.length === 0) return false; // every event was applied before: a redelivery
+    const fresh = freshEvents(unique, claims);
+    if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
     const freshActors = [...new Set(fresh.map((e) => e.actor))];
     // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
     const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
     const { next, delta } = foldEvents(group, gid, fresh, newActors);
+    // A new group is started by each of its actors; the strangers among them spend one of the day's starts.
+    const starting = group || !strangers ? [] : freshActors.filter(strangers.isStranger);
     const outcome = await writeGroupChange({
       recipient,
       previous: group,
@@ -56,9 +92,10 @@ async function applyToGroup(recipient: string, gid: string, events: readonly Not
       claims: freshActors.map((actor) => ({
         actor,
         readSize: claims.get(actor)?.events.size,
-        add: fresh.filter((e) => e.actor === actor).map((e) => e.id),
+        add: fresh.filter((e) => e.actor === actor).map((e) => claimedEventId(e.id)),
       })),
       liveOriginal: liveOriginal && { author: liveOriginal.actor, rk: liveOriginal.rk },
+      ...(starting.length ? { strangers: { actors: starting, limit: strangers!.limit, expiresAt: quotaExpiresAtOf(next.day) } } : {}),
       expiresAt: expiresAtOf(next.day, policy.ttlMs),
       staleHead: staleHeadAttributes(head, windowStart(Date.now(), policy.ttlMs).day),
     });
@@ -66,6 +103,14 @@ async function applyToGroup(recipient: string, gid: string, events: readonly Not
     if (outcome === 'source_gone') {
       logger.info('notification dropped: its activity was deleted', { recipient, gid });
       return false;
+    }
+    if (typeof outcome === 'object') {
+      // Those strangers started their day's limit of groups here already: their events go, the rest are retried.
+      logger.info('notification dropped: a stranger reached NOTIFY_STRANGER_LIMIT', { recipient, gid, dropped: outcome.overLimit.length });
+      const over = new Set(outcome.overLimit);
+      unique = unique.filter((e) => !over.has(e.actor));
+      if (unique.length === 0) return false;
+      continue; // not a lost race: no back-off
     }
     if (attempt >= MAX_ATTEMPTS) throw new Error(`notify ${recipient} ${gid}: gave up after ${attempt} attempts`);
     await backoff(attempt, 10, 1000); // a concurrent job changed the group or a claim: re-read

@@ -1,5 +1,6 @@
 /**
- * Notification retention (NOTIFICATIONS_MAX_ITEMS, NOTIFICATIONS_TTL), read once at cold start.
+ * Notification retention (NOTIFICATIONS_MAX_ITEMS, NOTIFICATIONS_TTL) and the stranger bound
+ * (NOTIFY_STRANGER_LIMIT), read once at cold start.
  * Age is by UTC day, like the groups: the window is today and the days back to now − TTL, so a
  * group leaves pages and counts together, the moment its day falls out.
  */
@@ -22,6 +23,10 @@ export function notificationPolicy(): NotificationPolicy {
   return policy;
 }
 
+let strangerLimit: { value: number | undefined } | undefined;
+/** NOTIFY_STRANGER_LIMIT (undefined: off), read once: only the notify job needs it. */
+export const notifyStrangerLimit = (): number | undefined => (strangerLimit ??= { value: readConfig('NOTIFY_STRANGER_LIMIT') }).value;
+
 const DAY_MS = 86_400_000;
 
 /** The first UTC day inside the window, and the ticks at its start. */
@@ -31,6 +36,9 @@ export function windowStart(nowMs: number, ttlMs: number | undefined): { day: st
   const ticks = BigInt(Math.max(0, startMs)) * 1_000_000n;
   return { day: dayOf(ticks), ticks };
 }
+
+/** When a stranger's count of groups started on `day` may go: a day after that day ended. */
+export const quotaExpiresAtOf = (day: string): number => Math.ceil((Date.parse(`${day}T00:00:00Z`) + 2 * DAY_MS) / 1000);
 
 /** When a group's items expire: the end of its day plus the TTL (undefined: never). */
 export function expiresAtOf(day: string, ttlMs: number | undefined): number | undefined {
