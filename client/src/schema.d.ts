@@ -572,10 +572,12 @@ export interface components {
             }[];
             notifications: components["schemas"]["NotificationGroup"][];
             mutes: {
-                userId: string;
+                /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
+                userId: string | null;
             }[];
             blocks: {
-                userId: string;
+                /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
+                userId: string | null;
             }[];
             /** @description First part only. */
             activityWindow: {
@@ -625,8 +627,13 @@ export interface components {
             unread: number;
         };
         NotificationGroup: {
-            /** @description Group id: verb + object + UTC day (pass it to /notifications/seen or /read). */
+            /** @description Group id: kind + verb + object + UTC day (pass it to /notifications/seen or /read). */
             id: string;
+            /**
+             * @description How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds).
+             * @enum {string}
+             */
+            kind: "follow" | "reaction" | "comment" | "mention" | "to";
             /** @description `follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`. */
             verb: string;
             /** @description The followee, the activity reacted to / commented on / mentioning, or the addressed activity's object. */
@@ -635,6 +642,7 @@ export interface components {
             actorCount: number;
             /** @description Up to 5, newest first. */
             actors: string[];
+            /** @description Events in the group (one actor counts at most 100 a day). */
             activityCount: number;
             /**
              * Format: date-time
@@ -739,9 +747,10 @@ export interface components {
             }[];
         };
         UserListPage: {
-            /** @description Alphabetical by user id. */
+            /** @description Alphabetical by user id; erased users last. */
             items: {
-                userId: string;
+                /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
+                userId: string | null;
             }[];
             /** @description Pass as `before` for the next page; null when nothing more remains. */
             next: string | null;
@@ -1381,7 +1390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such activity. */
+            /** @description No such activity (or its author blocked the caller). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1554,7 +1563,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad kind. */
+            /** @description Bad kind, or a kind not in REACTION_KINDS. */
             400: {
                 headers: {
                     [name: string]: unknown;
