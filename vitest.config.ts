@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The SDK warns on Node 20 about a support date; Lambda runs Node 22. Keep test output readable.
+// The SDK warns on Node 20 about a support date (CI and Lambda run Node 24). Keep test output readable.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export default defineConfig({

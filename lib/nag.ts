@@ -9,7 +9,7 @@
 import { type Stack, Validations } from 'aws-cdk-lib';
 import { CfnRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
-import { defaultRoute, eventSources, functionList, type QueueId } from './defs/index.js';
+import { defaultRoute, eventSources, type QueueId } from './defs/index.js';
 
 export interface NagAcknowledgement {
   /** The constructs the finding is accepted on (their children included). */
@@ -33,7 +33,6 @@ export const PUBLIC_ROUTE_KEYS: readonly string[] = ['GET /health', 'GET /openap
  */
 export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): NagAcknowledgement[] {
   const fn = (id: string) => stack.node.findChild(`${constructName(id)}Function`);
-  const allFunctions = functionList.map((def) => fn(def.id));
   const streams = eventSources.filter((s) => s.kind === 'stream');
   // Each function has a role of its own (lib/constructs/functions.ts): the grants live there.
   const streamConsumerRoles = [...new Set(streams.map((s) => s.fn))].map((id) => stack.node.findChild(`${constructName(id)}Role`));
@@ -47,11 +46,6 @@ export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): 
   const userPool = stack.node.tryFindChild('Users'); // only when the stack creates its own pool
 
   return [
-    {
-      scopes: allFunctions,
-      id: 'AwsSolutions-L1',
-      reason: 'Every function pins Node.js 22, the Lambda runtime tickfeed targets and tests (bundled for node22).',
-    },
     {
       scopes: streamConsumerRoles,
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -25,6 +25,7 @@ import {
   type TableId,
   tables,
 } from '../defs/index.js';
+import { LAMBDA_NODE_MAJOR } from '../defs/runtime.js';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
 
@@ -33,6 +34,14 @@ export function contextConfig(scope: Construct, key: ConfigKey): string {
   const def = configKeys[key];
   const value: unknown = scope.node.tryGetContext(def.contextKey);
   return value === undefined || value === null ? def.default : String(value);
+}
+
+/** The Lambda runtime of LAMBDA_NODE_MAJOR (fails synth if this aws-cdk-lib does not know it). */
+export function lambdaRuntime(): lambda.Runtime {
+  const name = `nodejs${LAMBDA_NODE_MAJOR}.x`;
+  const runtime = lambda.Runtime.ALL.find((r) => r.name === name);
+  if (!runtime) throw new Error(`aws-cdk-lib has no Lambda runtime ${name} (lib/defs/runtime.ts)`);
+  return runtime;
 }
 
 export function createFunctions(
@@ -64,7 +73,7 @@ function createFunction(
     role,
     entry: `${projectRoot}${def.entry}`,
     handler: 'handler',
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: lambdaRuntime(),
     architecture: lambda.Architecture.ARM_64,
     memorySize: def.memoryMb,
     timeout: Duration.seconds(def.timeoutSeconds),
@@ -79,7 +88,7 @@ function createFunction(
     bundling: {
       forceDockerBundling: false,
       format: OutputFormat.ESM,
-      target: 'node22',
+      target: `node${LAMBDA_NODE_MAJOR}`,
       minify: true,
       sourceMap: false,
       mainFields: ['module', 'main'],

@@ -2,6 +2,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventSources, functions, routes } from '../../lib/defs/index.js';
+import { LAMBDA_NODE_MAJOR } from '../../lib/defs/runtime.js';
 import { synth } from './synth.js';
 
 let template: Template;
@@ -85,10 +86,11 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('run Node.js 22 on arm64', () => {
+  it('run Node.js 24 (the major CI tests on, lib/defs/runtime.ts) on arm64', () => {
+    expect(LAMBDA_NODE_MAJOR).toBe(24);
     for (const fn of Object.keys(functions)) {
       const props = template.toJSON().Resources[functionLogicalId(fn)].Properties;
-      expect(props.Runtime).toBe('nodejs22.x');
+      expect(props.Runtime).toBe('nodejs24.x');
       expect(props.Architectures).toEqual(['arm64']);
     }
   });
