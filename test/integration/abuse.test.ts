@@ -1,0 +1,205 @@
+/**
+ * The abuse suite (beside the OpenAPI fuzzer): scripted hostile users against a local stack of its
+ * own, with the defaults a deployment has (NOTIFY_STRANGER_LIMIT 20, REACTION_KINDS …) except a
+ * short CONTROL_SETTLE (an erase finishes in seconds) and NOTIFICATIONS_MAX_ITEMS 24 (a trim past
+ * 30 groups, so a flood that got through would push real notifications out).
+ *
+ * Each case is a script: it sets up its victims' data, attacks through `hostile` — which records
+ * every request with what it must get: `refused` (a 4xx, 429 included) or `contained` (anything
+ * but a 5xx: accepted, and harmless) — and then checks every victim's data is as it was. After a
+ * case, none of its hostile requests got a 5xx and every `refused` one a 4xx.
+ *
+ * To add a case: append an AbuseCase to `cases` (its name, then a script using `hostile` for the
+ * attacker's requests and `call` for everyone else's).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { counterKey } from '../../functions/model/reaction.js';
+import { itemSizeBytes, jobQueuesEmpty } from '../support/settle.js';
+import { call, doc, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', NOTIFICATIONS_MAX_ITEMS: '24' } });
+}, 120_000);
+
+afterAll(stopOwnStack);
+
+type Expectation = 'refused' | 'contained';
+type Response = Awaited<ReturnType<typeof call>>;
+type Hostile = (expectation: Expectation, method: string, path: string, as: string, json?: unknown) => Promise<Response>;
+
+interface AbuseCase {
+  readonly name: string;
+  readonly script: (hostile: Hostile) => Promise<void>;
+}
+
+interface Logged {
+  readonly expectation: Expectation;
+  readonly request: string;
+  readonly status: number;
+}
+
+// ---- helpers shared by the cases ----------------------------------------------------------------
+
+interface Group {
+  id: string;
+  kind: string;
+  verb: string;
+  object: string;
+  actors: string[];
+  actorCount: number;
+  activityCount: number;
+  seen: boolean;
+}
+const enc = encodeURIComponent;
+const groupsOf = async (user: string): Promise<Group[]> => (await call('GET', '/notifications?limit=100', user)).body.items;
+const groupsWhen = async (user: string, ok: (g: Group[]) => boolean, what: string): Promise<Group[]> => {
+  let groups: Group[] = [];
+  await until(async () => ok((groups = await groupsOf(user))), what, 60_000);
+  return groups;
+};
+const settled = (what: string) => until(() => jobQueuesEmpty(sqs, stack.queueUrls), `${what}: every job run`, 60_000);
+const postAs = async (user: string, body: Record<string, unknown> = {}) => {
+  const res = await call('POST', '/activities', user, { verb: 'post', ...body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+};
+/** What a victim's notifications look like, for a before/after comparison (seen/read included). */
+const snapshotOf = async (user: string) =>
+  (await groupsOf(user)).map(({ id, kind, verb, object, actors, actorCount, activityCount, seen }) => ({ id, kind, verb, object, actors, actorCount, activityCount, seen }));
+
+/** A victim with a follower (bob) and a liked post (carol): two real notification groups. */
+async function victimWithNotifications() {
+  const [alice, bob, carol] = ['alice', 'bob', 'carol'].map(uid) as [string, string, string];
+  expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(204);
+  const post = await postAs(alice, { content: 'my post' });
+  expect((await call('PUT', `/activities/${enc(post.id)}/reactions/like`, carol)).status).toBe(204);
+  await groupsWhen(alice, (g) => g.length === 2, "the victim's follow and like");
+  return { alice, bob, carol, post, before: await snapshotOf(alice), counts: (await call('GET', '/notifications/counts', alice)).body };
+}
+
+// ---- the cases ----------------------------------------------------------------------------------
+
+const forgery: AbuseCase = {
+  name: 'forgery: `to` posing as follows, likes, mentions and comments, other users’ ids, then deletes to wipe real ones',
+  async script(hostile) {
+    const v = await victimWithNotifications();
+    const mallory = uid('mallory');
+    const forged: { id: string }[] = [];
+    for (const [verb, object] of [['follow', v.alice], ['like', v.post.id], ['mention', v.post.id], ['comment', v.post.id]] as const) {
+      forged.push((await hostile('contained', 'POST', '/activities', mallory, { verb, object, to: [v.alice] })).body);
+    }
+    await hostile('refused', 'POST', '/activities', mallory, { verb: 'post', actor: v.alice }); // posting as the victim
+    await hostile('refused', 'DELETE', `/activities/${enc(v.post.id)}`, mallory);
+    await hostile('contained', 'POST', '/notifications/read', mallory, { ids: v.before.map((g) => g.id) }); // marks only her own
+    await hostile('contained', 'POST', '/notifications/seen', mallory, { ids: v.before.map((g) => g.id) });
+    await hostile('refused', 'DELETE', `/users/${v.alice}`, mallory);
+    await groupsWhen(v.alice, (g) => g.length === 2 + forged.length, 'the forged groups, each of its own kind');
+    for (const f of forged) await hostile('contained', 'DELETE', `/activities/${enc(f.id)}`, mallory);
+    await groupsWhen(v.alice, (g) => g.length === 2, 'the forged groups to go');
+    await settled('the deletes');
+    expect(await snapshotOf(v.alice)).toEqual(v.before);
+    expect((await call('GET', '/notifications/counts', v.alice)).body).toEqual(v.counts);
+    expect((await call('GET', `/activities/${enc(v.post.id)}`, v.alice)).body.reactions.counts).toEqual({ like: 1 });
+  },
+};
+
+const flooding: AbuseCase = {
+  name: 'flooding: a stranger addresses and mentions the victim in 40 posts',
+  async script(hostile) {
+    const v = await victimWithNotifications();
+    const [mallory, watcher] = ['mallory', 'watcher'].map(uid) as [string, string];
+    expect((await call('PUT', `/following/${mallory}`, watcher)).status).toBe(204);
+    for (let i = 0; i < 40; i++) await hostile('contained', 'POST', '/activities', mallory, { verb: 'invite', object: `game:${i}`, content: `@${v.alice} come`, to: [v.alice] });
+    // Her last post reaches the watcher (who follows her): once it has and no job is left, all ran.
+    await hostile('contained', 'POST', '/activities', mallory, { verb: 'invite', object: 'game:last', to: [watcher] });
+    await groupsWhen(watcher, (g) => g.length === 1, "the watcher's invite");
+    await settled('the flood');
+    const after = await groupsOf(v.alice);
+    expect(after.filter((g) => g.actors.includes(mallory)).length).toBeLessThanOrEqual(20); // NOTIFY_STRANGER_LIMIT
+    const real = new Set(v.before.map((g) => g.id));
+    expect(after.filter((g) => real.has(g.id)).map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount }))).toEqual(
+      v.before.map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount })),
+    );
+  },
+};
+
+const eraseAndComeBack: AbuseCase = {
+  name: 'erase and come back: a blocked and muted user erases herself and returns with the same sub',
+  async script(hostile) {
+    const [alice, frank, mallory] = ['alice', 'frank', 'mallory'].map(uid) as [string, string, string];
+    const post = await postAs(alice, { content: 'not for mallory' });
+    expect((await call('PUT', `/blocks/${mallory}`, alice)).status).toBe(204);
+    expect((await call('PUT', `/mutes/${mallory}`, frank)).status).toBe(204);
+    await hostile('contained', 'DELETE', '/me', mallory);
+    await until(async () => (await call('GET', `/users/${mallory}`, alice)).status === 404, 'the erase', 60_000);
+    await settled('the erase');
+    await hostile('refused', 'PUT', `/following/${alice}`, mallory);
+    await hostile('refused', 'GET', `/users/${alice}/activities`, mallory);
+    await hostile('refused', 'GET', `/activities/${enc(post.id)}`, mallory);
+    await hostile('refused', 'PUT', `/activities/${enc(post.id)}/reactions/like`, mallory);
+    await hostile('refused', 'POST', `/activities/${enc(post.id)}/comments`, mallory, { text: 'back again' });
+    await hostile('refused', 'DELETE', `/activities/${enc(post.id)}`, mallory);
+    await hostile('contained', 'DELETE', `/blocks/${alice}`, mallory); // her own list: changes nothing of alice's
+    await hostile('contained', 'DELETE', `/mutes/${frank}`, mallory);
+    await hostile('contained', 'POST', '/activities', mallory, { verb: 'post', content: `@${alice} @${frank} hello`, to: [alice, frank] });
+    await hostile('contained', 'DELETE', '/me', mallory); // and again
+    await until(async () => (await call('GET', `/users/${mallory}`, alice)).status === 404, 'the second erase', 60_000);
+    await settled('the second erase');
+    expect((await call('GET', '/blocks', alice)).body).toEqual({ items: [{ userId: null }], next: null });
+    expect((await call('GET', '/mutes', frank)).body).toEqual({ items: [{ userId: null }], next: null });
+    expect(await groupsOf(alice)).toEqual([]);
+    expect(await groupsOf(frank)).toEqual([]);
+    expect((await call('GET', `/activities/${enc(post.id)}`, alice)).body.reactions).toEqual({ counts: {}, own: [] });
+    await hostile('refused', 'PUT', `/following/${alice}`, mallory); // still blocked
+  },
+};
+
+const reactionKinds: AbuseCase = {
+  name: 'huge reaction-kind sets: 250 distinct kinds on the victim’s post',
+  async script(hostile) {
+    const v = await victimWithNotifications();
+    const mallory = uid('mallory');
+    const allowed = new Set(['like', 'love']);
+    const kinds = [...allowed, ...Array.from({ length: 248 }, (_, i) => `k${i}_${'z'.repeat(24)}`)];
+    for (const kind of kinds) await hostile(allowed.has(kind) ? 'contained' : 'refused', 'PUT', `/activities/${enc(v.post.id)}/reactions/${kind}`, mallory);
+    const counts = (await call('GET', `/activities/${enc(v.post.id)}`, v.alice)).body.reactions.counts as Record<string, number>;
+    expect(Object.keys(counts).every((k) => !k.startsWith('k'))).toBe(true);
+    expect(counts.like).toBeLessThanOrEqual(2); // carol's, and mallory's if it got through
+    const counter = (await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: counterKey(v.post.id), ConsistentRead: true }))).Item!;
+    expect(itemSizeBytes(counter)).toBeLessThan(16 * 1024);
+    await settled('the reactions');
+    const real = new Set(v.before.map((g) => g.id));
+    const kept = (await groupsOf(v.alice)).filter((g) => real.has(g.id) && g.kind === 'follow');
+    expect(kept.map((g) => g.actors)).toEqual([[v.bob]]);
+  },
+};
+
+/** Every case, in order. */
+const cases: AbuseCase[] = [forgery, flooding, eraseAndComeBack, reactionKinds];
+
+// ---- the runner ---------------------------------------------------------------------------------
+
+const log = new Map<string, Logged[]>();
+
+function hostileFor(name: string): Hostile {
+  const entries: Logged[] = [];
+  log.set(name, entries);
+  return async (expectation, method, path, as, json) => {
+    const res = await call(method, path, as, json);
+    entries.push({ expectation, request: `${method} ${path.slice(0, 80)}`, status: res.status });
+    return res;
+  };
+}
+
+describe('hostile users harm no one', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      await c.script(hostileFor(c.name));
+      const entries = log.get(c.name)!;
+      expect(entries.length).toBeGreaterThan(0);
+      expect(entries.filter((e) => e.status >= 500)).toEqual([]);
+      expect(entries.filter((e) => e.expectation === 'refused' && !(e.status >= 400 && e.status < 500))).toEqual([]);
+    }, 240_000);
+  }
+});
