@@ -960,7 +960,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1005,7 +1005,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1057,7 +1057,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1096,7 +1096,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1137,7 +1137,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1173,7 +1173,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1218,7 +1218,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1464,7 +1464,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1940,7 +1940,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -1974,7 +1974,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -2046,7 +2046,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;
@@ -2080,7 +2080,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A user id: 1–256 characters, no control characters. */
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
                 userId: string;
             };
             cookie?: never;

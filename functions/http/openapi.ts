@@ -23,6 +23,9 @@ const description = [
   'the authorizer (401 without a valid token, 403 without a required scope), throttling (429), a body over',
   '10 MB (413) and a timed-out function (503), all `{"message": …}` (`GatewayMessage`). A path not listed',
   'here answers 404, a method a listed path does not have 405 (with `Allow`), both problem+json.',
+  '',
+  'Text anywhere in a request (path, query, body, object keys) may not hold control characters other than tab,',
+  'LF and CR, U+FFFE, U+FFFF or lone surrogates: jobs carry it through SQS, which refuses them (400).',
 ].join('\n');
 
 /** Answers API Gateway may give on any route, whatever the function behind it does. */

@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import { type OperationKey, type OperationSpec, operations } from './operations.js';
-import { jsonBody, queryParams, validate } from './request.js';
+import { assertCarriable, jsonBody, queryParams, validate } from './request.js';
 import { LIMITS } from './schemas.js';
 import type { HttpEvent } from './types.js';
 
@@ -22,6 +22,7 @@ export interface ParsedRequest<O> {
 
 export function parseRequest<K extends OperationKey>(event: HttpEvent, key: K): ParsedRequest<(typeof operations)[K]> {
   const op: OperationSpec = operations[key];
+  if (op.path) assertCarriable(event.pathParameters ?? {}, 'path');
   const path = op.path && validate(op.path, event.pathParameters ?? {}, 'path', 'Invalid path parameters.');
   const query = op.query && queryParams(event, op.query);
   const empty = (event.body ?? '') === '';

@@ -1,9 +1,11 @@
 /**
  * Request parsing at the HTTP edge: JSON bodies (size → media type → UTF-8 → JSON → schema, in
  * that order, so an oversized body is refused before any of it is parsed) and query strings,
- * both validated by zod schemas whose issues become per-field 400 errors.
+ * both validated by zod schemas whose issues become per-field 400 errors. Before any schema, text
+ * the job queue cannot carry (model/carriable-text.ts) is refused wherever it appears.
  */
 import type { z } from 'zod';
+import { CARRIABLE_RULE, codePointName, firstUncarriable } from '../model/carriable-text.js';
 import { type FieldError, ValidationError } from '../model/errors.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 import type { HttpEvent } from './types.js';
@@ -32,12 +34,39 @@ export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limit
   } catch (error) {
     throw new ValidationError('The body is not valid UTF-8 JSON.', [{ field: 'body', message: (error as Error).message }]);
   }
+  assertCarriable(value, 'body');
   return validate(schema, value, 'body', 'Invalid request body.');
 }
 
 /** Validate the query string (absent = `{}`). */
 export function queryParams<S extends z.ZodType>(event: HttpEvent, schema: S): z.output<S> {
-  return validate(schema, event.queryStringParameters ?? {}, 'query', 'Invalid query parameters.');
+  const query = event.queryStringParameters ?? {};
+  assertCarriable(query, 'query');
+  return validate(schema, query, 'query', 'Invalid query parameters.');
+}
+
+/**
+ * 400 if any string in `value` (object keys included) holds a character SQS refuses: such text
+ * would be acknowledged and then strand every job that carries it. Walks iteratively (a 16 KB
+ * body can nest thousands deep).
+ */
+export function assertCarriable(value: unknown, where: string): void {
+  const stack: [unknown, string][] = [[value, where]];
+  while (stack.length > 0) {
+    const [v, field] = stack.pop()!;
+    if (typeof v === 'string') {
+      const cp = firstUncarriable(v);
+      if (cp !== undefined) {
+        throw new ValidationError('The request holds text this service cannot carry.', [
+          { field, message: `must not contain ${codePointName(cp)} (${CARRIABLE_RULE})` },
+        ]);
+      }
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${field}.${i}`]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) stack.push([k, field], [item, `${field}.${k}`]);
+    }
+  }
 }
 
 export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string, message: string): z.output<S> {

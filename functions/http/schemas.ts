@@ -48,7 +48,7 @@ export const userIdSchema = z
   .string()
   .min(1, { message: USER_ID_RULE, abort: true })
   .max(MAX_USER_ID_CHARS, { message: USER_ID_RULE, abort: true })
-  .regex(/^[^\u0000-\u001f\u007f]*$/, { message: USER_ID_RULE, abort: true })
+  .regex(/^[^\u0000-\u001f\u007f\uFFFE\uFFFF]*$/, { message: USER_ID_RULE, abort: true })
   .refine(isValidUserId, { message: USER_ID_RULE })
   .describe(`A user id: ${USER_ID_RULE}.`);
 
