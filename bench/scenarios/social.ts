@@ -1,7 +1,8 @@
 /**
  * Scenario — social. What a reaction costs end to end (the API's transaction, then the stream
  * record's notify job: the group, its claim, its order item and the head, all in one transaction),
- * what a notification page and `counts` cost, and an enriched vs a plain feed page. Units come
+ * what a notification page and `counts` cost, what the stranger bound (NOTIFY_STRANGER_LIMIT) adds
+ * to a notification event, and an enriched vs a plain feed page. Units come
  * from the meter on the handlers' own client (ReturnConsumedCapacity), calls per command too.
  */
 import type { CapacityTotals } from '../capacity.js';
@@ -77,6 +78,28 @@ export const social: Scenario = {
     const plain = await reads(`/feed?limit=${PAGE}`);
     const rich = await reads(`/feed?limit=${PAGE}&enrich=reactions`);
 
+    // The stranger bound (NOTIFY_STRANGER_LIMIT): a reaction that starts a group, by a stranger vs
+    // by a user the author follows — the difference is the bound's write — and the bound's read,
+    // the author's follow edge to the actor inside the BatchGet the notify job makes anyway
+    // (measured on that very call, with and without the edge).
+    const friend = uid('social-friend');
+    await ctx.call('PUT', `/following/${friend}`, author);
+    const firstOfGroup = async (liker: () => string) => {
+      const p = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'a new group' });
+      await quiesce(ctx);
+      return measure(ctx, () => ctx.call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, liker()), true);
+    };
+    const byStranger: { total: CapacityTotals }[] = [];
+    const byFriend: { total: CapacityTotals }[] = [];
+    for (let i = 0; i < 3; i++) {
+      byStranger.push(await firstOfGroup(() => uid('stranger', i)));
+      byFriend.push(await firstOfGroup(() => friend));
+    }
+    const { audienceOf } = await import('../../functions/services/controls-state.js');
+    const audience = async (withFollows: boolean) => (await measure(ctx, () => audienceOf(author, [friend], withFollows), false)).total;
+    const [readWith, readWithout] = [await audience(true), await audience(false)];
+    const boundWcu = median(byStranger.map((x) => rulesWcu(x.total))) - median(byFriend.map((x) => rulesWcu(x.total)));
+
     const wcu = (xs: { total: CapacityTotals }[]) => median(xs.map((x) => x.total.write));
     const figures: Figure[] = [
       {
@@ -99,6 +122,24 @@ export const social: Scenario = {
         value: rulesWcu(first.total),
         unit: 'WCU',
         note: `${callsOf(first.total)}, ${txItems(first.total)} transaction items; RCU ${round(first.total.read, 2)}; DynamoDB Local reports ${round(first.total.write, 2)} WCU`,
+      },
+      {
+        scenario: S,
+        metric: 'WCU the stranger bound adds to a notification event that starts a group (stranger vs followed sender), by the pricing rules',
+        value: boundWcu,
+        unit: 'WCU',
+        target: '≤ 2 (one transaction item)',
+        met: boundWcu <= 2,
+        note: `stranger ${median(byStranger.map((x) => rulesWcu(x.total)))} WCU (${txItems(byStranger[0]!.total)} transaction items) vs followed ${median(byFriend.map((x) => rulesWcu(x.total)))} WCU (${txItems(byFriend[0]!.total)}); an event joining an existing group adds none`,
+      },
+      {
+        scenario: S,
+        metric: 'RCU the stranger bound adds per notification event (the follow edge in the BatchGet the job makes anyway)',
+        value: round(readWith.read - readWithout.read, 2),
+        unit: 'RCU',
+        target: '≤ 1, no extra call',
+        met: readWith.read - readWithout.read <= 1 && total(readWith.calls) === total(readWithout.calls),
+        note: `${callsOf(readWith)} of ${readWith.items.BatchGetItemCommand ?? 0} keys, ${round(readWith.read, 2)} RCU, vs ${readWithout.items.BatchGetItemCommand ?? 0} keys, ${round(readWithout.read, 2)} RCU without the bound (strongly consistent)`,
       },
       { scenario: S, metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`, value: round(page.read, 2), unit: 'RCU', note: `${page.calls}; p50 ${round(page.ms, 2)} ms` },
       {
