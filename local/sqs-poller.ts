@@ -35,16 +35,19 @@ export interface SqsPollerOptions {
 export function startSqsPoller(opts: SqsPollerOptions): Poller {
   let running = true;
   let pauses = 0;
-  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running, () => pauses > 0));
+  const state = { polling: 0, idle: new Set<() => void>() };
+  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running, () => pauses > 0, state));
   return {
     id: opts.source.id,
     async stop() {
       running = false;
       await Promise.allSettled(loops);
     },
-    pause() {
+    async pause() {
       pauses++;
       let resumed = false;
+      // Held once no receive or batch started before the pause is still under way.
+      if (state.polling > 0) await new Promise<void>((resolve) => state.idle.add(resolve));
       return () => {
         if (!resumed) pauses--;
         resumed = true;
@@ -53,13 +56,19 @@ export function startSqsPoller(opts: SqsPollerOptions): Poller {
   };
 }
 
-async function loop(opts: SqsPollerOptions, running: () => boolean, paused: () => boolean): Promise<void> {
+async function loop(
+  opts: SqsPollerOptions,
+  running: () => boolean,
+  paused: () => boolean,
+  state: { polling: number; idle: Set<() => void> },
+): Promise<void> {
   let idleMs = 20;
   while (running()) {
     if (paused()) {
       await sleep(20);
       continue;
     }
+    state.polling++;
     try {
       const handled = await pollOnce(opts);
       idleMs = handled ? 20 : Math.min(idleMs * 2, 250);
@@ -68,22 +77,18 @@ async function loop(opts: SqsPollerOptions, running: () => boolean, paused: () =
       if (!running()) return;
       console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);
       await sleep(500);
+    } finally {
+      if (--state.polling === 0) {
+        for (const resolve of state.idle) resolve();
+        state.idle.clear();
+      }
     }
   }
 }
 
 /** One receive → invoke → settle cycle. Returns how many messages were handled. */
 export async function pollOnce(opts: SqsPollerOptions): Promise<number> {
-  // WaitTimeSeconds 0: local-aws-sqs holds a multi-message receive for the full wait otherwise.
-  const { Messages = [] } = await opts.sqs.send(
-    new ReceiveMessageCommand({
-      QueueUrl: opts.queueUrl,
-      MaxNumberOfMessages: opts.source.batchSize,
-      WaitTimeSeconds: 0,
-      AttributeNames: ['All'],
-      MessageAttributeNames: ['All'],
-    }),
-  );
+  const Messages = await receiveBatch(opts);
   if (Messages.length === 0) return 0;
   const event: SQSEvent = { Records: Messages.map((m) => toRecord(m, opts.queueArn)) };
   const fn = opts.source.fn;
@@ -100,27 +105,47 @@ export async function pollOnce(opts: SqsPollerOptions): Promise<number> {
   }
   const done = Messages.filter((m) => !failedIds.has(m.MessageId!));
   const failed = Messages.filter((m) => failedIds.has(m.MessageId!));
-  if (done.length) {
+  // SQS's batch calls take 10 entries each.
+  for (const part of tens(done)) {
     await opts.sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: opts.queueUrl,
-        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-      }),
+      new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: part.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
     );
   }
-  if (failed.length && opts.retryDelaySeconds !== undefined) {
-    await opts.sqs.send(
-      new ChangeMessageVisibilityBatchCommand({
-        QueueUrl: opts.queueUrl,
-        Entries: failed.map((m, i) => ({
-          Id: String(i),
-          ReceiptHandle: m.ReceiptHandle!,
-          VisibilityTimeout: opts.retryDelaySeconds,
-        })),
-      }),
-    );
+  if (opts.retryDelaySeconds !== undefined) {
+    for (const part of tens(failed)) {
+      await opts.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: opts.queueUrl,
+          Entries: part.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: opts.retryDelaySeconds })),
+        }),
+      );
+    }
   }
   return Messages.length;
+}
+
+/**
+ * Up to the source's batch size, 10 per ReceiveMessage (SQS's most), as Lambda gathers a batch over
+ * 10 within its batching window — here without waiting: what is queued now, no more.
+ */
+async function receiveBatch(opts: SqsPollerOptions): Promise<Message[]> {
+  const out: Message[] = [];
+  while (out.length < opts.source.batchSize) {
+    const want = Math.min(10, opts.source.batchSize - out.length);
+    // WaitTimeSeconds 0: local-aws-sqs holds a multi-message receive for the full wait otherwise.
+    const { Messages = [] } = await opts.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: opts.queueUrl,
+        MaxNumberOfMessages: want,
+        WaitTimeSeconds: 0,
+        AttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    out.push(...Messages);
+    if (Messages.length < want) break;
+  }
+  return out;
 }
 
 function toRecord(m: Message, queueArn: string): SQSRecord {
@@ -148,4 +173,5 @@ function toRecord(m: Message, queueArn: string): SQSRecord {
   };
 }
 
+const tens = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / 10) }, (_, i) => items.slice(i * 10, i * 10 + 10));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

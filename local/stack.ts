@@ -62,8 +62,8 @@ export interface LocalStack {
   readonly queueUrls: Record<QueueId, string>;
   /** The env vars the handlers see (also applied to this process). */
   readonly env: Record<string, string>;
-  /** Holds an SQS event source's poller still until the returned function is called (tests). */
-  pauseSource(id: string): () => void;
+  /** Holds an SQS event source's poller still until the returned function is called (tests; see Poller.pause). */
+  pauseSource(id: string): Promise<() => void>;
   stop(): Promise<void>;
 }
 

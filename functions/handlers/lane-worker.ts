@@ -3,7 +3,8 @@
  * partial batch failures, so only failed messages come back; after maxReceiveCount they move to the
  * lane's DLQ. A job that does not parse, or that belongs to another lane, fails every time and so
  * ends in the DLQ, visible, instead of being dropped or run by a worker without its grants.
- * Records each job's latency (enqueue → done) as a metric with the lane as its dimension.
+ * Records each job's latency (enqueue → done) as a metric with the lane as its dimension. A batch's
+ * notify jobs for one recipient are applied together (a follow burst: one transaction per 20 follows).
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -11,16 +12,43 @@ import type { LaneId } from '../../lib/defs/lanes.js';
 import { logger } from '../platform/logger.js';
 import { metrics, recordJobLatency } from '../platform/metrics.js';
 import { assertLane, parseJob } from '../services/jobs/jobs.js';
+import { foldNotifyJobs } from '../services/jobs/fold.js';
 import { runJob } from '../services/jobs/run.js';
+
+/**
+ * Notify jobs of one recipient in this batch, applied together (services/jobs/fold.ts). A record
+ * that does not parse is left to recordHandler, which fails it alone.
+ */
+function foldBatch(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
+  if (lane !== 'notify') return new Map();
+  const jobs = records.map((r) => {
+    try {
+      return parseJob(r.body);
+    } catch {
+      return undefined;
+    }
+  });
+  const out = new Map<string, Promise<void>>();
+  for (const fold of foldNotifyJobs(jobs)) {
+    if (fold.members.length < 2) continue;
+    const applied = runJob({ kind: 'notify', recipient: fold.recipient, events: fold.events });
+    applied.catch(() => undefined); // each member's recordHandler reports it
+    for (const i of fold.members) out.set(records[i]!.messageId, applied);
+  }
+  return out;
+}
 
 export function laneHandler(lane: LaneId) {
   const processor = new BatchProcessor(EventType.SQS);
   // Default dimensions survive each flush (plain ones are cleared with the stored metrics).
   metrics.setDefaultDimensions({ lane });
 
+  /** The batch's folded notify jobs, by message id (their shared apply), for this invocation. */
+  let folded = new Map<string, Promise<void>>();
+
   async function recordHandler(record: SQSRecord): Promise<void> {
     try {
-      await runJob(assertLane(parseJob(record.body), lane));
+      await (folded.get(record.messageId) ?? runJob(assertLane(parseJob(record.body), lane)));
       recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
     } catch (error) {
       logger.warn('job failed', {
@@ -34,6 +62,7 @@ export function laneHandler(lane: LaneId) {
   }
 
   return async (event: SQSEvent, context?: Context) => {
+    folded = foldBatch(event.Records, lane);
     try {
       return await processPartialResponse(event, recordHandler, processor, { context });
     } finally {

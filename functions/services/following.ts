@@ -11,8 +11,11 @@ import { decodeListCursor, encodeListCursor, type FollowList } from '../model/fo
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { backoff } from '../platform/pool.js';
-import { createEdge, getEdge, getProfile, listPage, profileAndErasure, removeEdge } from '../stores/graph-store.js';
-import { controlSettleSeconds, hasMuted } from './controls-state.js';
+import { followerShardOf } from '../model/profile.js';
+import { controlId, standingControls } from '../stores/controls-store.js';
+import { hasOriginals } from '../stores/feed-store.js';
+import { clearPending, createEdge, getEdge, getProfile, listPage, profileAndErasure, removeEdge } from '../stores/graph-store.js';
+import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
@@ -26,24 +29,44 @@ async function notifyFollow(follower: string, followee: string, followedAt: bigi
   for (const job of notifyJobs([followDelivery(follower, followee, followedAt)])) await enqueueJob(job);
 }
 
+/**
+ * The backfill of a new follow, unless the followee never posted: then there is nothing to copy and
+ * the edge's pending flag is cleared here (what the job would end with) instead of queueing a job
+ * that changes nothing. Checked after the edge committed, strongly consistent: a post written after
+ * the check is fanned out to a follower list that already holds the edge.
+ */
+async function startBackfill(follower: string, followee: string): Promise<void> {
+  if (await hasOriginals(followee)) await enqueueJob({ kind: 'backfill', follower, followee });
+  else await clearPending(follower, followee, 'backfillPending', 'active');
+}
+
 let maxFollowing: number | undefined;
 const maxFollowingOf = () => (maxFollowing ??= readConfig('MAX_FOLLOWING'));
+
+/** Whether `follower` muted `followee`, and whether `followee` has an erase mark: one BatchGet. */
+async function muteAndErasure(follower: string, followee: string): Promise<{ muted: boolean; erased: boolean }> {
+  const { standing, erased } = await standingControls([{ kind: 'mute', user: follower, target: followee }], { erasing: followee });
+  return { muted: standing.has(controlId('mute', follower, followee)), erased };
+}
 
 export async function follow(follower: string, followee: string): Promise<void> {
   if (follower === followee) {
     throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
   }
   for (let attempt = 1; ; attempt++) {
-    const [{ pulled }, muted] = await Promise.all([getProfile(followee, { consistent: true }), hasMuted(follower, followee)]);
+    const [{ pulled }, { muted, erased }] = await Promise.all([getProfile(followee, { consistent: true }), muteAndErasure(follower, followee)]);
+    // The mark read here catches a finished erase; the transaction checks its copy on the shard it
+    // counts on (an erase starting meanwhile). A retry counts on the next shard (model/profile.ts).
+    if (erased) throw new NotFoundError('No such user.');
     const followedAt = nowTicks();
-    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted);
+    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted, followerShardOf(follower, attempt));
     if (outcome === 'limit') {
       throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
     }
     if (outcome === 'blocked') throw new ForbiddenError('This user has blocked you.');
     if (outcome === 'erased') throw new NotFoundError('No such user.');
     if (outcome === 'done') {
-      if (!pulled && !muted) await enqueueJob({ kind: 'backfill', follower, followee });
+      if (!pulled && !muted) await startBackfill(follower, followee);
       await notifyFollow(follower, followee, followedAt);
       await checkThreshold(followee);
       return;
@@ -73,7 +96,7 @@ export async function unfollow(follower: string, followee: string): Promise<void
       }
       return;
     }
-    if ((await removeEdge(follower, followee, edge.order)) === 'done') {
+    if ((await removeEdge(follower, followee, edge.order, followerShardOf(follower, attempt))) === 'done') {
       await enqueueJob({ kind: 'cleanup', follower, followee });
       // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
       await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());

@@ -114,6 +114,22 @@ export async function newestOriginals(author: string, limit: number, opts: { tom
   );
 }
 
+/**
+ * Whether `author` has any original, tombstones included (one strongly consistent Query, Limit 1,
+ * keys only: ≤ 1 RCU). A follow asks it to skip the backfill of a user who never posted.
+ */
+export async function hasOriginals(author: string): Promise<boolean> {
+  const page = await queryPage({
+    TableName: feed(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': timelinePartition(author) },
+    ProjectionExpression: 'rk',
+    ConsistentRead: true,
+    Limit: 1,
+  });
+  return page.items.length > 0;
+}
+
 /** rks of `author`'s originals (tombstones included), newest first, while `keep` says so. */
 export async function originalKeysWhile(author: string, keep: (rk: bigint, deleted: boolean) => boolean): Promise<bigint[]> {
   const rks: bigint[] = [];

@@ -140,7 +140,7 @@ export const eventSources: readonly EventSourceDef[] = [
       queue: laneQueue(lane.id),
       fn: laneWorker(lane.id),
       batchSize: lane.batchSize,
-      maxBatchingWindowSeconds: 0,
+      maxBatchingWindowSeconds: lane.batchingWindowSeconds,
       reportBatchItemFailures: true,
       maxConcurrency: { contextKey: `${lane.id}MaxConcurrency`, default: lane.maxConcurrency },
     }),

@@ -78,8 +78,8 @@ function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'confi
 
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
-  // profileOf → profileAndErasure (the profile and the erase mark in one BatchGet)
-  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['BatchGetItem'] }, sendsTo: [], config: [] },
+  // profileOf → profileAndErasure (the profile and its follower-count shards: Query; the erase mark: GetItem)
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['Query', 'GetItem'] }, sendsTo: [], config: [] },
   fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
   outbox: {
     id: 'outbox',
@@ -99,8 +99,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // list entries), Update (edge, counters), Delete (list entries) — and Update of the follower's
     // home-feed head (pulled set) in the feed table.
     // The follow transaction also checks the followee's block and the follower's mute
-    // (ConditionCheckItem); a follow reads the mute first (BatchGetItem).
-    tables: { graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem'] },
+    // (ConditionCheckItem); a follow reads the mute first (BatchGetItem). A follow asks whether the
+    // followee ever posted (feed Query, Limit 1) to skip a backfill that would copy nothing.
+    tables: { graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
     sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
     config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
@@ -241,9 +242,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/account.ts',
     ...http,
     // export: the timeline (feed Query); follow lists, ledger, notification order items, mutes and
-    // blocks (graph Query), comments (feed BatchGetItem), profile and erase mark (graph
-    // BatchGetItem), the activity window (stats Query). Erase: the mark (graph PutItem), the job.
-    tables: { feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'PutItem'], stats: ['Query'] },
+    // blocks (graph Query), comments (feed BatchGetItem), profile (graph Query) and erase mark
+    // (graph GetItem), the activity window (stats Query). Erase: the mark (graph PutItem) and its
+    // shard copies (graph BatchWriteItem), the job.
+    tables: { feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'BatchWriteItem'], stats: ['Query'] },
     sendsTo: ['maintenance'], // the erase job
     config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },

@@ -26,6 +26,8 @@ export interface LaneDef {
   readonly promise: string;
   /** Messages per invocation: small where one job is heavy, so jobs don't share a timeout they can't fit. */
   readonly batchSize: number;
+  /** Lambda's MaximumBatchingWindow (needed for batches over 10): waits to gather a bigger batch. */
+  readonly batchingWindowSeconds: number;
   /** Default Lambda MaximumConcurrency of the lane's mapping (cdk.json context `<lane>MaxConcurrency`). */
   readonly maxConcurrency: number;
   /** Alarm when the oldest queued message is older than this (seconds). */
@@ -35,20 +37,32 @@ export interface LaneDef {
 }
 
 export const lanes: Record<LaneId, LaneDef> = {
-  fanout: { id: 'fanout', promise: 'a new post reaches its followers within seconds', batchSize: 4, maxConcurrency: 10, oldestAgeAlarmSeconds: 30, timeoutSeconds: 30 },
+  fanout: { id: 'fanout', promise: 'a new post reaches its followers within seconds', batchSize: 4, batchingWindowSeconds: 0, maxConcurrency: 10, oldestAgeAlarmSeconds: 30, timeoutSeconds: 30 },
   followup: {
     id: 'followup',
     promise: 'a follow shows the followee’s posts, a delete or unfollow takes them away, within seconds',
     batchSize: 10,
+    batchingWindowSeconds: 0,
     maxConcurrency: 5,
     oldestAgeAlarmSeconds: 60,
     timeoutSeconds: 30,
   },
-  notify: { id: 'notify', promise: 'a notification appears within a minute', batchSize: 10, maxConcurrency: 5, oldestAgeAlarmSeconds: 120, timeoutSeconds: 30 },
+  // Big batches, gathered for up to a second: a recipient's notify jobs in one batch fold into one
+  // apply per 20 events (handlers/lane-worker.ts), so a follow burst is not a transaction per follow.
+  notify: {
+    id: 'notify',
+    promise: 'a notification appears within a minute',
+    batchSize: 100,
+    batchingWindowSeconds: 1,
+    maxConcurrency: 5,
+    oldestAgeAlarmSeconds: 120,
+    timeoutSeconds: 60,
+  },
   maintenance: {
     id: 'maintenance',
     promise: 'an erase, purge or pull/unpull finishes within minutes',
     batchSize: 2,
+    batchingWindowSeconds: 0,
     maxConcurrency: 2,
     oldestAgeAlarmSeconds: 900,
     timeoutSeconds: 60,

@@ -12,7 +12,10 @@
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/graph-store.js';
+import { nowTicks } from '../../platform/clock.js';
 import { removeCopies } from '../home-feed-copies.js';
+import { ageBound } from '../retention/bounds.js';
+import { homeFeedPolicyFromEnv } from '../retention/policy.js';
 import { backfillLimit } from './backfill.js';
 
 export async function cleanup(follower: string, followee: string, final = false): Promise<void> {
@@ -32,12 +35,21 @@ export async function muteCleanup(follower: string, followee: string): Promise<v
   await removeFolloweePosts(follower, followee, edge.followedAt);
 }
 
+let ttlMs: { value: number | undefined } | undefined;
+const homeFeedTtlMs = () => (ttlMs ??= { value: homeFeedPolicyFromEnv().ttlMs }).value;
+
 /** Delete from `follower`'s feed every copy the follow made at `followedAt` can have put there. */
 export async function removeFolloweePosts(follower: string, followee: string, followedAt: bigint): Promise<void> {
   const followRk = rangeKeyOf(followedAt, 0n); // posts before the follow have rk ≥ this
   // Backfill copied the newest BACKFILL_LIMIT posts that were live then: count live ones toward the
   // limit, and take every tombstone on the way (its copy may still be here; deleting none is harmless).
+  // Copies expire with their post (FEED_TTL from the post's instant): past the age bound there is
+  // nothing left to delete that a read would show, and TTL removes the rest. Stop there.
+  const alive = ageBound(nowTicks(), homeFeedTtlMs());
   let live = 0;
-  const rks = await originalKeysWhile(followee, (rk, deleted) => rk < followRk || deleted || ++live <= backfillLimit());
+  const rks = await originalKeysWhile(
+    followee,
+    (rk, deleted) => (alive === undefined || rk < alive) && (rk < followRk || deleted || ++live <= backfillLimit()),
+  );
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
 }
