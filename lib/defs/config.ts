@@ -122,7 +122,7 @@ export const configKeys = {
     contextKey: 'notifyStrangerLimit',
     default: '20',
     description:
-      "How many notification groups a sender the recipient does not follow may start in the recipient's notifications per UTC day; past it their events to that recipient are dropped (their posts still succeed). 0 lets strangers start none; off: no bound.",
+      "How many notification groups a sender the recipient does not follow may start in the recipient's notifications per UTC day; past it their events that would start another group for that recipient are dropped (their posts still succeed). 0 lets strangers start none; off: no bound.",
   },
   REACTION_KINDS: {
     envVar: 'REACTION_KINDS',
