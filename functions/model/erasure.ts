@@ -7,6 +7,14 @@ import { createHash } from 'node:crypto';
 
 export const erasureKey = (userId: string) => ({ pk: `erased#${createHash('sha256').update(userId, 'utf8').digest('hex')}`, sk: 'erased' });
 
+/**
+ * Copies of the mark, one per follower-count shard (model/profile.ts): a follow's transaction
+ * checks the copy on its own shard, so follows of one user never all check the same item (a
+ * transaction conflicts with any other one holding an item it holds, checks included). Written
+ * with the mark when an erase starts; like the mark, they hold no id and stay.
+ */
+export const erasureShardKey = (userId: string, shard: number) => ({ pk: erasureKey(userId).pk, sk: `erased#${shard}` });
+
 /** The phases of the erase job, in order (services/erase/). */
 export const ERASE_PHASES = ['mark', 'followers', 'following', 'originals', 'feed', 'ledger', 'notified', 'notifications', 'controls', 'rest'] as const;
 export type ErasePhase = (typeof ERASE_PHASES)[number];

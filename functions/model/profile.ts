@@ -1,20 +1,70 @@
 /**
- * A user's profile item, `user#<id>` / `profile` in the graph table: follow counters (kept exact
- * by the follow/unfollow transactions) and the hybrid fan-out flag `pulled`.
+ * A user's profile, in the graph table's `user#<id>` partition:
+ *   `profile`          the `following` counter (one writer at a time: the user's own follows),
+ *                      the hybrid fan-out flag `pulled`, `graphVersion` (raised by every follow and
+ *                      unfollow of this user, so a bulk import can tell whether one ran under it),
+ *                      and a base `followers` count (seeded or written before the counters split)
+ *   `profile#f<nn>`    FOLLOWER_SHARDS split counters of `followers`, each with a copy of `pulled`
+ *
+ * Why split: every follow of a user changes their follower count, and DynamoDB transactions on one
+ * item conflict (TransactionConflict) — a user followed by many at once would serialize every
+ * follow on one item. A follow adds 1 to one shard, chosen from the follower's id (and the attempt,
+ * so a retry after a conflict moves to another shard); an unfollow subtracts 1 from the follower's
+ * shard. A shard may go negative; the sum is exact. `pulled` is copied onto every shard (all set in
+ * one transaction) so a follow's transaction can check the flag on its own shard instead of on the
+ * profile item every follow would then share.
+ *
+ * Reading: one Query of the partition (profile + at most FOLLOWER_SHARDS shards, ~60 bytes each for
+ * a typical id): 1 read unit strongly consistent, the cost of the single GetItem it replaces.
  */
+import { shortHash } from './short-hash.js';
+
+/** Follower-count shards per user: about twice the follows one user can take in flight at once. */
+export const FOLLOWER_SHARDS = 32;
+
 export const profileKey = (userId: string) => ({ pk: `user#${userId}`, sk: 'profile' });
+/** The sort-key prefix of the profile and its shards (one Query reads them all). */
+export const PROFILE_PREFIX = 'profile';
+
+const shardSk = (shard: number) => `${PROFILE_PREFIX}#f${String(shard).padStart(2, '0')}`;
+
+/** One follower-count shard of `userId` (0 ≤ shard < FOLLOWER_SHARDS). */
+export const followerShardKey = (userId: string, shard: number) => ({ pk: profileKey(userId).pk, sk: shardSk(shard) });
+
+/** Every shard key of `userId`, in order (setting `pulled` writes them all). */
+export const allFollowerShardKeys = (userId: string) => Array.from({ length: FOLLOWER_SHARDS }, (_, s) => followerShardKey(userId, s));
+
+/**
+ * The shard a follow or unfollow by `follower` counts on: deterministic, so a test can predict it;
+ * `attempt` (1, 2, …) moves a follow that lost a race to the next shard instead of the same one.
+ * `salt` spreads different writers' shards (a bulk import uses its batch id).
+ */
+export function followerShardOf(follower: string, attempt = 1, salt = ''): number {
+  const h = shortHash(`${salt}\n${follower}`);
+  const n = (h.charCodeAt(0) * 64 + h.charCodeAt(1)) % FOLLOWER_SHARDS;
+  return (n + attempt - 1) % FOLLOWER_SHARDS;
+}
 
 export interface Profile {
   readonly followers: number;
   readonly following: number;
   /** Posts are merged at read time instead of copied (≥ FANOUT_PULL_THRESHOLD followers). */
   readonly pulled: boolean;
+  /** Ticks from which every fan-out saw `pulled` (set after the flag committed; gone once unpulled). */
+  /** Raised by each follow and unfollow the user makes (0 when never). */
+  readonly graphVersion: number;
 }
 
-export function parseProfile(item: Record<string, unknown> | undefined): Profile {
+const num = (v: unknown) => Number(String(v ?? 0));
+
+/** The profile from its partition's items (the profile item and its shards, in any order; none = a new user). */
+export function parseProfile(items: readonly Record<string, unknown>[] | Record<string, unknown> | undefined): Profile {
+  const list = items === undefined ? [] : Array.isArray(items) ? items : [items];
+  const main = list.find((i) => i.sk === undefined || i.sk === profileKey('').sk);
   return {
-    followers: Number(String(item?.followers ?? 0)),
-    following: Number(String(item?.following ?? 0)),
-    pulled: item?.pulled === true,
+    followers: list.reduce((sum, i) => sum + num(i.followers), 0),
+    following: num(main?.following),
+    pulled: main?.pulled === true,
+    graphVersion: num(main?.graphVersion),
   };
 }

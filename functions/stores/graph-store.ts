@@ -7,14 +7,16 @@
  * their home-feed head, so counters stay exact and the pulled set in step under any concurrency.
  */
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { erasureKey } from '../model/erasure.js';
+import { erasureKey, erasureShardKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
 import { controlCheckKey } from '../model/user-controls.js';
 import { foreignIdKey, markedRk } from '../model/foreign-id.js';
-import { parseProfile, type Profile, profileKey } from '../model/profile.js';
+import { allFollowerShardKeys, FOLLOWER_SHARDS, followerShardKey, followerShardOf, parseProfile, type Profile, PROFILE_PREFIX, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
 import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { batchWriteAll } from '../platform/dynamo/batch-write.js';
+import { backoff } from '../platform/pool.js';
 import { queryPage } from '../platform/dynamo/query.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
@@ -25,20 +27,39 @@ const graph = () => tableName('graph');
 
 // ---- profiles ----------------------------------------------------------------------------------
 
+/**
+ * A user's profile: the profile item and its follower-count shards, summed (model/profile.ts) —
+ * one Query of one partition, 1 read unit (strongly consistent) for up to 4 KB of them.
+ */
 export async function getProfile(userId: string, opts: { consistent?: boolean } = {}): Promise<Profile> {
-  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: profileKey(userId), ConsistentRead: opts.consistent }));
-  return parseProfile(Item);
+  const { items } = await queryPage({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+    ExpressionAttributeValues: { ':pk': profileKey(userId).pk, ':p': PROFILE_PREFIX },
+    ConsistentRead: opts.consistent,
+  });
+  return parseProfile(items);
 }
 
+const PULLED_ATTEMPTS = 8;
+
+/**
+ * Set the `pulled` flag on the profile and on every follower-count shard, in one transaction, so
+ * a follow's transaction (which checks the flag on its own shard) sees one value everywhere. It
+ * may lose a race with a follow on a shard: retried with backoff, bounded (then the job's message
+ * comes back).
+ */
 export async function setPulled(author: string, pulled: boolean): Promise<void> {
-  await doc.send(
-    new UpdateCommand({
-      TableName: graph(),
-      Key: profileKey(author),
-      UpdateExpression: 'SET pulled = :p',
-      ExpressionAttributeValues: { ':p': pulled },
-    }),
-  );
+  const set = (Key: Record<string, string>) => ({ Update: { TableName: graph(), Key, UpdateExpression: 'SET pulled = :p', ExpressionAttributeValues: { ':p': pulled } } });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await doc.send(new TransactWriteCommand({ TransactItems: [set(profileKey(author)), ...allFollowerShardKeys(author).map(set)] }));
+      return;
+    } catch (error) {
+      if (!cancellationCodes(error) || attempt >= PULLED_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
 }
 
 // ---- edges -------------------------------------------------------------------------------------
@@ -62,7 +83,9 @@ const FOLLOWER_PROFILE_ITEM = 4;
 
 /**
  * Create (or renew a gone) edge at `ticks`. `pulled` is the followee's flag as last read: the
- * transaction requires it unchanged, and for a pulled followee adds them to the follower's pulled set.
+ * transaction requires it unchanged (on follower-count shard `shard`, which it adds 1 to, and
+ * whose erase-mark copy it checks: see model/profile.ts), and for a pulled followee adds them to
+ * the follower's pulled set.
  * The follower's `following` counter must stay below `maxFollowing`: the condition is part of the
  * transaction, so concurrent follows can never take it past the limit ('limit' when it would).
  * An existing active edge wins over the limit ('condition_failed': the repeat is a no-op).
@@ -73,7 +96,8 @@ export async function createEdge(
   ticks: bigint,
   pulled: boolean,
   maxFollowing: number,
-  muted = false,
+  muted: boolean,
+  shard = followerShardOf(follower),
 ): Promise<TxOutcome | 'limit' | 'blocked' | 'mute_changed' | 'erased'> {
   // A muted follow backfills nothing and is never in the pulled set (its posts stay out of the feed).
   const edge = activeEdgeItem(follower, followee, ticks, !pulled && !muted, muted);
@@ -95,7 +119,7 @@ export async function createEdge(
           {
             Update: {
               TableName: graph(),
-              Key: profileKey(followee),
+              Key: followerShardKey(followee, shard),
               UpdateExpression: 'ADD followers :one',
               ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
               ExpressionAttributeValues: { ':one': 1, ...(pulled ? { ':true': true } : { ':false': false }) },
@@ -105,7 +129,7 @@ export async function createEdge(
             Update: {
               TableName: graph(),
               Key: profileKey(follower),
-              UpdateExpression: 'ADD following :one',
+              UpdateExpression: 'ADD following :one, graphVersion :one',
               ConditionExpression: 'attribute_not_exists(following) OR following < :max',
               ExpressionAttributeValues: { ':one': 1, ':max': maxFollowing },
             },
@@ -119,8 +143,8 @@ export async function createEdge(
               ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
             },
           },
-          // The followee is not being (or was not) erased: a follow would bring them back.
-          { ConditionCheck: { TableName: graph(), Key: erasureKey(followee), ConditionExpression: 'attribute_not_exists(pk)' } },
+          // The followee is not being erased (its copy of the mark on this shard; the caller read the mark itself).
+          { ConditionCheck: { TableName: graph(), Key: erasureShardKey(followee, shard), ConditionExpression: 'attribute_not_exists(pk)' } },
           ...(pulled && !muted ? [{ Update: addPulledUpdate(follower, followee) }] : []),
         ],
       }),
@@ -140,8 +164,11 @@ const BLOCK_CHECK_ITEM = 5;
 const MUTE_CHECK_ITEM = 6;
 const ERASURE_CHECK_ITEM = 7;
 
-/** Turn the active edge (as read: `order`) gone, dropping both list entries, counters and pulled-set entry. */
-export async function removeEdge(follower: string, followee: string, order: string): Promise<TxOutcome> {
+/**
+ * Turn the active edge (as read: `order`) gone, dropping both list entries, counters and
+ * pulled-set entry. The followee's count goes down on follower-count shard `shard` (any shard: they sum).
+ */
+export async function removeEdge(follower: string, followee: string, order: string, shard = followerShardOf(follower)): Promise<TxOutcome> {
   try {
     await doc.send(
       new TransactWriteCommand({
@@ -158,8 +185,15 @@ export async function removeEdge(follower: string, followee: string, order: stri
           },
           { Delete: { TableName: graph(), Key: followListKey('followers', followee, order, follower) } },
           { Delete: { TableName: graph(), Key: followListKey('following', follower, order, followee) } },
-          { Update: { TableName: graph(), Key: profileKey(followee), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } },
-          { Update: { TableName: graph(), Key: profileKey(follower), UpdateExpression: 'ADD following :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          { Update: { TableName: graph(), Key: followerShardKey(followee, shard), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          {
+            Update: {
+              TableName: graph(),
+              Key: profileKey(follower),
+              UpdateExpression: 'ADD following :minus, graphVersion :one',
+              ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+            },
+          },
           // Unconditional: the followee may have been pulled since the edge was read.
           { Update: removePulledUpdate(follower, followee) },
         ],
@@ -257,6 +291,10 @@ export const deleteGraphPartitionPage = (pk: string, limit: number): Promise<num
  * finished mark, so a repeated erase keeps answering 404 while it runs again.
  */
 export async function markErased(userId: string, done: boolean): Promise<void> {
+  // The shards' copies first (follows check those): by the time the mark says "erasing", they all do.
+  if (!done) {
+    await batchWriteAll(graph(), Array.from({ length: FOLLOWER_SHARDS }, (_, s) => ({ PutRequest: { Item: erasureShardKey(userId, s) } })));
+  }
   try {
     await doc.send(
       new PutCommand({ TableName: graph(), Item: { ...erasureKey(userId), done }, ...(done ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }) }),
@@ -266,12 +304,21 @@ export async function markErased(userId: string, done: boolean): Promise<void> {
   }
 }
 
-/** The user's profile and whether an erase of them finished (one BatchGet). */
+/**
+ * The user's profile and whether an erase of them finished: the profile's Query and the mark's
+ * GetItem in parallel (2 read units, strongly consistent).
+ */
 export async function profileAndErasure(userId: string): Promise<{ profile: Profile; erased: boolean }> {
-  const items = await batchGetAll(graph(), [profileKey(userId), erasureKey(userId)], { consistent: true });
-  const profile = items.find((i) => i.pk === profileKey(userId).pk);
-  const mark = items.find((i) => i.pk === erasureKey(userId).pk);
-  return { profile: parseProfile(profile), erased: mark?.done === true && profile === undefined };
+  const [items, mark] = await Promise.all([
+    queryPage({
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': profileKey(userId).pk, ':p': PROFILE_PREFIX },
+      ConsistentRead: true,
+    }).then((page) => page.items),
+    doc.send(new GetCommand({ TableName: graph(), Key: erasureKey(userId), ConsistentRead: true })).then((out) => out.Item),
+  ]);
+  return { profile: parseProfile(items), erased: mark?.done === true && items.length === 0 };
 }
 
 // ---- lists -------------------------------------------------------------------------------------

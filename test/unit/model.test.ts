@@ -13,7 +13,7 @@ import {
   memberOfListSortKey,
 } from '../../functions/model/follow-lists.js';
 import { foreignIdItem, markedRk } from '../../functions/model/foreign-id.js';
-import { parseProfile, profileKey } from '../../functions/model/profile.js';
+import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, parseProfile, profileKey } from '../../functions/model/profile.js';
 import { MAX_TICKS, rangeKeyOf, ticksOfRangeKey } from '../../functions/model/range-key.js';
 import {
   authorOfTimelinePk,
@@ -186,8 +186,25 @@ describe('follow graph items', () => {
 
   it('parse profiles, absent counters as zero', () => {
     expect(profileKey('a')).toEqual({ pk: 'user#a', sk: 'profile' });
-    expect(parseProfile(undefined)).toEqual({ followers: 0, following: 0, pulled: false });
-    expect(parseProfile({ followers: numberValue(7), following: numberValue(3), pulled: true })).toEqual({ followers: 7, following: 3, pulled: true });
+    expect(parseProfile(undefined)).toEqual({ followers: 0, following: 0, pulled: false, graphVersion: 0 });
+    expect(parseProfile({ followers: numberValue(7), following: numberValue(3), pulled: true })).toEqual({ followers: 7, following: 3, pulled: true, graphVersion: 0 });
+  });
+
+  it('sum a profile’s follower-count shards, a negative one included', () => {
+    const shard = (n: number, s: number) => ({ ...followerShardKey('a', s), followers: numberValue(n), pulled: true });
+    const main = { ...profileKey('a'), followers: numberValue(5), following: numberValue(2), graphVersion: numberValue(9) };
+    expect(parseProfile([shard(3, 0), main, shard(-1, 7)])).toEqual({ followers: 7, following: 2, pulled: false, graphVersion: 9 });
+    expect(parseProfile([shard(4, 1)])).toEqual({ followers: 4, following: 0, pulled: false, graphVersion: 0 });
+  });
+
+  it('pick a follower’s shard from their id, the next one on each retry', () => {
+    const first = followerShardOf('alice');
+    expect(followerShardOf('alice')).toBe(first);
+    expect(followerShardOf('alice', 2)).toBe((first + 1) % FOLLOWER_SHARDS);
+    expect(followerShardOf('alice', FOLLOWER_SHARDS + 1)).toBe(first);
+    const spread = new Set(Array.from({ length: 200 }, (_, i) => followerShardOf(`user-${i}`)));
+    expect(spread.size).toBeGreaterThan(FOLLOWER_SHARDS * 0.8);
+    expect(followerShardKey('a', 3)).toEqual({ pk: 'user#a', sk: 'profile#f03' });
   });
 
   it('mark a foreignId with the original’s rk', () => {
