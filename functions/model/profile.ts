@@ -51,6 +51,7 @@ export interface Profile {
   /** Posts are merged at read time instead of copied (≥ FANOUT_PULL_THRESHOLD followers). */
   readonly pulled: boolean;
   /** Ticks from which every fan-out saw `pulled` (set after the flag committed; gone once unpulled). */
+  readonly pulledSince?: bigint;
   /** Raised by each follow and unfollow the user makes (0 when never). */
   readonly graphVersion: number;
 }
@@ -65,6 +66,7 @@ export function parseProfile(items: readonly Record<string, unknown>[] | Record<
     followers: list.reduce((sum, i) => sum + num(i.followers), 0),
     following: num(main?.following),
     pulled: main?.pulled === true,
+    ...(main?.pulled === true && main.pulledSince !== undefined ? { pulledSince: BigInt(String(main.pulledSince)) } : {}),
     graphVersion: num(main?.graphVersion),
   };
 }

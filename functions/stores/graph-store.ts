@@ -53,12 +53,35 @@ export async function setPulled(author: string, pulled: boolean): Promise<void> 
   const set = (Key: Record<string, string>) => ({ Update: { TableName: graph(), Key, UpdateExpression: 'SET pulled = :p', ExpressionAttributeValues: { ':p': pulled } } });
   for (let attempt = 1; ; attempt++) {
     try {
-      await doc.send(new TransactWriteCommand({ TransactItems: [set(profileKey(author)), ...allFollowerShardKeys(author).map(set)] }));
+      // Unpulled: the profile forgets since when (see markPulledSince).
+      const profile = pulled ? set(profileKey(author)) : { Update: { ...set(profileKey(author)).Update, UpdateExpression: 'SET pulled = :p REMOVE pulledSince' } };
+      await doc.send(new TransactWriteCommand({ TransactItems: [profile, ...allFollowerShardKeys(author).map(set)] }));
       return;
     } catch (error) {
       if (!cancellationCodes(error) || attempt >= PULLED_ATTEMPTS) throw error;
       await backoff(attempt);
     }
+  }
+}
+
+/**
+ * After setPulled(author, true) committed: the instant from which every fan-out reads `pulled` (a
+ * read after the commit sees it, and this clock reading is taken after the commit). A post written
+ * later was never copied to followers — unless an unpull ran since, which removes this mark.
+ */
+export async function markPulledSince(author: string, ticks: bigint): Promise<void> {
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graph(),
+        Key: profileKey(author),
+        UpdateExpression: 'SET pulledSince = :t',
+        ConditionExpression: 'pulled = :true',
+        ExpressionAttributeValues: { ':t': ticks, ':true': true },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error; // unpulled meanwhile: no mark
   }
 }
 
@@ -319,6 +342,13 @@ export async function profileAndErasure(userId: string): Promise<{ profile: Prof
     doc.send(new GetCommand({ TableName: graph(), Key: erasureKey(userId), ConsistentRead: true })).then((out) => out.Item),
   ]);
   return { profile: parseProfile(items), erased: mark?.done === true && items.length === 0 };
+}
+
+/** Which of `userIds` have an erase mark, finished or not (BatchGet, 100 keys per call). */
+export async function erasureMarked(userIds: readonly string[]): Promise<Set<string>> {
+  const byPk = new Map(userIds.map((u) => [erasureKey(u).pk, u]));
+  const found = await batchGetAll(graph(), userIds.map(erasureKey));
+  return new Set(found.map((item) => byPk.get(String(item.pk))!).filter((u) => u !== undefined));
 }
 
 // ---- lists -------------------------------------------------------------------------------------

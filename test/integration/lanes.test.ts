@@ -8,20 +8,35 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand } from '@aws-sdk/cli
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEdgeKey } from '../../functions/model/follow-edge.js';
+import { profileKey } from '../../functions/model/profile.js';
 import { type LaneId, laneSource } from '../../lib/defs/lanes.js';
 import { call, doc, post, seedFollowers, sqs, stack, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
 
 let transactWrites = 0;
+/** Delete requests the handlers sent in BatchWriteItem calls, by the deleted item's rk. */
+const deletesByRk = new Map<string, number>();
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1 });
+  // Pulled at 50 followers (the pull test); every other test here stays well below.
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FANOUT_PULL_THRESHOLD: '50' } });
   const handlerClients = await import('../../functions/platform/clients.js');
   handlerClients.dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'TransactWriteItemsCommand') transactWrites += 1;
+      if (context.commandName === 'BatchWriteItemCommand') {
+        type Request = { DeleteRequest?: { Key: Record<string, unknown> } };
+        const requests = Object.values((args.input as { RequestItems: Record<string, Request[]> }).RequestItems).flat();
+        for (const r of requests) {
+          const rk = r.DeleteRequest?.Key.rk as { N?: string } | bigint | string | undefined;
+          if (rk !== undefined) {
+            const key = typeof rk === 'object' ? String(rk.N) : String(rk);
+            deletesByRk.set(key, (deletesByRk.get(key) ?? 0) + 1);
+          }
+        }
+      }
       return next(args);
     },
-    { step: 'initialize', name: 'countTransactions' },
+    { step: 'initialize', name: 'countWrites' },
   );
 }, 120_000);
 
@@ -110,6 +125,24 @@ describe('no idle work', () => {
     } finally {
       release();
     }
+  });
+});
+
+describe('no idle work: a pulled author’s delete', () => {
+  it('deletes the own copy only: the followers’ copies were never written', async () => {
+    const celeb = uid('celeb');
+    const followers = await seedFollowers(celeb, 60);
+    await backlog('maintenance', 1, () => ({ kind: 'pull', author: celeb }));
+    const profile = async () =>
+      (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), ConsistentRead: true }))).Item;
+    await until(async () => (await profile())?.pulledSince !== undefined, 'the author pulled, with the instant it took effect');
+    await new Promise((r) => setTimeout(r, 1_100)); // past the allowed clock skew (retract.ts), so the post counts as after the pull
+    const { id, rangeKey } = await post(celeb);
+    await until(async () => (await storedCopies(celeb)).includes(rangeKey), 'the own copy');
+    expect(await storedCopies(followers[0]!)).toEqual([]); // pulled: no copy was written
+    expect((await call('DELETE', `/activities/${id}`, celeb)).status).toBe(204);
+    await until(async () => !(await storedCopies(celeb)).includes(rangeKey), 'the own copy retracted');
+    expect(deletesByRk.get(rangeKey)).toBe(1); // the own copy's delete, and none for the 60 followers
   });
 });
 

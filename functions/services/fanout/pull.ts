@@ -3,7 +3,8 @@
  * `pulled` flag (from then on new posts are not copied); every page: add the author to each
  * follower's pulled set (their home-feed head), only while that follower still follows.
  */
-import { addPulledWhileFollowing, getProfile, setPulled } from '../../stores/graph-store.js';
+import { nowTicks } from '../../platform/clock.js';
+import { addPulledWhileFollowing, getProfile, markPulledSince, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage } from './shared.js';
@@ -15,6 +16,7 @@ export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
     if (!profile.pulled) {
       if (profile.followers < pullThresholds().pullAt) return; // fell back below before we ran
       await setPulled(job.author, true);
+      await markPulledSince(job.author, nowTicks()); // read after the commit: see markPulledSince
     }
   } else if (!profile.pulled) return; // unpulled meanwhile: its job cleans up
   const followers = await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
