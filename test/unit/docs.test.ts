@@ -1,0 +1,41 @@
+/**
+ * The documentation a newcomer reads: a short README that links every page of docs/, links that
+ * resolve, and an API route table that matches the code (regenerate with `npm run docs:routes`).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apiDoc, withRouteTable } from '../../local/docs-routes.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+const pages = readdirSync(resolve(root, 'docs')).filter((f) => f.endsWith('.md'));
+
+/** Relative link targets (no scheme, no bare anchor) of a markdown file. */
+const linksOf = (text: string) => [...text.matchAll(/\]\(([^)#\s]+)(#[^)\s]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
+
+describe('docs', () => {
+  it('keep the README short enough to read in ten minutes', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('link every page of docs/ from the README', () => {
+    const linked = new Set(linksOf(readme).map((l) => l.replace(/^docs\//, '')));
+    expect(pages.filter((p) => !linked.has(p))).toEqual([]);
+  });
+
+  it('have no link to a file that does not exist', () => {
+    const broken: string[] = [];
+    for (const file of ['README.md', ...pages.map((p) => `docs/${p}`)]) {
+      for (const target of linksOf(readFileSync(resolve(root, file), 'utf8'))) {
+        if (!existsSync(resolve(root, dirname(file), target))) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('show the route table the code has (npm run docs:routes rewrites it)', () => {
+    const text = readFileSync(apiDoc, 'utf8');
+    expect(text).toBe(withRouteTable(text));
+  });
+});
