@@ -58,6 +58,9 @@ export function lambdaContext(fn: FunctionId, timeoutMs: number, requestId: stri
     logGroupName: `/aws/lambda/tickfeed-${fn}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
+      // The realtime senders' management client exists once a function first sends: checked from then on.
+      .then(() => import('../functions/platform/realtime-client.js'))
+      .then((realtime) => realtime.whenManagementClient((management) => enforceGrants({ management })))
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
 }

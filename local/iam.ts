@@ -98,6 +98,11 @@ export function checkSqsCall(fn: FunctionId, command: string, input: Input, env:
   if (!sends || id === undefined || !functions[fn].sendsTo.includes(id)) throw denied(fn, `sqs:${name}`, url);
 }
 
+/** Throws AccessDeniedException unless function `fn` may use the realtime API's `@connections` (its `realtime.pushes`). */
+export function checkManageConnections(fn: FunctionId, command: string): void {
+  if (!functions[fn].realtime?.pushes) throw denied(fn, 'execute-api:ManageConnections', `@connections (${command.replace(/Command$/, '')})`);
+}
+
 type Next = (args: { input: unknown }) => Promise<unknown>;
 type Middleware = (next: Next, context: { commandName?: string }) => Next;
 /** An SDK client (its middleware stack's many overloads, narrowed to the one used here). */
@@ -107,8 +112,9 @@ type MiddlewareClient = { middlewareStack: { add: (mw: any, opts: { step: 'initi
 const installed = new WeakSet<object>();
 
 /** Adds the checks to the functions' SDK clients (once per client). */
-export function enforceGrants(clients: { dynamo: MiddlewareClient; sqs: MiddlewareClient }): void {
-  const add = (client: MiddlewareClient, check: typeof checkDynamoCall, name: string) => {
+export function enforceGrants(clients: { dynamo?: MiddlewareClient; sqs?: MiddlewareClient; management?: MiddlewareClient }): void {
+  const add = (client: MiddlewareClient | undefined, check: typeof checkDynamoCall, name: string) => {
+    if (!client) return;
     if (installed.has(client)) return;
     installed.add(client);
     const mw: Middleware = (next, context) => async (args) => {
@@ -119,5 +125,6 @@ export function enforceGrants(clients: { dynamo: MiddlewareClient; sqs: Middlewa
     client.middlewareStack.add(mw, { step: 'initialize', name });
   };
   add(clients.dynamo, checkDynamoCall, 'localIamDynamo');
+  add(clients.management, (fn, command) => checkManageConnections(fn, command), 'localIamManageConnections');
   add(clients.sqs, checkSqsCall, 'localIamSqs');
 }

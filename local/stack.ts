@@ -15,6 +15,8 @@ import {
   type QueueId,
   queues,
   readConfig,
+  REALTIME_ENDPOINT_ENV,
+  REALTIME_URL_ENV,
   type TableId,
   tableList,
 } from '../lib/defs/index.js';
@@ -25,6 +27,7 @@ import { createConsoleSite } from './console-site.js';
 import { openDataDir } from './data-version.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import { type HttpApi, startHttpApi } from './http-api.js';
+import { type RealtimeApi, startRealtimeApi } from './realtime-api.js';
 import { createVerifier, type LocalKeys } from './jwt.js';
 import { localTableName } from './names.js';
 import type { Poller } from './poller.js';
@@ -55,6 +58,8 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   readonly apiUrl: string;
+  /** The realtime WebSocket API (local/realtime-api.ts): its URL and send counts. */
+  readonly realtime: Pick<RealtimeApi, 'url' | 'managementEndpoint' | 'stats' | 'connectionCount'>;
   readonly dynamoEndpoint: string;
   readonly sqsEndpoint: string;
   readonly dynamoPid: number;
@@ -105,12 +110,17 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const tableNames = Object.fromEntries(tableList.map((t) => [t.id, localTableName(t.id)])) as Record<TableId, string>;
     const queueUrls = urlsOf(queueRefs);
-    const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, opts.env);
+    const verify = await createVerifier(opts.keys);
+    // Before the env: the senders get its management endpoint, GET /realtime its URL.
+    const realtime = await startRealtimeApi({ port: 0, verify });
+    started.push(realtime);
+    const realtimeEnv = { [REALTIME_ENDPOINT_ENV]: realtime.managementEndpoint, [REALTIME_URL_ENV]: realtime.url };
+    const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, { ...realtimeEnv, ...opts.env });
     Object.assign(process.env, env); // before any handler module loads: they read env once
 
     // The console's assets are read per request: a build finished after the start is served too.
     const site = createConsoleSite({ assetsDir: consoleDist, keys: opts.keys, rollups: readConfig('ROLLUPS', env) });
-    const api: HttpApi = await startHttpApi({ port: opts.port, verify: await createVerifier(opts.keys), site });
+    const api: HttpApi = await startHttpApi({ port: opts.port, verify, site });
     started.push(api);
 
     const pollers = new Map<string, Poller>();
@@ -148,6 +158,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     return {
       apiUrl: api.url,
+      realtime,
       dynamoEndpoint: dynamoLocal.endpoint,
       sqsEndpoint: sqsLocal.endpoint,
       dynamoPid: dynamoLocal.pid,

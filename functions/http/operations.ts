@@ -26,6 +26,7 @@
  */
 import type { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import { missedPageSchema, missedQuery, realtimeInfoSchema } from './realtime-schemas.js';
 import {
   exportPartSchema,
   controlListPageSchema,
@@ -346,6 +347,18 @@ export const operations = {
     operationId: 'getOpenApiDocument',
     summary: 'This document.',
     responses: { 200: { description: 'OpenAPI 3.1.', schema: openApiSchema } },
+  },
+  'GET /realtime': {
+    operationId: 'getRealtime',
+    summary: 'Where to open the realtime WebSocket (pushed feed items, removals, notification counts: docs/realtime.md).',
+    responses: { 200: { description: 'The URL, and the server clock as a catch-up starting point.', schema: realtimeInfoSchema } },
+  },
+  'GET /realtime/missed': {
+    operationId: 'getMissedFeedItems',
+    summary: 'Catch-up after a reconnect: home-feed copies written after `after`, from the top of the feed down to `until`.',
+    query: missedQuery,
+    responses: { 200: { description: 'A page of the range, newest first.', schema: missedPageSchema } },
+    problems: { 400: 'A missing or malformed `after` or `until`, a bad `before`, or an unknown parameter.' },
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -13,13 +13,24 @@ const PREFIX = 'f#';
 export const homeFeedPartition = (owner: string) => `${PREFIX}${owner}`;
 export const homeFeedKey = (owner: string, rk: bigint) => ({ pk: homeFeedPartition(owner), rk });
 
+/**
+ * The copy's write time (server ticks): what the realtime catch-up asks for (copies written since
+ * the last push a client saw), since a late copy's rk can sit below keys the client already holds.
+ */
+export const WRITTEN_ATTRIBUTE = 'w';
+
 /** The original's fields a copy carries (everything but its partition and TTL). */
 export type CopySource = { readonly [field: string]: unknown };
 
 /** The copy of a timeline item (as read, or as a stream image unmarshalled) for `owner`. */
-export function copyOf(original: CopySource, owner: string, expiresAt: number | undefined): Record<string, unknown> {
-  const { pk: _pk, expiresAt: _e, deletedAt: _d, ...fields } = original;
-  return { ...fields, pk: homeFeedPartition(owner), ...(expiresAt === undefined ? {} : { expiresAt }) };
+export function copyOf(original: CopySource, owner: string, expiresAt: number | undefined, writtenTicks?: bigint): Record<string, unknown> {
+  const { pk: _pk, expiresAt: _e, deletedAt: _d, [WRITTEN_ATTRIBUTE]: _w, ...fields } = original;
+  return {
+    ...fields,
+    pk: homeFeedPartition(owner),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(writtenTicks === undefined ? {} : { [WRITTEN_ATTRIBUTE]: writtenTicks }),
+  };
 }
 
 /** Whether a stored item is a timeline original (as opposed to a copy or a head item). */

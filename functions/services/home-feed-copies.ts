@@ -30,17 +30,19 @@ export interface CopyTarget {
 
 /**
  * Write copies (idempotent: same keys on every retry). Copies already past the home-feed age are
- * skipped: a read would hide them and TTL would delete them.
+ * skipped: a read would hide them and TTL would delete them. Each copy records when it was written
+ * (the realtime catch-up's `seq`); returns that instant and the copies written.
  */
-export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWriteOptions): Promise<void> {
+export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWriteOptions): Promise<{ written: bigint; copies: CopyTarget[] }> {
   const p = homeFeedPolicy();
-  const alive = ageBound(nowTicks(), p.ttlMs);
+  const written = nowTicks();
+  const alive = ageBound(written, p.ttlMs);
   const live = targets.filter((t) => alive === undefined || rkOf(t.source.rk) < alive);
   // One group per original (a fan-out page is one group; a backfill, one group per post).
   const groups = new Map<CopySource, string[]>();
   for (const t of live) groups.get(t.source)?.push(t.owner) ?? groups.set(t.source, [t.owner]);
   await putCopies(
-    [...groups].map(([source, owners]) => ({ source, owners, expiresAt: expiresAtFor(ticksOfRangeKey(rkOf(source.rk)), p.ttlMs) })),
+    [...groups].map(([source, owners]) => ({ source, owners, written, expiresAt: expiresAtFor(ticksOfRangeKey(rkOf(source.rk)), p.ttlMs) })),
     opts,
   );
   // Per owner: the oldest copy written to it now, and whether any of its copies drew a trim.
@@ -56,6 +58,7 @@ export async function writeCopies(targets: readonly CopyTarget[], opts?: BatchWr
   await forEachLimit(trims, TRIM_CONCURRENCY, async ([owner, oldestWritten]) => {
     await trimHomeFeed(owner, p, oldestWritten).catch((error: unknown) => logger.warn('home-feed trim failed', { error: error as Error, owner }));
   });
+  return { written, copies: live };
 }
 
 /** Delete the copies at (owner, rk). */

@@ -12,7 +12,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem } from '../model/foreign-id.js';
-import { copyOf, type CopySource, homeFeedKey, homeFeedPartition } from '../model/feed-copy.js';
+import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { rkOf } from '../model/range-key.js';
 import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
@@ -216,6 +216,22 @@ export const timelinePageInput = (author: string, range: KeyRange, verbs?: reado
 export const homeFeedPageInput = (owner: string, range: KeyRange, verbs?: readonly string[]) =>
   pageInput(homeFeedPartition(owner), range, { hideTombstones: false, verbs });
 
+/**
+ * The realtime catch-up: of one range of `owner`'s home feed, the copies written after
+ * `afterTicks`. One Query: it pays for every item of the range it reads (up to `range.limit`) and
+ * returns the matches; LastEvaluatedKey says where to go on.
+ */
+export async function copiesWrittenAfter(owner: string, afterTicks: bigint, range: KeyRange): Promise<QueryPage> {
+  const input = homeFeedPageInput(owner, range);
+  if (!input) return { items: [] };
+  return queryPage({
+    ...input,
+    FilterExpression: '#w > :w',
+    ExpressionAttributeNames: { '#w': WRITTEN_ATTRIBUTE },
+    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':w': afterTicks },
+  });
+}
+
 /** How far a verb-filtered page reads to fill itself: Queries, and items per Query per wanted item. */
 export const FILTERED_PAGE = { maxQueries: 4, readFactor: 4, maxLimit: 1000 } as const;
 
@@ -269,6 +285,8 @@ export interface CopyGroup {
   readonly source: CopySource;
   readonly owners: readonly string[];
   readonly expiresAt: number | undefined;
+  /** Server ticks of the write (model/feed-copy.ts WRITTEN_ATTRIBUTE). */
+  readonly written?: bigint;
 }
 
 /**
@@ -278,7 +296,7 @@ export interface CopyGroup {
 export async function putCopies(groups: readonly CopyGroup[], opts?: BatchWriteOptions): Promise<void> {
   const requests = groups.flatMap((g) => {
     if (g.owners.length === 0) return [];
-    const template = marshall(copyOf(g.source, g.owners[0]!, g.expiresAt), { removeUndefinedValues: true });
+    const template = marshall(copyOf(g.source, g.owners[0]!, g.expiresAt, g.written), { removeUndefinedValues: true });
     return g.owners.map((owner) => ({ PutRequest: { Item: { ...template, pk: { S: homeFeedPartition(owner) } } } }));
   });
   await batchWriteAll(feed(), requests, { ...opts, marshalled: true });

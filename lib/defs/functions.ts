@@ -39,6 +39,12 @@ export interface FunctionDef {
   readonly sendsTo: readonly QueueId[];
   /** Runtime config keys (see `config.ts`) passed as env vars. */
   readonly config: readonly ConfigKey[];
+  /**
+   * The realtime API (realtime.ts): `pushes` = posts to WebSocket connections (env
+   * REALTIME_ENDPOINT + `execute-api:ManageConnections` on its `@connections`); `url` = knows the
+   * URL clients connect to (env REALTIME_URL); `jwt` = checks JWTs (env JWT_ISSUER, JWT_AUDIENCE).
+   */
+  readonly realtime?: { readonly pushes?: boolean; readonly url?: boolean; readonly jwt?: boolean };
 }
 
 export type FunctionId =
@@ -60,12 +66,15 @@ export type FunctionId =
   | 'notifications'
   | 'controls'
   | 'account'
-  | 'openapi';
+  | 'openapi'
+  | 'realtimeSocket'
+  | 'realtimeAuthorizer'
+  | 'realtime';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
 /** A lane's consumer: its entry, its lane's timeout, and sends to its own queue (continuations). */
-function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config'>): FunctionDef {
+function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'>): FunctionDef {
   return {
     id: laneWorker(lane),
     entry: `functions/handlers/${lane}-worker.ts`,
@@ -113,8 +122,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * author's profile (GetItem), follower pages (Query).
    */
   fanoutWorker: laneWorkerDef('fanout', {
-    tables: { feed: ['GetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query'] },
+    // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
+    // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
+    tables: { feed: ['GetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
     config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+    realtime: { pushes: true },
   }),
   /**
    * followup: backfill, retract, cleanup, muteCleanup. feed: newestOriginals and originalKeysWhile
@@ -125,6 +137,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   followupWorker: laneWorkerDef('followup', {
     tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
     config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+    realtime: { pushes: true },
   }),
   /**
    * notify: notification groups. graph: the head (GetItem), group + claims, the recipient's mutes,
@@ -135,6 +148,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   notifyWorker: laneWorkerDef('notify', {
     tables: { feed: ['ConditionCheckItem'], graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'] },
     config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'NOTIFY_STRANGER_LIMIT'],
+    realtime: { pushes: true },
   }),
   /**
    * maintenance: erase, purge, pull/unpull and the settle re-runs of cleanup/muteCleanup. The erase
@@ -150,6 +164,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
       stats: ['Query', 'BatchWriteItem'],
     },
     config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
+    realtime: { pushes: true },
   }),
   /** Feed stream → rollup rows and activity entries, once per tumbling window (issue 5). Writes the stats table only. */
   rollups: {
@@ -255,12 +270,20 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/notifications.ts',
     ...http,
     // graph: the head and a group (GetItem), pages and every group for "mark all" (Query); a mark is
-    // a transaction of the group and its order item (PutItem) and the head (UpdateItem).
-    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    // a transaction of the group and its order item (PutItem) and the head (UpdateItem). A mark
+    // pushes the new counts to the user's connections (Query; a dead one's item: DeleteItem).
+    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     sendsTo: [],
     config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
+    realtime: { pushes: true },
   },
   openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
+  /** The WebSocket API's routes (realtime.ts): $connect records the connection (graph PutItem), $disconnect forgets it (DeleteItem). */
+  realtimeSocket: { id: 'realtimeSocket', entry: 'functions/handlers/realtime-socket.ts', ...http, tables: { graph: ['PutItem', 'DeleteItem'] }, sendsTo: [], config: [] },
+  /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
+  realtimeAuthorizer: { id: 'realtimeAuthorizer', entry: 'functions/handlers/realtime-authorizer.ts', ...http, tables: {}, sendsTo: [], config: [], realtime: { jwt: true } },
+  /** GET /realtime (where to connect) and GET /realtime/missed (the catch-up: home-feed Query, filtered by write time). */
+  realtime: { id: 'realtime', entry: 'functions/handlers/realtime.ts', ...http, tables: { feed: ['Query'] }, sendsTo: [], config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'], realtime: { url: true } },
 };
 
 export const functionList: readonly FunctionDef[] = Object.values(functions);

@@ -5,6 +5,7 @@ export * from './functions.js';
 export * from './lanes.js';
 export * from './metrics.js';
 export * from './queues.js';
+export * from './realtime.js';
 export * from './routes.js';
 export * from './scopes.js';
 export * from './tables.js';

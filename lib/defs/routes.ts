@@ -62,6 +62,8 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
 ];
 
+  { method: 'GET', path: '/realtime', fn: 'realtime', auth: true },
+  { method: 'GET', path: '/realtime/missed', fn: 'realtime', auth: true },
 /** Route key as API Gateway writes it into `event.routeKey`. */
 export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
 

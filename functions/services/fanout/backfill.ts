@@ -10,6 +10,7 @@ import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/graph-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { pushFeedItems } from '../realtime/push.js';
 import { noLongerLive } from './shared.js';
 
 let limit: number | undefined;
@@ -23,13 +24,15 @@ export async function backfill(follower: string, followee: string): Promise<void
   if (!(await getProfile(followee, { consistent: true })).pulled) {
     const originals = await newestOriginals(followee, backfillLimit(), { tombstones: false });
     const rks = originals.map((o) => rkOf(o.rk));
-    await writeCopies(originals.map((source) => ({ owner: follower, source })));
+    const { written, copies } = await writeCopies(originals.map((source) => ({ owner: follower, source })));
     if (!wanted(await getEdge(follower, followee))) {
       await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
       return;
     }
     const deleted = await noLongerLive(followee, rks);
     await removeCopies(deleted.map((rk) => ({ owner: follower, rk })));
+    const gone = new Set(deleted);
+    await pushFeedItems(copies.filter((c) => !gone.has(rkOf(c.source.rk))), written);
   }
   await clearPending(follower, followee, 'backfillPending', 'active');
 }

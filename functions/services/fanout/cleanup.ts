@@ -14,6 +14,7 @@ import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/graph-store.js';
 import { nowTicks } from '../../platform/clock.js';
 import { removeCopies } from '../home-feed-copies.js';
+import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicyFromEnv } from '../retention/policy.js';
 import { backfillLimit } from './backfill.js';
@@ -52,4 +53,5 @@ export async function removeFolloweePosts(follower: string, followee: string, fo
     (rk, deleted) => (alive === undefined || rk < alive) && (rk < followRk || deleted || ++live <= backfillLimit()),
   );
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
+  await pushFeedRemovals(rks.map((rk) => ({ owner: follower, author: followee, rk })));
 }

@@ -15,6 +15,7 @@ import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { pushFeedItems, pushPulledPost } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage, isLive } from './shared.js';
 
@@ -29,7 +30,10 @@ export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<voi
   const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
-  await writeCopies(owners.map((owner) => ({ owner, source })));
+  const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));
   if (!(await isLive(job.author, rk))) return removeCopies(owners.map((owner) => ({ owner, rk })));
+  // Realtime, after the re-check (a copy about to be taken back is not announced): the connected
+  // among this page's followers; a pulled author's connected followers, found from the connected side.
+  await (pulled ? pushPulledPost(job.author, source, written) : pushFeedItems(copies, written));
   recordFanoutLag(Date.now() - Number(ticksOfRangeKey(rk) / 1_000_000n));
 }

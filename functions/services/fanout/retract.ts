@@ -11,7 +11,7 @@
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { getProfile } from '../../stores/graph-store.js';
 import { removeCopies } from '../home-feed-copies.js';
-import { pushFeedRemovals } from '../realtime/push.js';
+import { pushFeedRemovals, pushPulledRemoval } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage } from './shared.js';
 
@@ -20,7 +20,10 @@ const SKEW_NS = 1_000_000_000n;
 
 export async function retract(job: Extract<Job, { kind: 'retract' }>): Promise<void> {
   const rk = BigInt(job.rk);
-  if (!job.cursor && (await neverCopied(job.author, rk))) return removeCopies([{ owner: job.author, rk }]);
+  if (!job.cursor && (await neverCopied(job.author, rk))) {
+    await removeCopies([{ owner: job.author, rk }]);
+    return void (await pushPulledRemoval(job.author, rk)); // the connected followers got it pushed
+  }
   const followers = await followerPage(job, job.author, FOLLOWER_PAGE);
   const owners = job.cursor ? followers : [job.author, ...followers];
   await removeCopies(owners.map((owner) => ({ owner, rk })));

@@ -10,6 +10,7 @@ import { newestOriginals, removePulled } from '../../stores/feed-store.js';
 import { getProfile, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { pushFeedItems } from '../realtime/push.js';
 import { backfillLimit } from './backfill.js';
 import type { Job } from '../jobs/jobs.js';
 import { followerPage, noLongerLive, UNPULL_PAGE } from './shared.js';
@@ -23,8 +24,12 @@ export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<voi
   } else if (profile.pulled) return; // pulled again meanwhile: its job owns the sets
   const followers = await followerPage(job, job.author, UNPULL_PAGE, { skipMuted: true });
   const originals = await newestOriginals(job.author, backfillLimit(), { tombstones: false });
-  await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
+  const { written, copies } = await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
   await forEachLimit(followers, 16, (f) => removePulled(f, job.author));
   const deleted = await noLongerLive(job.author, originals.map((o) => rkOf(o.rk)));
   await removeCopies(followers.flatMap((owner) => deleted.map((rk) => ({ owner, rk }))));
+  // The connected followers saw these posts already (merged at read, pushed when posted): the
+  // copies replace them in place, so only the ones not deleted are announced — a client keeps one per id.
+  const gone = new Set(deleted);
+  await pushFeedItems(copies.filter((c) => !gone.has(rkOf(c.source.rk))), written);
 }

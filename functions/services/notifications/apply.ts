@@ -29,6 +29,8 @@ import { type Claim, readGroupAndClaims, readHeadItem, writeGroupChange } from '
 import { expiresAtOf, notificationPolicy, notifyStrangerLimit, quotaExpiresAtOf, windowStart } from './policy.js';
 import { audienceOf } from '../controls-state.js';
 import { trimIfDue } from './retention.js';
+import { notificationCounts } from './read.js';
+import { pushNotificationCounts } from '../realtime/push.js';
 
 /** Conflicts are expected when many jobs fold into one group at once: retry with jitter, then let SQS redeliver. */
 const MAX_ATTEMPTS = 20;
@@ -48,6 +50,8 @@ export async function applyNotifications(recipient: string, events: readonly Not
   let grew = false;
   for (const [key, batch] of batches) grew = (await applyToGroup(recipient, key.split('\n')[0]!, batch, strangers)) || grew;
   if (grew) await trimIfDue(recipient);
+  // Realtime: the recipient's new counts, if they are connected (a redelivery re-sends the same counts).
+  if (batches.size > 0) await pushNotificationCounts(recipient, () => notificationCounts(recipient));
 }
 
 /** The events still to apply: not in their actor's claim yet, and at most what the claim has room for. */

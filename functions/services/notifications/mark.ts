@@ -9,6 +9,8 @@ import { forEachLimit } from '../../platform/pool.js';
 import { backoff } from '../../platform/pool.js';
 import { allGroups, readGroup, writeGroupMark } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
+import { notificationCounts } from './read.js';
+import { pushNotificationCounts } from '../realtime/push.js';
 
 const MAX_ATTEMPTS = 8;
 const CONCURRENCY = 4;
@@ -19,14 +21,20 @@ export async function markNotifications(recipient: string, what: 'seen' | 'read'
   const targets = ids
     ? [...new Set(ids)].filter((id) => (parseGroupId(id)?.day ?? '') >= window.day)
     : (await allGroups(recipient)).filter((g) => g.day >= window.day && (what === 'read' ? !g.read : !g.seen)).map((g) => g.gid);
+  let changed = false;
   await forEachLimit(targets, CONCURRENCY, async (gid) => {
     for (let attempt = 1; ; attempt++) {
       const state = await readGroup(recipient, gid);
       const change = state && markGroup(state, what);
       if (!state || !change) return;
-      if (await writeGroupMark(recipient, state, change.next, change.delta, expiresAtOf(state.day, policy.ttlMs))) return;
+      if (await writeGroupMark(recipient, state, change.next, change.delta, expiresAtOf(state.day, policy.ttlMs))) {
+        changed = true;
+        return;
+      }
       if (attempt >= MAX_ATTEMPTS) throw new Error(`mark ${what} ${recipient} ${gid}: gave up after ${attempt} attempts`);
       await backoff(attempt, 10, 200);
     }
   });
+  // Realtime: the user's other tabs and devices see the badge change.
+  if (changed) await pushNotificationCounts(recipient, () => notificationCounts(recipient));
 }
