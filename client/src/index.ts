@@ -23,4 +23,5 @@ export {
 } from './client.js';
 export { type Problem, TickfeedApiError } from './errors.js';
 export { type FetchPage, type PageOf, paginate } from './pages.js';
+export { CATCH_UP_MARGIN_MS, type RealtimeMessage, type SubscribeOptions, type Subscription, subscribe, type WebSocketLike } from './realtime.js';
 export type { components, paths } from './schema.js';

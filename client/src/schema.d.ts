@@ -494,6 +494,40 @@ export interface components {
             total: number;
             /** @enum {string} */
             segment: "power" | "casual" | "inactive";
+    "/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where to open the realtime WebSocket (pushed feed items, removals, notification counts: docs/realtime.md). */
+        get: operations["getRealtime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realtime/missed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catch-up after a reconnect: home-feed copies written after `after`, from the top of the feed down to `until`. */
+        get: operations["getMissedFeedItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
         };
         AggregatedGroup: {
             /** @description Range key of the newest activity in the group. */
@@ -721,6 +755,12 @@ export interface components {
             errors?: {
                 /** @description e.g. `body.verb`, `query.limit`, `path.userId`. */
                 field: string;
+        MissedPage: {
+            /** @description Copies written after `after`, newest first (a page may hold none and still continue). */
+            items: components["schemas"]["Activity"][];
+            /** @description Pass as `before` to read on; null when the range down to `until` is done. */
+            lastRangeKey: string | null;
+        };
                 message: string;
             }[];
         };
@@ -833,6 +873,12 @@ export interface operations {
             /** @description Up. */
             200: {
                 headers: {
+        RealtimeInfo: {
+            /** @description Where to connect: open a WebSocket to `<url>?token=<JWT>`. */
+            url: string;
+            /** @description The server clock now: catch up from here if no `feed.item` arrived yet (GET /realtime/missed). */
+            seq: string;
+        };
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,3 +2253,67 @@ export interface operations {
         };
     };
 }
+    getRealtime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL, and the server clock as a catch-up starting point. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealtimeInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMissedFeedItems: {
+        parameters: {
+            query: {
+                /** @description Copies written after this `seq` (the largest one received, or GET /realtime's). */
+                after: string;
+                /** @description The oldest range key the client holds: the catch-up reads the feed from the top down to it. */
+                until: string;
+                /** @description Continue below this range key (`lastRangeKey` of the previous page). */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the range, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissedPage"];
+                };
+            };
+            /** @description A missing or malformed `after` or `until`, a bad `before`, or an unknown parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
