@@ -5,10 +5,11 @@ import { reading } from './reading.js';
 import { rollups } from './rollups.js';
 import { social } from './social.js';
 import { steadyLoad } from './steady-load.js';
+import { workload } from './workload.js';
 
 import type { Scenario } from './scenario.js';
 
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, workload];

@@ -1,0 +1,101 @@
+/**
+ * The workload's open-loop driver, run as a SECOND process (so the load generator does not share
+ * an event loop with the stack it measures). Reads its plan as JSON on stdin — the API's URL, the
+ * users' tokens and every request with its scheduled send time — sends each request at its time
+ * without waiting for earlier answers, and prints one JSON line: per request kind, the latencies
+ * from the SCHEDULED send time (what a user waiting on that request saw; no coordinated omission),
+ * the status codes, and how late the driver itself was in sending.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface DriverRequest {
+  /** ms after the start. */
+  readonly at: number;
+  readonly kind: string;
+  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly path: string;
+  /** Index into the plan's tokens. */
+  readonly token: number;
+  readonly body?: unknown;
+}
+
+export interface DriverPlan {
+  readonly url: string;
+  readonly tokens: readonly string[];
+  readonly requests: readonly DriverRequest[];
+  /** A request not answered after this long counts as failed (status 0). */
+  readonly timeoutMs: number;
+}
+
+export interface KindResult {
+  /** ms from the scheduled send time to the end of the answer, one per request. */
+  readonly latencies: number[];
+  readonly statuses: Record<string, number>;
+}
+
+export interface DriverResult {
+  readonly kinds: Record<string, KindResult>;
+  /** How late the driver sent requests (ms after their scheduled time): p99 and worst. */
+  readonly sendLagP99: number;
+  readonly sendLagMax: number;
+  readonly seconds: number;
+  /** CPU the driver itself used, in cores. */
+  readonly cpuCores: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Promise<{ status: number; latency: number }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${plan.tokens[r.token]}` };
+  if (r.body !== undefined) headers['content-type'] = 'application/json';
+  let status = 0;
+  try {
+    const res = await fetch(`${plan.url}${r.path}`, {
+      method: r.method,
+      headers,
+      body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      signal: AbortSignal.timeout(plan.timeoutMs),
+    });
+    await res.arrayBuffer();
+    status = res.status;
+  } catch {
+    status = 0; // refused, reset or timed out
+  }
+  return { status, latency: performance.now() - scheduledAt };
+}
+
+const plan = JSON.parse(await readStdin()) as DriverPlan;
+const kinds: Record<string, KindResult> = {};
+const lags: number[] = [];
+const pending: Promise<void>[] = [];
+// A short lead so the first requests are not late because the plan was just parsed.
+const start = performance.now() + 100;
+for (const r of plan.requests) {
+  const due = start + r.at;
+  const wait = due - performance.now();
+  if (wait > 0) await sleep(wait);
+  lags.push(Math.max(0, performance.now() - due));
+  pending.push(
+    send(plan, r, due).then(({ status, latency }) => {
+      const k = (kinds[r.kind] ??= { latencies: [], statuses: {} });
+      k.latencies.push(latency);
+      k.statuses[status] = (k.statuses[status] ?? 0) + 1;
+    }),
+  );
+}
+await Promise.all(pending);
+lags.sort((a, b) => a - b);
+const result: DriverResult = {
+  kinds,
+  sendLagP99: lags[Math.max(0, Math.ceil(lags.length * 0.99) - 1)] ?? 0,
+  sendLagMax: lags.at(-1) ?? 0,
+  seconds: (performance.now() - start) / 1000,
+  cpuCores: ((cpu) => (cpu.user + cpu.system) / 1e6)(process.cpuUsage()) / ((performance.now() - start) / 1000),
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);
