@@ -12,6 +12,25 @@ export interface ShardCheckpoint {
   sequenceNumber?: string;
   /** The shard is closed and drained; its children may start. */
   finished?: boolean;
+  /**
+   * A tumbling window under way (sources with `tumblingWindowSeconds`): kept with the position in
+   * one write, so a restart resumes the window where the last successful invocation left it.
+   */
+  window?: OpenWindow;
+}
+
+export interface OpenWindow {
+  /** Epoch ms. */
+  readonly startMs: number;
+  /** What the function returned last (`{}` before the first invocation). */
+  state: Record<string, unknown>;
+  /** The records delivered into the window so far (what its on-failure record describes). */
+  first?: string;
+  last?: string;
+  count: number;
+  /** Epoch seconds (ApproximateCreationDateTime) of the first and last of them. */
+  firstArrival?: number;
+  lastArrival?: number;
 }
 
 export interface CheckpointStore {

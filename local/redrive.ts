@@ -14,8 +14,11 @@
  *      FunctionError and no batchItemFailures;
  *   4. delete the message once every record went through; otherwise leave it (visible again at
  *      once) and report why.
- * The consumers are idempotent under redelivery (rollups claim each activity once; outbox jobs are
- * idempotent), so re-driving a batch that partly went through before is safe.
+ * The consumers are idempotent under redelivery (outbox jobs are idempotent), so re-driving a batch
+ * that partly went through before is safe. A consumer with a tumbling window (rollups) gets the
+ * range replayed as a window of its own: its batches with the state carried from one to the next,
+ * starting from a `ReplayState` (count what your own marks do not cover, lib/defs/stream-window.ts),
+ * then the final invocation — the records count as delivered once that succeeded.
  */
 import {
   type DynamoDBStreamsClient,
@@ -24,13 +27,24 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { eventSources, type StreamSourceDef } from '../lib/defs/index.js';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { constructId, eventSources, type StreamSourceDef } from '../lib/defs/index.js';
+import {
+  type DynamoDBStreamWindowEvent,
+  type DynamoDBStreamWindowResponse,
+  type ReplayState,
+  type WindowStateJson,
+  windowOf,
+  windowStartMs,
+} from '../lib/defs/stream-window.js';
 import { passesFilters } from './event-filter.js';
 import type { StreamFailureRecord } from './stream-poller.js';
 import { toLambdaRecord } from './stream-records.js';
 
-export type RedriveInvoke = (source: StreamSourceDef, event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+export type RedriveInvoke = (
+  source: StreamSourceDef,
+  event: DynamoDBStreamEvent | DynamoDBStreamWindowEvent,
+) => Promise<DynamoDBBatchResponse | DynamoDBStreamWindowResponse | void>;
 
 export interface RedriveOptions {
   readonly sqs: SQSClient;
@@ -58,7 +72,7 @@ export interface RedriveResult {
   readonly detail?: string;
 }
 
-const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+const pascal = (id: string) => constructId(id);
 
 /**
  * The stream source whose consumer a function ARN names: locally `…:function:tickfeed-<fn>`; in AWS
@@ -177,6 +191,7 @@ async function redriveOne(opts: RedriveOptions, message: Message): Promise<Redri
     return { ...at, outcome: error instanceof ExpiredError ? 'expired' : 'failed', detail: (error as Error).message };
   }
   const matching = records.map((r) => toLambdaRecord(r, info.streamArn)).filter((r) => passesFilters(source.filters, r));
+  if (source.tumblingWindowSeconds) return { ...at, read: records.length, ...(await replayWindow(opts, source, info, matching)) };
   let delivered = 0;
   for (let i = 0; i < matching.length; i += source.batchSize) {
     const batch = matching.slice(i, i + source.batchSize);
@@ -192,4 +207,39 @@ async function redriveOne(opts: RedriveOptions, message: Message): Promise<Redri
     delivered += batch.length;
   }
   return { ...at, read: records.length, delivered, outcome: 'redriven' };
+}
+
+/** Replays `records` as one tumbling window of `info.shardId` (see the module comment). */
+async function replayWindow(
+  opts: RedriveOptions,
+  source: StreamSourceDef,
+  info: StreamFailureRecord['DDBStreamBatchInfo'],
+  records: DynamoDBRecord[],
+): Promise<Pick<RedriveResult, 'delivered' | 'outcome' | 'detail'>> {
+  const seconds = source.tumblingWindowSeconds!;
+  const start = windowStartMs(records[0]?.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000, seconds);
+  const replay: ReplayState = { replay: { from: info.startSequenceNumber, to: info.endSequenceNumber } };
+  let state: WindowStateJson = replay;
+  const call = async (batch: DynamoDBRecord[], final: boolean) => {
+    const event: DynamoDBStreamWindowEvent = {
+      Records: batch,
+      window: windowOf(start, seconds),
+      state,
+      shardId: info.shardId,
+      eventSourceARN: info.streamArn,
+      isFinalInvokeForWindow: final,
+      isWindowTerminatedEarly: false,
+    };
+    const response = (await opts.invoke(source, event)) as Partial<DynamoDBStreamWindowResponse> | undefined;
+    if (!response?.state) throw new Error('the consumer returned no state');
+    if (response.batchItemFailures?.length) throw new Error(`the consumer reported ${response.batchItemFailures.length} failure(s) from ${response.batchItemFailures[0]!.itemIdentifier}`);
+    state = response.state;
+  };
+  try {
+    for (let i = 0; i < records.length; i += source.batchSize) await call(records.slice(i, i + source.batchSize), false);
+    await call([], true);
+  } catch (error) {
+    return { delivered: 0, outcome: 'failed', detail: `the consumer failed the replayed window: ${(error as Error).message}` };
+  }
+  return { delivered: records.length, outcome: 'redriven' };
 }

@@ -8,6 +8,18 @@
  * in Lambda: a record matching none of them is never delivered, and its position counts as done.
  * The on-failure message has the shape Lambda's has (requestContext, responseContext, version,
  * timestamp, DDBStreamBatchInfo), so `npm run redrive` reads both alike.
+ *
+ * Tumbling windows (a source's `tumblingWindowSeconds`; LOCAL_TUMBLING_WINDOW_SECONDS or the
+ * `tumblingWindowSeconds` option shortens them, for tests): as Lambda, a record belongs to the
+ * window of its ApproximateCreationDateTime; each invocation gets `shardId`, `window` and the
+ * `state` the last successful invocation of the window returned (a response without `state` is a
+ * failure); failed invocations are retried (bisected) with the same state. The window closes once
+ * a record of a later window arrives, the shard is caught up past its end, or the shard ends: a
+ * final invocation (`isFinalInvokeForWindow`, no records) is retried until it succeeds or its
+ * retries run out (then the window's range goes to the on-failure queue). A state over 1 MB ends
+ * the window early (`isWindowTerminatedEarly`), which then goes on with a fresh state. The open
+ * window — its state included — is checkpointed with the position after every successful
+ * invocation, so a restart resumes it as it was.
  */
 import {
   DescribeStreamCommand,
@@ -20,8 +32,9 @@ import {
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { functions, type StreamSourceDef } from '../lib/defs/index.js';
+import { type DynamoDBStreamWindowEvent, type DynamoDBStreamWindowResponse, windowOf, windowStartMs } from '../lib/defs/stream-window.js';
 import { localAccountId, localRegion } from './aws-local.js';
-import type { CheckpointStore } from './checkpoints.js';
+import type { CheckpointStore, OpenWindow, ShardCheckpoint } from './checkpoints.js';
 import { passesFilters, validateFilterPattern } from './event-filter.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { Poller } from './poller.js';
@@ -35,7 +48,25 @@ export interface StreamPollerOptions {
   readonly onFailureQueueUrl: string;
   readonly checkpoints: CheckpointStore;
   /** Calls the function; defaults to the source's handler module (tests inject their own). */
-  readonly invoke?: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+  readonly invoke?: (event: DynamoDBStreamEvent | DynamoDBStreamWindowEvent) => Promise<DynamoDBBatchResponse | DynamoDBStreamWindowResponse | void>;
+  /** Overrides the source's tumbling window (default: LOCAL_TUMBLING_WINDOW_SECONDS, else the source's). */
+  readonly tumblingWindowSeconds?: number;
+  /** Epoch ms (injectable for tests). */
+  readonly now?: () => number;
+}
+
+/** Lambda ends a window whose state passes this. */
+const MAX_STATE_BYTES = 1024 * 1024;
+/** A window closes this long after its end once the shard is caught up (stream records show up ~20 ms after the write). */
+const CLOSE_GRACE_MS = 500;
+
+/** The window length a poller uses for `source` (0 = none). */
+export function windowSecondsOf(source: StreamSourceDef, override?: number): number {
+  if (!source.tumblingWindowSeconds) return 0;
+  const local = process.env.LOCAL_TUMBLING_WINDOW_SECONDS;
+  const seconds = override ?? (local ? Number(local) : source.tumblingWindowSeconds);
+  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 900)) throw new Error(`tumbling window of ${String(seconds)} s: must be a whole number of seconds in 1–900`);
+  return seconds;
 }
 
 export function startStreamPoller(opts: StreamPollerOptions): Poller {
@@ -100,6 +131,7 @@ async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<
 }
 
 async function pollShard(opts: StreamPollerOptions, shardId: string, running: () => boolean): Promise<void> {
+  const windows = windowSecondsOf(opts.source, opts.tumblingWindowSeconds) ? new ShardWindows(opts, shardId, running) : undefined;
   let iterator: string | undefined;
   let idleMs = 20;
   while (running()) {
@@ -111,15 +143,21 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
       );
       const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
       const matching = records.filter((r) => passesFilters(opts.source.filters, r));
-      const handled = matching.length ? await deliver(opts, shardId, matching, running) : true;
+      const handled = !matching.length || (windows ? await windows.deliver(matching) : await deliver(opts, shardId, matching, running, plainBatches(opts, shardId)));
       // Filtered-out records after the last delivered one are done too (Lambda drops them).
       const last = records.at(-1)?.dynamodb?.SequenceNumber;
       if (handled && last && last !== matching.at(-1)?.dynamodb?.SequenceNumber) {
-        opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, { sequenceNumber: last });
+        saveCheckpoint(opts, shardId, { sequenceNumber: last });
       }
       if (!handled) continue; // stopping: the loop ends without moving past undelivered records
       iterator = out.NextShardIterator;
-      if (!iterator) break;
+      // The shard ended: so does its window.
+      if (!iterator) {
+        if (windows && !(await windows.close())) continue;
+        break;
+      }
+      // A window is over once the stream is read past its end, or — caught up — once its end has passed.
+      if (windows && !(await windows.closeIfOver(records.length ? arrivalOf(records.at(-1)!) : undefined))) continue;
       idleMs = records.length ? 20 : Math.min(idleMs * 2, 200);
       if (!records.length) await sleep(idleMs);
     } catch (error) {
@@ -129,28 +167,40 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
       await sleep(500);
     }
   }
-  if (running()) opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, { ...checkpoint(opts, shardId), finished: true });
+  if (running()) saveCheckpoint(opts, shardId, { finished: true });
 }
 
+/** Merges `change` into the shard's checkpoint (one write: position and open window together). */
+function saveCheckpoint(opts: StreamPollerOptions, shardId: string, change: Partial<ShardCheckpoint>): void {
+  const next = { ...checkpoint(opts, shardId), ...change };
+  if (next.window === undefined) delete next.window;
+  opts.checkpoints.set(opts.streamArn, opts.source.id, shardId, next);
+}
+
+/** How `deliver` calls the function for a batch, and records that the batch is done. */
+interface Batches {
+  call(batch: DynamoDBRecord[]): Promise<Outcome>;
+  done(seq: string | undefined): void;
+}
+
+/** Batches of a source without windows: the event is the records. */
+const plainBatches = (opts: StreamPollerOptions, shardId: string): Batches => ({
+  call: async (batch) => outcomeOf(batch, await invoke(opts, { Records: batch })),
+  done: (seq) => seq && saveCheckpoint(opts, shardId, { sequenceNumber: seq }),
+});
+
 /** Hands `records` to the function until every one is handled or given up on (true), or the poller stops (false). */
-async function deliver(
-  opts: StreamPollerOptions,
-  shardId: string,
-  records: DynamoDBRecord[],
-  running: () => boolean,
-): Promise<boolean> {
+async function deliver(opts: StreamPollerOptions, shardId: string, records: DynamoDBRecord[], running: () => boolean, batches: Batches): Promise<boolean> {
   const { source } = opts;
   let pending = records;
   let size = records.length;
   let retries = 0;
-  const save = (seq: string | undefined) =>
-    seq && opts.checkpoints.set(opts.streamArn, source.id, shardId, { sequenceNumber: seq });
 
   while (pending.length && running()) {
     const batch = pending.slice(0, size);
-    const outcome = await invoke(opts, batch);
+    const outcome = await batches.call(batch);
     if (outcome === undefined) {
-      save(batch.at(-1)!.dynamodb!.SequenceNumber);
+      batches.done(batch.at(-1)!.dynamodb!.SequenceNumber);
       pending = pending.slice(batch.length);
       size = Math.min(source.batchSize, pending.length || source.batchSize);
       retries = 0;
@@ -158,19 +208,17 @@ async function deliver(
     }
     const { failedAt, reported } = outcome;
     // Records before the first failure are done; the retry starts at the failure.
-    save(batch[failedAt - 1]?.dynamodb?.SequenceNumber);
+    batches.done(batch[failedAt - 1]?.dynamodb?.SequenceNumber);
     if (failedAt > 0) retries = 0; // progress: the retry budget belongs to the new first record
     pending = pending.slice(failedAt);
     const retried = batch.slice(failedAt);
     retries += 1;
-    const oldest = retried[0]!.dynamodb!.ApproximateCreationDateTime ?? Date.now() / 1000;
-    const tooOld = Date.now() / 1000 - oldest > source.maxRecordAgeSeconds;
-    if (retries > source.retryAttempts || tooOld) {
+    if (retries > source.retryAttempts || tooOld(source, arrivalOf(retried[0]!))) {
       // A reported failure names its record: give up on that one alone; a thrown error, on the
       // part that was attempted.
       const failedBatch = reported ? retried.slice(0, 1) : retried;
-      await sendToOnFailure(opts, shardId, failedBatch, retries, { thrown: !reported, tooOld });
-      save(failedBatch.at(-1)!.dynamodb!.SequenceNumber);
+      await sendToOnFailure(opts, shardId, rangeOf(failedBatch), retries, { thrown: !reported, tooOld: tooOld(source, arrivalOf(retried[0]!)) });
+      batches.done(failedBatch.at(-1)!.dynamodb!.SequenceNumber);
       pending = pending.slice(failedBatch.length);
       size = Math.min(source.batchSize, pending.length || source.batchSize);
       retries = 0;
@@ -178,38 +226,185 @@ async function deliver(
     }
     // Halving the retried part isolates a poison record, so giving up skips as little as possible.
     size = source.bisectBatchOnError && retried.length > 1 ? Math.ceil(retried.length / 2) : retried.length;
-    await sleep(Math.min(50 * 2 ** retries, 2000) * (0.5 + Math.random() / 2));
+    await sleep(retryDelayMs(retries));
   }
   return pending.length === 0;
 }
 
+const retryDelayMs = (retries: number) => Math.min(50 * 2 ** retries, 2000) * (0.5 + Math.random() / 2);
+const arrivalOf = (r: DynamoDBRecord) => r.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000;
+const tooOld = (source: StreamSourceDef, arrivalSeconds: number) => Date.now() / 1000 - arrivalSeconds > source.maxRecordAgeSeconds;
+
+/** Where a run of records lies in its shard (what an on-failure record describes). */
+interface RecordRange {
+  readonly first: string;
+  readonly last: string;
+  readonly count: number;
+  readonly firstArrival?: number;
+  readonly lastArrival?: number;
+}
+
+const rangeOf = (batch: DynamoDBRecord[]): RecordRange => ({
+  first: batch[0]!.dynamodb!.SequenceNumber!,
+  last: batch.at(-1)!.dynamodb!.SequenceNumber!,
+  count: batch.length,
+  firstArrival: batch[0]!.dynamodb!.ApproximateCreationDateTime,
+  lastArrival: batch.at(-1)!.dynamodb!.ApproximateCreationDateTime,
+});
+
 /**
- * Invokes the function. Undefined on success; else the index of the first failed record and
- * whether the function reported it (batchItemFailures) rather than throwing.
+ * One shard's tumbling windows (see the module comment). `deliver` hands records to the open
+ * window (closing it first if they belong to a later one); `closeIfOver` closes it once it is
+ * over, `close` at once.
  */
-async function invoke(
-  opts: StreamPollerOptions,
-  batch: DynamoDBRecord[],
-): Promise<{ failedAt: number; reported: boolean } | undefined> {
-  const { source } = opts;
-  const event: DynamoDBStreamEvent = { Records: batch };
-  try {
-    const result = opts.invoke ? await opts.invoke(event) : await invokeHandler(source, event);
-    const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-    if (failed.size === 0) return undefined;
-    const index = batch.findIndex((r) => failed.has(r.dynamodb!.SequenceNumber!));
-    // An identifier not in the batch fails the whole batch, as in Lambda.
-    return index < 0 ? { failedAt: 0, reported: false } : { failedAt: index, reported: true };
-  } catch (error) {
-    console.error(`${source.fn} failed a stream batch of ${batch.length}:`, (error as Error).message);
-    return { failedAt: 0, reported: false };
+class ShardWindows {
+  private readonly seconds: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly opts: StreamPollerOptions,
+    private readonly shardId: string,
+    private readonly running: () => boolean,
+  ) {
+    this.seconds = windowSecondsOf(opts.source, opts.tumblingWindowSeconds);
+    this.now = opts.now ?? Date.now;
+  }
+
+  private get open(): OpenWindow | undefined {
+    return checkpoint(this.opts, this.shardId).window;
+  }
+
+  async deliver(records: DynamoDBRecord[]): Promise<boolean> {
+    let rest = records;
+    while (rest.length) {
+      const startOf = (r: DynamoDBRecord) => windowStartMs(arrivalOf(r), this.seconds);
+      // Records of an earlier window than the open one (clock skew) join the open one, as Lambda's arrive in order.
+      if (this.open && startOf(rest[0]!) > this.open.startMs && !(await this.close())) return false;
+      const window = this.open ?? { startMs: startOf(rest[0]!), state: {}, count: 0 };
+      const n = rest.findIndex((r) => startOf(r) > window.startMs);
+      const run = n < 0 ? rest : rest.slice(0, n);
+      if (!(await deliver(this.opts, this.shardId, run, this.running, this.batchesOf(window)))) return false;
+      rest = rest.slice(run.length);
+    }
+    return true;
+  }
+
+  /**
+   * Close the open window if the stream was read up to a record of a later window (`readUpTo`, its
+   * arrival in epoch seconds), or, with nothing left to read, once the window's end (plus a grace
+   * for records still on their way) has passed.
+   */
+  async closeIfOver(readUpTo?: number): Promise<boolean> {
+    const open = this.open;
+    if (!open) return true;
+    const over = readUpTo === undefined ? this.now() >= open.startMs + this.seconds * 1000 + CLOSE_GRACE_MS : windowStartMs(readUpTo, this.seconds) > open.startMs;
+    return over ? this.close() : true;
+  }
+
+  /** The final invocation of the open window, retried as Lambda does; false if the poller stopped first. */
+  async close(early = false): Promise<boolean> {
+    const window = this.open;
+    if (!window) return true;
+    if (window.count === 0) return this.forget(); // every record of it went to the on-failure queue
+    for (let retries = 0; this.running(); ) {
+      const response = await invoke(this.opts, this.eventOf(window, [], { final: true, early }));
+      if (response.ok && hasState(response.value)) return this.forget();
+      retries += 1;
+      const old = window.firstArrival !== undefined && tooOld(this.opts.source, window.firstArrival);
+      if (retries > this.opts.source.retryAttempts || old) {
+        await sendToOnFailure(this.opts, this.shardId, window as RecordRange, retries, { thrown: !response.ok, tooOld: old });
+        return this.forget();
+      }
+      await sleep(retryDelayMs(retries));
+    }
+    return false;
+  }
+
+  private forget(): true {
+    saveCheckpoint(this.opts, this.shardId, { window: undefined });
+    return true;
+  }
+
+  private eventOf(window: OpenWindow, records: DynamoDBRecord[], how: { final: boolean; early?: boolean }): DynamoDBStreamWindowEvent {
+    return {
+      Records: records,
+      window: windowOf(window.startMs, this.seconds),
+      state: window.state,
+      shardId: this.shardId,
+      eventSourceARN: this.opts.streamArn,
+      isFinalInvokeForWindow: how.final,
+      isWindowTerminatedEarly: how.early ?? false,
+    };
+  }
+
+  /** Invocations of `window` that carry its state forward; a batch is done once it is in the state. */
+  private batchesOf(window: OpenWindow): Batches {
+    let current = window;
+    return {
+      call: async (batch) => {
+        // Lambda ends a window whose state is too large; the window goes on with a fresh state.
+        if (Buffer.byteLength(JSON.stringify(current.state)) > MAX_STATE_BYTES) {
+          if (!(await this.close(true))) return { failedAt: 0, reported: false }; // stopping
+          current = { startMs: current.startMs, state: {}, count: 0 };
+          saveCheckpoint(this.opts, this.shardId, { window: current });
+        }
+        const response = await invoke(this.opts, this.eventOf(current, batch, { final: false }));
+        if (response.ok && !hasState(response.value)) return { failedAt: 0, reported: false }; // Lambda: no state, a failure
+        const outcome = outcomeOf(batch, response);
+        const through = outcome === undefined ? batch.length : outcome.failedAt;
+        if (through > 0 && response.ok) current = { ...advance(current, batch.slice(0, through)), state: (response.value as DynamoDBStreamWindowResponse).state };
+        return outcome;
+      },
+      done: (seq) => seq && saveCheckpoint(this.opts, this.shardId, { sequenceNumber: seq, window: current }),
+    };
   }
 }
 
-async function invokeHandler(source: StreamSourceDef, event: DynamoDBStreamEvent) {
+const hasState = (value: unknown) => typeof (value as { state?: unknown } | undefined)?.state === 'object' && (value as { state: unknown }).state !== null;
+
+/** The open window after `records` went into it. */
+function advance(window: OpenWindow, records: DynamoDBRecord[]): OpenWindow {
+  const r = rangeOf(records);
+  return {
+    ...window,
+    first: window.first ?? r.first,
+    last: r.last,
+    count: window.count + r.count,
+    firstArrival: window.firstArrival ?? r.firstArrival,
+    lastArrival: r.lastArrival,
+  };
+}
+
+/** Undefined on success; else the index of the first failed record and whether the function reported it (batchItemFailures) rather than throwing. */
+type Outcome = { failedAt: number; reported: boolean } | undefined;
+
+function outcomeOf(batch: DynamoDBRecord[], response: Invoked): Outcome {
+  if (!response.ok) return { failedAt: 0, reported: false };
+  const failed = new Set(((response.value as DynamoDBBatchResponse | undefined)?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  if (failed.size === 0) return undefined;
+  const index = batch.findIndex((r) => failed.has(r.dynamodb!.SequenceNumber!));
+  // An identifier not in the batch fails the whole batch, as in Lambda.
+  return index < 0 ? { failedAt: 0, reported: false } : { failedAt: index, reported: true };
+}
+
+type Invoked = { ok: true; value: unknown } | { ok: false };
+
+/** Invokes the function; a thrown error is a failed invocation. */
+async function invoke(opts: StreamPollerOptions, event: DynamoDBStreamEvent | DynamoDBStreamWindowEvent): Promise<Invoked> {
+  const { source } = opts;
+  try {
+    return { ok: true, value: opts.invoke ? await opts.invoke(event) : await invokeHandler(source, event) };
+  } catch (error) {
+    const what = 'isFinalInvokeForWindow' in event && event.isFinalInvokeForWindow ? 'the final invocation of a window' : `a stream batch of ${event.Records.length}`;
+    console.error(`${source.fn} failed ${what}:`, (error as Error).message);
+    return { ok: false };
+  }
+}
+
+async function invokeHandler(source: StreamSourceDef, event: DynamoDBStreamEvent | DynamoDBStreamWindowEvent) {
   const handler = await loadHandler(source.fn);
   const ctx = lambdaContext(source.fn, functions[source.fn].timeoutSeconds * 1000, crypto.randomUUID());
-  return (await handler(event, ctx)) as DynamoDBBatchResponse | undefined;
+  return (await handler(event, ctx)) as DynamoDBBatchResponse | DynamoDBStreamWindowResponse | undefined;
 }
 
 /** The on-failure record of a stream batch, as Lambda writes it to an SQS on-failure destination. */
@@ -244,7 +439,7 @@ const arrival = (seconds: number | undefined) => new Date((seconds ?? Date.now()
 async function sendToOnFailure(
   opts: StreamPollerOptions,
   shardId: string,
-  batch: DynamoDBRecord[],
+  range: RecordRange,
   attempts: number,
   how: { thrown: boolean; tooOld: boolean },
 ) {
@@ -260,11 +455,11 @@ async function sendToOnFailure(
     timestamp: new Date().toISOString(),
     DDBStreamBatchInfo: {
       shardId,
-      startSequenceNumber: batch[0]!.dynamodb!.SequenceNumber!,
-      endSequenceNumber: batch.at(-1)!.dynamodb!.SequenceNumber!,
-      approximateArrivalOfFirstRecord: arrival(batch[0]!.dynamodb!.ApproximateCreationDateTime),
-      approximateArrivalOfLastRecord: arrival(batch.at(-1)!.dynamodb!.ApproximateCreationDateTime),
-      batchSize: batch.length,
+      startSequenceNumber: range.first,
+      endSequenceNumber: range.last,
+      approximateArrivalOfFirstRecord: arrival(range.firstArrival),
+      approximateArrivalOfLastRecord: arrival(range.lastArrival),
+      batchSize: range.count,
       streamArn: opts.streamArn,
     },
   };

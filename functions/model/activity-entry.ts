@@ -1,17 +1,18 @@
 /**
- * Recent-activity entries in the stats table: one per counted activity, in the actor's partition
- * under its window bucket. The entry is also the activity's CLAIM: written, conditioned on not
- * existing, in the same transaction as the rollup rows the activity feeds (services/rollups/apply.ts).
- *   pk = activity#<userId>   sk = <bucket start ISO>#<eventID>
+ * Recent-activity entries in the stats table: how many activities one user did in one window
+ * bucket, as counted by one rollup segment (a run of one stream shard's records aggregated in a
+ * tumbling window, model/rollup-segment.ts). A bucket's count is the sum of its entries; a retried
+ * write of a segment rewrites its own entries (same key, same count).
+ *   pk = activity#<userId>   sk = <bucket start ISO>#<segmentId>
  */
 import { isoMs } from './rollup-row.js';
 
 export const activityPartition = (userId: string) => `activity#${userId}`;
 
-/** An activity's window entry and claim: derived from its stream record alone (actor, time, eventID). */
-export const activityEntryKey = (userId: string, bucketStartMs: number, eventId: string) => ({
+/** A segment's entry for one user and bucket. */
+export const activityEntryKey = (userId: string, bucketStartMs: number, segmentId: string) => ({
   pk: activityPartition(userId),
-  sk: `${isoMs(bucketStartMs)}#${eventId}`,
+  sk: `${isoMs(bucketStartMs)}#${segmentId}`,
 });
 
 /**
@@ -21,15 +22,14 @@ export const activityEntryKey = (userId: string, bucketStartMs: number, eventId:
  */
 export const activityEntriesIn = (fromMs: number, toMs: number) => ({ lo: isoMs(fromMs), hi: isoMs(toMs) });
 
-/** The entry (and claim) of one activity; kept until `expiresAtMs`. */
-export function activityEntryItem(e: { userId: string; bucketStartMs: number; eventId: string; chunkId: string; expiresAtMs: number }) {
+/** `count` activities of `userId` in one bucket, counted by one segment; kept until `expiresAtMs`. */
+export function activityEntryItem(e: { userId: string; bucketStartMs: number; segmentId: string; count: number; expiresAtMs: number }) {
   return {
-    ...activityEntryKey(e.userId, e.bucketStartMs, e.eventId),
+    ...activityEntryKey(e.userId, e.bucketStartMs, e.segmentId),
     kind: 'activity',
     userId: e.userId,
     start: isoMs(e.bucketStartMs),
-    count: 1,
-    chunk: e.chunkId,
+    count: e.count,
     expiresAt: Math.ceil(e.expiresAtMs / 1000),
   };
 }

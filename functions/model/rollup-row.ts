@@ -1,28 +1,28 @@
 /**
- * Rollup rows in the stats table: one per (series, minute, chunk). A chunk is a run of activities
- * from one stream batch written in one transaction; `chunkId` is the eventID of its first
- * activity, unique among applied chunks because every activity is claimed exactly once (see
- * services/rollups/apply.ts).
- *   pk = rollup#<series>#<UTC day>#<split>   sk = <minute ISO>#<chunkId>
+ * Rollup rows in the stats table: one per (series, minute, segment). A segment is a run of one
+ * stream shard's records aggregated in one tumbling window and written at once; `segmentId`
+ * derives from where it starts (model/rollup-segment.ts), so a retried write of the same segment
+ * rewrites the same rows (see services/rollups/apply.ts).
+ *   pk = rollup#<series>#<UTC day>#<split>   sk = <minute ISO>#<segmentId>
  * The day in the partition key bounds a partition's size; `split` (0..ROLLUP_PARTITIONS-1, a hash
- * of the chunk id) spreads a hot series over several partitions, and reads query them all.
+ * of the segment id) spreads a hot series over several partitions, and reads query them all.
  */
 const DAY_MS = 86_400_000;
 /** Fixed-width ISO 8601 (`2026-11-22T18:30:00.000Z`): sorts as text the way it sorts as time. */
 export const isoMs = (ms: number) => new Date(ms).toISOString();
 
-function splitOf(chunkId: string, partitions: number): number {
+function splitOf(segmentId: string, partitions: number): number {
   let h = 0;
-  for (let i = 0; i < chunkId.length; i++) h = (h * 31 + chunkId.charCodeAt(i)) >>> 0;
+  for (let i = 0; i < segmentId.length; i++) h = (h * 31 + segmentId.charCodeAt(i)) >>> 0;
   return h % partitions;
 }
 
 export const rollupPartition = (series: string, dayStartMs: number, split: number) =>
   `rollup#${series}#${isoMs(dayStartMs).slice(0, 10)}#${split}`;
 
-export function rollupRowKey(series: string, minuteMs: number, chunkId: string, partitions: number) {
+export function rollupRowKey(series: string, minuteMs: number, segmentId: string, partitions: number) {
   const dayStart = Math.floor(minuteMs / DAY_MS) * DAY_MS;
-  return { pk: rollupPartition(series, dayStart, splitOf(chunkId, partitions)), sk: `${isoMs(minuteMs)}#${chunkId}` };
+  return { pk: rollupPartition(series, dayStart, splitOf(segmentId, partitions)), sk: `${isoMs(minuteMs)}#${segmentId}` };
 }
 
 /**
@@ -34,18 +34,18 @@ export const rollupRowRange = (fromMs: number, toMs: number) => ({ lo: isoMs(fro
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** A rollup row: the aggregate of `n` activities of one chunk in one (series, minute). */
+/** A rollup row: the aggregate of `n` activities of one segment in one (series, minute). */
 export function rollupRowItem(row: {
   series: string;
   minuteMs: number;
-  chunkId: string;
+  segmentId: string;
   partitions: number;
   value: number;
   n: number;
   expiresAtMs?: number;
 }) {
   return {
-    ...rollupRowKey(row.series, row.minuteMs, row.chunkId, row.partitions),
+    ...rollupRowKey(row.series, row.minuteMs, row.segmentId, row.partitions),
     kind: 'rollup',
     series: row.series,
     t: isoMs(row.minuteMs),

@@ -1,6 +1,7 @@
 /**
  * Event sources from the shared definitions, with Lambda's partial-failure and retry settings,
- * the stream consumers' event filters (FilterCriteria) and the SQS sources' maximum concurrency.
+ * the stream consumers' event filters (FilterCriteria) and tumbling windows, and the SQS sources'
+ * maximum concurrency.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -40,6 +41,7 @@ export function wireEventSources(
           reportBatchItemFailures: source.reportBatchItemFailures,
           onFailure: new SqsDlq(resources.queues[source.onFailure]),
           filters: source.filters.length ? source.filters.map((pattern) => lambda.FilterCriteria.filter(pattern)) : undefined,
+          tumblingWindow: source.tumblingWindowSeconds ? Duration.seconds(source.tumblingWindowSeconds) : undefined,
         }),
       );
     }

@@ -49,7 +49,7 @@ beforeAll(async () => {
   const { dynamo } = await import('../../functions/platform/clients.js');
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
-      if (poisoned && context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes(POISON)) {
+      if (poisoned && context.commandName === 'BatchWriteItemCommand' && JSON.stringify(args.input).includes(POISON)) {
         throw Object.assign(new Error('injected poison'), { name: 'InjectedPoison' });
       }
       return next(args);

@@ -1,7 +1,10 @@
 /**
  * The local stream poller against DynamoDB Local's real stream: it must behave like Lambda's
  * event source mapping (partial failures retried from the failed record, exhausted batches sent
- * to the on-failure queue and skipped) and resume from its checkpoint after a restart.
+ * to the on-failure queue and skipped) and resume from its checkpoint after a restart — and, for
+ * a source with a tumbling window, carry each invocation's state to the next, end the window with
+ * a final invocation that is retried with the same state, and keep an open window's state across
+ * a restart. Window tests inject the clock: a window ends when the test says so.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +12,7 @@ import { join } from 'node:path';
 import { PurgeQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBStreamWindowEvent, DynamoDBStreamWindowResponse } from '../../lib/defs/stream-window.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamSourceDef } from '../../lib/defs/index.js';
 import { fileCheckpoints } from '../../local/checkpoints.js';
@@ -32,6 +36,9 @@ const source: StreamSourceDef = {
   filters: [], // every record (these tests write their own keys)
 };
 
+/** Long enough that a test's records (written within a second) share one window, unless the clock says it is over. */
+const WINDOW_SECONDS = 900;
+
 const pollers: Poller[] = [];
 afterEach(async () => {
   await Promise.all(pollers.splice(0).map((p) => p.stop()));
@@ -40,10 +47,19 @@ afterEach(async () => {
 async function start(opts: {
   checkpointFile: string;
   sourceId?: string;
-  invoke: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
+  invoke: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | DynamoDBStreamWindowResponse | void>;
+  /** Only records whose pk starts with this (a window sees nothing of other tests). */
+  pkPrefix?: string;
+  now?: () => number;
 }) {
   const poller = startStreamPoller({
-    source: { ...source, id: opts.sourceId ?? source.id },
+    source: {
+      ...source,
+      id: opts.sourceId ?? source.id,
+      ...(opts.pkPrefix ? { filters: [{ dynamodb: { Keys: { pk: { S: [{ prefix: opts.pkPrefix }] } } } }], tumblingWindowSeconds: WINDOW_SECONDS } : {}),
+    },
+    tumblingWindowSeconds: opts.pkPrefix ? WINDOW_SECONDS : undefined,
+    now: opts.now,
     streams,
     sqs,
     streamArn: await streamArnOf(dynamo, stack.tableNames.feed),
@@ -118,5 +134,115 @@ describe('local stream poller', () => {
     );
     const infos = Messages.map((m) => JSON.parse(m.Body!).DDBStreamBatchInfo);
     expect(infos.some((i) => i.batchSize >= 1 && i.startSequenceNumber)).toBe(true);
+  });
+});
+
+describe('local stream poller: tumbling windows', () => {
+  /** A function that counts records into its state, as a window consumer does; every event is kept. */
+  function windowConsumer(opts: { failFinal?: number } = {}) {
+    const events: DynamoDBStreamWindowEvent[] = [];
+    let finalFailures = 0;
+    const invoke = async (event: DynamoDBStreamEvent) => {
+      const e = event as DynamoDBStreamWindowEvent;
+      events.push(structuredClone(e));
+      if (e.isFinalInvokeForWindow) {
+        if (finalFailures < (opts.failFinal ?? 0)) {
+          finalFailures++;
+          throw new Error('final write failed');
+        }
+        return { state: {}, batchItemFailures: [] };
+      }
+      const seen = [...((e.state?.rks as number[] | undefined) ?? []), ...e.Records.map((r) => Number(r.dynamodb!.Keys!.rk!.N))];
+      return { state: { rks: seen }, batchItemFailures: [] };
+    };
+    const finals = () => events.filter((e) => e.isFinalInvokeForWindow);
+    return { events, invoke, finals };
+  }
+  const cpFile = () => join(mkdtempSync(join(tmpdir(), 'tickfeed-cp-')), 'checkpoints.json');
+  const clock = { ms: Date.now() };
+  const now = () => clock.ms;
+  /** Past the end of every window opened so far. */
+  const endWindows = () => void (clock.ms = Date.now() + 2 * WINDOW_SECONDS * 1000);
+
+  it('carries each invocation\'s state to the next and ends the window with one final invocation holding it all', async () => {
+    clock.ms = Date.now();
+    const pk = uid('wstate');
+    const c = windowConsumer();
+    await start({ checkpointFile: cpFile(), sourceId: uid('src'), pkPrefix: pk, now, invoke: c.invoke });
+    for (let i = 1; i <= 4; i++) await put(pk, i);
+    await eventually(async () => c.events.flatMap((e) => e.Records).length === 4);
+    for (let i = 5; i <= 7; i++) await put(pk, i);
+    await eventually(async () => c.events.flatMap((e) => e.Records).length === 7);
+    expect(c.finals()).toEqual([]); // the window is not over yet
+    endWindows();
+    await eventually(async () => c.finals().length >= 1);
+    const batches = c.events.filter((e) => !e.isFinalInvokeForWindow);
+    expect(batches.length).toBeGreaterThanOrEqual(2);
+    expect(batches[0]!.state).toEqual({});
+    for (let i = 1; i < batches.length; i++) {
+      // Each invocation gets what the previous one of its window returned.
+      const before = batches.slice(0, i).flatMap((e) => e.Records.map((r) => Number(r.dynamodb!.Keys!.rk!.N)));
+      if (batches[i]!.window.start === batches[i - 1]!.window.start) expect(batches[i]!.state).toEqual({ rks: before });
+    }
+    const final = c.finals().at(-1)!;
+    expect(final.Records).toEqual([]);
+    expect(final.shardId).toMatch(/^shardId-/);
+    expect(final.eventSourceARN).toContain(stack.tableNames.feed);
+    expect(Date.parse(final.window.end) - Date.parse(final.window.start)).toBe(WINDOW_SECONDS * 1000);
+    // Every record in exactly one window, each window's final holding its records.
+    const counted = c.finals().flatMap((f) => (f.state!.rks as number[]));
+    expect(counted.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('keeps an open window\'s state across a restart: the final invocation holds the records of both runs, none twice', async () => {
+    clock.ms = Date.now();
+    const pk = uid('wrestart');
+    const file = cpFile();
+    const sourceId = uid('src');
+    const c = windowConsumer();
+    const first = await start({ checkpointFile: file, sourceId, pkPrefix: pk, now, invoke: c.invoke });
+    for (let i = 1; i <= 3; i++) await put(pk, i);
+    await eventually(async () => c.events.flatMap((e) => e.Records).length === 3);
+    await first.stop();
+    pollers.splice(pollers.indexOf(first), 1);
+    expect(c.finals()).toEqual([]);
+
+    for (let i = 4; i <= 5; i++) await put(pk, i); // written while no poller runs
+    await start({ checkpointFile: file, sourceId, pkPrefix: pk, now, invoke: c.invoke });
+    await put(pk, 6);
+    await eventually(async () => c.events.flatMap((e) => e.Records).length === 6);
+    endWindows();
+    await eventually(async () => c.finals().length >= 1);
+    await new Promise((r) => setTimeout(r, 300)); // time for any duplicate to show up
+    expect(c.events.flatMap((e) => e.Records.map((r) => Number(r.dynamodb!.Keys!.rk!.N)))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(c.finals().flatMap((f) => f.state!.rks as number[]).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('retries a failed final invocation with the same state; once its retries run out, the window\'s range goes to the on-failure queue', async () => {
+    clock.ms = Date.now();
+    const flaky = windowConsumer({ failFinal: 2 });
+    const pk = uid('wfinal');
+    await start({ checkpointFile: cpFile(), sourceId: uid('src'), pkPrefix: pk, now, invoke: flaky.invoke });
+    for (let i = 1; i <= 3; i++) await put(pk, i);
+    await eventually(async () => flaky.events.flatMap((e) => e.Records).length === 3);
+    endWindows();
+    await eventually(async () => flaky.finals().length === 3, 30_000);
+    expect(new Set(flaky.finals().map((f) => JSON.stringify(f.state))).size).toBe(1); // the same state every time
+
+    clock.ms = Date.now();
+    const broken = windowConsumer({ failFinal: Number.POSITIVE_INFINITY });
+    const pk2 = uid('wpoison');
+    await start({ checkpointFile: cpFile(), sourceId: uid('src'), pkPrefix: pk2, now, invoke: broken.invoke });
+    for (let i = 1; i <= 4; i++) await put(pk2, i);
+    await eventually(async () => broken.events.flatMap((e) => e.Records).length === 4);
+    const seqs = broken.events.flatMap((e) => e.Records.map((r) => r.dynamodb!.SequenceNumber!));
+    endWindows();
+    const message = await eventually(async () => {
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.streamFailures, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      return Messages.map((m) => JSON.parse(m.Body!)).find((b) => b.DDBStreamBatchInfo.startSequenceNumber === seqs[0]);
+    }, 30_000);
+    expect(message.DDBStreamBatchInfo).toMatchObject({ batchSize: 4, endSequenceNumber: seqs.at(-1) });
+    expect(message.requestContext).toMatchObject({ condition: 'RetryAttemptsExhausted', approximateInvokeCount: source.retryAttempts + 1 });
+    expect(broken.finals()).toHaveLength(source.retryAttempts + 1);
   });
 });

@@ -1,4 +1,4 @@
-/** The write plan of a stream batch, built without the network. */
+/** Stream records → a window's aggregate → the items a segment writes, without the network. */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { feedHeadKey } from '../../functions/model/feed-head.js';
 import { newDiscriminator } from '../../functions/model/range-key.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
-import { activityOf, planChunks, type PlanOptions } from '../../functions/services/rollups/plan.js';
+import { activityOf, type PlanOptions, segmentItems } from '../../functions/services/rollups/plan.js';
+import { addRecords, alreadyCounted, decodeState, encodeState, replayOf, startState } from '../../functions/services/rollups/state.js';
 import { parseRollupSpec } from '../../lib/defs/rollup-spec.js';
 
 const MIN = 60_000;
@@ -74,50 +75,100 @@ describe('activityOf', () => {
   });
 });
 
-describe('planChunks', () => {
-  const acts = Array.from({ length: 300 }, (_, i) =>
-    activityOf(record('INSERT', original(`u${i % 40}`, i % 45, i % 3 ? { score: i } : { score: 'high' })))!,
-  );
-
-  it('fits each chunk in one transaction, claims (= window entries) first, every activity in exactly one chunk', () => {
-    const chunks = planChunks(acts, opts);
-    expect(chunks.length).toBeGreaterThan(3);
-    for (const c of chunks) {
-      expect(c.claims.length + c.rows.length).toBeLessThanOrEqual(100);
-      expect(c.claims.map((x) => [x.pk, x.sk.split('#')[1]])).toEqual(c.activities.map((a) => [`activity#${a.actor}`, a.eventId]));
-      expect(c.id).toBe(c.activities[0]!.eventId);
-      for (const row of c.rows) expect(row.sk.endsWith(`#${c.id}`)).toBe(true);
+describe('aggregating a window (state.ts, plan.ts)', () => {
+  const records = Array.from({ length: 300 }, (_, i) => record('INSERT', original(`u${i % 40}`, i % 45, i % 3 ? { score: i } : { score: 'high' })));
+  const acts = records.map((r) => activityOf(r)!);
+  const fold = (batches: DynamoDBRecord[][], from: Parameters<typeof startState>[0] = {}) => {
+    // Each batch goes through the JSON Lambda carries, as between invocations.
+    let json = encodeState(startState(from));
+    for (const batch of batches) {
+      const state = decodeState(json)!;
+      addRecords(state, batch, opts);
+      json = JSON.parse(JSON.stringify(encodeState(state)));
     }
-    expect(chunks.flatMap((c) => c.activities)).toEqual(acts);
-  });
+    return decodeState(json)!;
+  };
 
-  it('is deterministic and aggregates per (series, minute)', () => {
-    const chunks = planChunks(acts, opts);
-    expect(planChunks(acts, opts)).toEqual(chunks);
-    const rows = chunks.flatMap((c) => c.rows);
-    const sum = (series: string, field = 'value') =>
-      rows.filter((r) => r.series === series).reduce((s, r) => s + Number(r[field]), 0);
+  it('adds up per (series, minute) and per (actor, bucket), leaving out what is not a number', () => {
+    const state = fold([records]);
+    const { rows, entries } = segmentItems(state.agg, 'seg1', opts);
+    const sum = (series: string) => rows.filter((r) => r.series === series).reduce((s, r) => s + Number(r.value), 0);
     expect(sum('play.count')).toBe(300);
     expect(sum('play.score.sum')).toBe(acts.reduce((s, a) => s + (a.numbers.score ?? 0), 0)); // "high" skipped
-    expect(chunks.flatMap((c) => c.claims).reduce((s, x) => s + Number(x.count), 0)).toBe(300);
-    expect(rows.every((r) => r.kind === 'rollup')).toBe(true);
     expect(Math.max(...rows.filter((r) => r.series === 'play.score.max').map((r) => Number(r.value)))).toBe(299);
-    const keys = rows.map((r) => `${r.pk}|${r.sk}`);
+    expect(rows.filter((r) => r.series === 'play.count')).toHaveLength(45); // one row per minute touched
+    expect(entries.reduce((s, e) => s + Number(e.count), 0)).toBe(300);
+    expect(new Set(entries.map((e) => e.userId)).size).toBe(40);
+    expect(state.first).toBe(records[0]!.dynamodb!.SequenceNumber);
+    expect(state.last).toBe(records.at(-1)!.dynamodb!.SequenceNumber);
+  });
+
+  it('keys every item by the segment, so the same segment writes the same items', () => {
+    const state = fold([records]);
+    const items = segmentItems(state.agg, 'seg1', opts);
+    expect(segmentItems(fold([records]).agg, 'seg1', opts)).toEqual(items);
+    for (const item of [...items.rows, ...items.entries]) expect(item.sk.endsWith('#seg1')).toBe(true);
+    const keys = [...items.rows, ...items.entries].map((r) => `${r.pk}|${r.sk}`);
     expect(new Set(keys).size).toBe(keys.length);
+    expect(items.entries.every((e) => e.pk === `activity#${e.userId}` && e.kind === 'activity')).toBe(true);
   });
 
-  it('skips what has already expired, and claims nothing it does not write', () => {
-    const old = activityOf(record('INSERT', original('u1', 91 * 24 * 60)))!;
-    expect(planChunks([old], opts)).toEqual([]);
-    const dayOld = activityOf(record('INSERT', original('u1', 25 * 60)))!;
-    const [chunk] = planChunks([dayOld], opts);
-    expect(chunk!.rows.map((r) => r.series)).toEqual(['play.count']);
-    expect(chunk!.claims[0]!.sk.startsWith('2026-11-21T11:00:00.000Z#')).toBe(true); // outside today's window
-    expect(Number(chunk!.claims[0]!.expiresAt)).toBe((now + 2 * 86_400_000) / 1000); // outlives redelivery
+  it('is the same however the window was cut into batches, and skips redelivered records', () => {
+    const whole = fold([records]);
+    const cuts = fold([records.slice(0, 7), records.slice(7, 150), records.slice(150)]);
+    expect(encodeState(cuts)).toEqual(encodeState(whole));
+    // Lambda redelivers after a failed invocation: halves, overlaps, the whole again.
+    const again = fold([records.slice(0, 100), records.slice(50, 200), records.slice(0, 300), records.slice(150)]);
+    expect(encodeState(again)).toEqual(encodeState(whole));
   });
 
-  it('spreads a series over ROLLUP_PARTITIONS partitions by chunk', () => {
-    const pks = new Set(planChunks(acts, { ...opts, partitions: 4 }).flatMap((c) => c.rows).filter((r) => r.kind === 'rollup').map((r) => r.pk.split('#').at(-1)));
-    expect(pks.size).toBeGreaterThan(1);
+  it('skips what was counted before the segment began: at or below `after`, inside a replay\'s committed ranges', () => {
+    const seqOf = (i: number) => records[i]!.dynamodb!.SequenceNumber!;
+    const tail = fold([records], { after: seqOf(99) });
+    expect(tail.first).toBe(seqOf(100));
+    expect(segmentItems(tail.agg, 's', opts).entries.reduce((s, e) => s + Number(e.count), 0)).toBe(200);
+    const replay = fold([records], { skip: [{ first: seqOf(0), last: seqOf(49) }, { first: seqOf(200), last: seqOf(299) }] });
+    expect([replay.first, replay.last]).toEqual([seqOf(50), seqOf(199)]);
+    expect(segmentItems(replay.agg, 's', opts).entries.reduce((s, e) => s + Number(e.count), 0)).toBe(150);
+    expect(alreadyCounted(replay, seqOf(120))).toBe(true); // inside its own segment now
+  });
+
+  it('counts non-activities into the range but not into the totals', () => {
+    const o = original('u1', 1);
+    const noise = [record('MODIFY', o), record('INSERT', copyOf(o, 'f', undefined)), record('REMOVE', o)];
+    const state = fold([noise]);
+    expect(state.first).toBe(noise[0]!.dynamodb!.SequenceNumber);
+    expect(state.last).toBe(noise[2]!.dynamodb!.SequenceNumber);
+    expect(segmentItems(state.agg, 's', opts)).toEqual({ rows: [], entries: [] });
+  });
+
+  it('leaves out rows past ROLLUP_TTL and entries whose bucket has left the window', () => {
+    const state = fold([[record('INSERT', original('u1', 91 * 24 * 60)), record('INSERT', original('u2', 25 * 60))]]);
+    const { rows, entries } = segmentItems(state.agg, 's', opts);
+    expect(rows.map((r) => r.series)).toEqual(['play.count']); // the day-old one; the 91-day-old one has expired
+    expect(entries).toEqual([]); // 25 h ago is outside a 24 h window
+  });
+
+  it('gives rows the minute\'s TTL and entries their bucket\'s', () => {
+    const state = fold([[record('INSERT', original('u1', 5))]]);
+    const { rows, entries } = segmentItems(state.agg, 's', opts);
+    const minute = Math.floor((now - 5 * MIN) / MIN) * MIN;
+    expect(rows[0]!.expiresAt).toBe((minute + 90 * 86_400_000) / 1000);
+    const bucket = Math.floor((now - 5 * MIN) / 3_600_000) * 3_600_000;
+    expect(entries[0]!.expiresAt).toBe((bucket + 24 * 3_600_000) / 1000);
+  });
+
+  it('spreads a series over ROLLUP_PARTITIONS partitions by segment', () => {
+    const agg = fold([records]).agg;
+    const splits = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => segmentItems(agg, id, { ...opts, partitions: 4 }).rows[0]!.pk.split('#').at(-1)));
+    expect(splits.size).toBeGreaterThan(1);
+  });
+
+  it('decodes only its own state: `{}` and a replay start are not started yet; another version is refused', () => {
+    expect(decodeState({})).toBeUndefined();
+    expect(decodeState({ replay: { from: '1', to: '9' } })).toBeUndefined();
+    expect(replayOf({ replay: { from: '1', to: '9' } })).toEqual({ first: '1', last: '9' });
+    expect(replayOf({})).toBeUndefined();
+    expect(() => decodeState({ v: 2 })).toThrow(/version 2/);
   });
 });

@@ -1,93 +1,153 @@
 /**
- * Writes a stream batch's rollup rows so that every activity is counted exactly once, whatever
- * Lambda does with the batch: retry it whole, bisect it into halves (new batch identities), resume
- * from a reported record, or retry after a write that half-succeeded or succeeded unseen.
+ * Writes rollups once per tumbling window per stream shard, not once per activity, and counts
+ * every activity exactly once whatever Lambda does: retry an invocation, bisect a batch (halves
+ * with new identities), retry after a BatchWriteItem that half-succeeded, or deliver records
+ * again after a checkpoint that was lost.
  *
- * Why a deterministic insert id alone is not enough: rows keyed by "this batch" are overwritten by
- * an identical retry, but a bisected half or a resumed tail is a different batch, so its rows would
- * add to rows an earlier attempt already wrote for the same records. And a per-shard sequence
- * watermark is not available: Lambda's DynamoDB stream event does not say which shard a batch is
- * from, and sequence numbers are ordered only within a shard.
- *
- * The scheme — claims in the same transaction as the rows:
- *  - Each counted activity has a claim item keyed by its stream record's eventID (unique and
- *    stable across redeliveries) — the activity's entry in its actor's recent-activity window,
- *    keyed by actor, bucket of its time and eventID, all from the record itself. A chunk of
- *    activities is written as ONE TransactWriteItems: a claim per activity, conditioned on the
- *    claim not existing, plus the chunk's aggregated rollup rows.
- *  - All or nothing: a chunk's rows exist iff its claims exist. So an activity is in the totals
- *    iff it is claimed, and a claim exists at most once, so it is counted at most once (in the
- *    rollups and, being the entry itself, in the window).
- *  - A redelivered activity's claim condition fails; the transaction is cancelled as a whole (no
- *    rows written), we drop the claimed activities and write the rest as a new chunk. The handler
- *    only reports success once every activity of the batch is claimed, so each is counted at
- *    least once.
- *  - Row keys carry the chunk's first eventID. Two applied chunks never share an activity, so
- *    they never share a first eventID, so no row overwrites another applied chunk's row; a retried
- *    identical chunk (after a failure that applied nothing) rewrites identical keys.
- *  - Claims expire after max(2 days, the window), beyond the stream's 24 h retention, so no
- *    redelivery outlives its claim. Chunks are independent, so they are written concurrently.
- * Cost: one item per activity (which the window needs anyway) plus the rollup rows; transactional
- * writes cost 2 WCU per item. `npm run bench -- rollups` measures rows per batch.
+ * The scheme:
+ *  - Aggregating costs nothing: every invocation of a window folds its records into the state
+ *    Lambda carries (state.ts). A failed invocation changes no state — Lambda retries it, whole or
+ *    bisected, with the state the last successful one returned — so a record is folded in once,
+ *    and one delivered again is recognised by its sequence number (at or below the segment's last).
+ *  - Writing happens once per segment, from a state Lambda handed in — never from records of the
+ *    same invocation. At the window's final invocation the state is the segment: its rollup rows
+ *    and activity entries go out in BatchWriteItem calls (1 WCU per item, not a transaction),
+ *    keyed by the segment's id = (shard, first record). What a retry writes is therefore what the
+ *    failed attempt wrote: same keys, same values. A write that half-succeeded is completed by the
+ *    retry, never added to.
+ *  - Then a commit mark records the segment's range (model/rollup-segment.ts). A new segment
+ *    starts past the shard's newest mark, so records delivered again after a lost checkpoint are
+ *    not counted twice. (Lambda processes a shard's records in order, and a failed window's
+ *    records are discarded, so nothing uncounted lies below the mark — except records a re-drive
+ *    replays: the replay starts from the marks inside its range instead.)
+ *  - A state nearing Lambda's 1 MB limit is written as a segment of its own at the start of the
+ *    next invocation (before that invocation's records are added), and the window goes on with a
+ *    new segment.
+ *  - Should a final invocation carry records, each is written as a segment of one record keyed by
+ *    its eventID: however a retry splits them, each record's items are the same.
+ *  - An activity entry names its actor: entries of a user being erased are not written (the erase
+ *    runs long after the mark it checks is set; rollup rows hold no user id).
+ * Cost per window and shard: one item per (series, minute) and per (actor, bucket) touched, plus
+ * the mark; reads: the newest mark (one Query) and the erase marks of the segment's actors.
  */
-import { writeClaimsAndRows } from '../../stores/stats-store.js';
-import { logger } from '../../platform/logger.js';
-import { forEachLimit } from '../../platform/pool.js';
-import { type Activity, type Chunk, type PlanOptions, planChunks } from './plan.js';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBStreamWindowEvent, WindowStateJson } from '../../../lib/defs/stream-window.js';
+import { recordSegmentId, rollupCommitItem, rollupCommitPartition, segmentIdOf } from '../../model/rollup-segment.js';
+import { erasureMarked } from '../../stores/graph-store.js';
+import { newestRollupCommit, putRollupCommit, putStatItems, rollupCommitsWithin } from '../../stores/stats-store.js';
+import { activityOf, addActivity, emptyAggregate, type PlanOptions, type SegmentItems, segmentItems } from './plan.js';
+import {
+  addRecords,
+  alreadyCounted,
+  decodeState,
+  encodeState,
+  isSegmentEmpty,
+  nextSegmentState,
+  replayOf,
+  startState,
+  stateBytes,
+  type WindowState,
+} from './state.js';
 
-export interface ApplyResult {
-  /** Chunks committed by this call. */
-  readonly chunks: number;
-  /** Rows (not claims) committed by this call. */
-  readonly rows: number;
-  /** Activities skipped because an earlier delivery had already counted them. */
-  readonly alreadyCounted: number;
-  /** The first activity not known to be counted, if any write failed (retry from here). */
-  readonly failedAt?: Activity;
+/**
+ * A state this large is written as a segment before more is added (Lambda ends a window whose
+ * state passes 1 MB; a batch of 500 records adds at most ~100 KB).
+ */
+export const STATE_BUDGET_BYTES = 512 * 1024;
+
+export interface Written {
+  segments: number;
+  rows: number;
+  entries: number;
+  /** Activity entries not written: their actor is being erased. */
+  skippedErased: number;
 }
 
-export interface ApplyDeps {
-  readonly concurrency?: number;
+const none = (): Written => ({ segments: 0, rows: 0, entries: 0, skippedErased: 0 });
+const add = (a: Written, b: Written) => {
+  a.segments += b.segments;
+  a.rows += b.rows;
+  a.entries += b.entries;
+  a.skippedErased += b.skippedErased;
+};
+
+interface Shard {
+  readonly streamArn: string;
+  readonly shardId: string;
 }
 
-/** Write `activities` (stream order) exactly once. Never throws; failures come back as `failedAt`. */
-export async function applyActivities(activities: readonly Activity[], opts: PlanOptions, deps: ApplyDeps = {}): Promise<ApplyResult> {
-  const total = { chunks: 0, rows: 0, alreadyCounted: 0 };
-  let failedAt: Activity | undefined;
-  const fail = (a: Activity) => {
-    if (!failedAt || activities.indexOf(a) < activities.indexOf(failedAt)) failedAt = a;
-  };
+/** One invocation of a window: the state to hand back, and what was written. Throws if a write failed. */
+export async function applyWindowEvent(
+  event: DynamoDBStreamWindowEvent,
+  opts: PlanOptions,
+  budgetBytes = STATE_BUDGET_BYTES,
+): Promise<{ state: WindowStateJson; written: Written }> {
+  const shard: Shard = { streamArn: event.eventSourceARN, shardId: event.shardId };
+  const written = none();
+  let state = decodeState(event.state) ?? (await startOfWindow(shard, event.state));
 
-  // A chunk whose claims partly exist is re-planned without them: each round removes at least one
-  // activity, so this ends; the bound is a backstop.
-  let pending: Activity[][] = [[...activities]];
-  for (let round = 0; pending.length && round < 10; round++) {
-    const chunks = pending.flatMap((group) => planChunks(group, opts));
-    pending = [];
-    await forEachLimit(chunks, deps.concurrency ?? 4, async (chunk) => {
-      const outcome = await writeChunk(chunk);
-      if (outcome.ok) {
-        total.chunks += 1;
-        total.rows += chunk.rows.length;
-      } else if (outcome.claimed) {
-        total.alreadyCounted += outcome.claimed.size;
-        const rest = chunk.activities.filter((a) => !outcome.claimed.has(a.eventId));
-        if (rest.length) pending.push(rest);
-      } else {
-        fail(chunk.activities[0]!);
-      }
-    });
+  if (event.isFinalInvokeForWindow) {
+    add(written, await writeSegment(shard, state, opts));
+    const late = event.Records.filter((r) => r.dynamodb?.SequenceNumber !== undefined && !alreadyCounted(state, r.dynamodb.SequenceNumber));
+    if (late.length) {
+      add(written, await writeRecordSegments(late, opts));
+      await putRollupCommit(rollupCommitItem(shard.streamArn, shard.shardId, { first: seqOf(late[0]!), last: seqOf(late.at(-1)!) }, opts.nowMs));
+    }
+    return { state: {}, written };
   }
-  for (const group of pending) fail(group[0]!);
-  return { ...total, ...(failedAt ? { failedAt } : {}) };
+
+  if (stateBytes(event.state) > budgetBytes) {
+    add(written, await writeSegment(shard, state, opts));
+    state = nextSegmentState(state);
+  }
+  addRecords(state, event.Records, opts);
+  return { state: encodeState(state), written };
 }
 
-type Outcome = { ok: true } | { ok: false; claimed: Set<string> } | { ok: false; claimed?: undefined };
+/** Records outside any window (a mapping without a tumbling window): a segment per record. */
+export const applyRecords = (records: readonly DynamoDBRecord[], opts: PlanOptions): Promise<Written> => writeRecordSegments(records, opts);
 
-async function writeChunk(chunk: Chunk): Promise<Outcome> {
-  const outcome = await writeClaimsAndRows(chunk.claims, chunk.rows);
-  if (outcome.ok) return { ok: true };
-  if ('claimedIndexes' in outcome) return { ok: false, claimed: new Set(outcome.claimedIndexes.map((i) => chunk.activities[i]!.eventId)) };
-  logger.warn('rollup chunk write failed', { chunk: chunk.id, activities: chunk.activities.length, error: outcome.error as Error });
-  return { ok: false };
+const seqOf = (r: DynamoDBRecord) => r.dynamodb!.SequenceNumber!;
+
+/** A new window's state: past the shard's newest mark, or — replaying a range — past the marks inside it. */
+async function startOfWindow(shard: Shard, json: WindowStateJson | undefined): Promise<WindowState> {
+  const pk = rollupCommitPartition(shard.streamArn, shard.shardId);
+  const replay = replayOf(json);
+  if (replay) return startState({ skip: await rollupCommitsWithin(pk, replay) });
+  const newest = await newestRollupCommit(pk);
+  return startState({ after: newest?.last });
+}
+
+/** Write the segment `state` holds, then its commit mark. Writing it again writes the same items. */
+async function writeSegment(shard: Shard, state: WindowState, opts: PlanOptions): Promise<Written> {
+  if (isSegmentEmpty(state)) return none();
+  const range = { first: state.first!, last: state.last! };
+  const written = await putSegment(segmentItems(state.agg, segmentIdOf(shard.streamArn, shard.shardId, range.first), opts));
+  await putRollupCommit(rollupCommitItem(shard.streamArn, shard.shardId, range, opts.nowMs));
+  return { ...written, segments: 1 };
+}
+
+/** Each activity as a segment of its own, keyed by its eventID. */
+async function writeRecordSegments(records: readonly DynamoDBRecord[], opts: PlanOptions): Promise<Written> {
+  const rows: SegmentItems['rows'] = [];
+  const entries: SegmentItems['entries'] = [];
+  let segments = 0;
+  for (const record of records) {
+    const activity = activityOf(record);
+    if (!activity) continue;
+    const agg = emptyAggregate();
+    addActivity(agg, activity, opts);
+    const items = segmentItems(agg, recordSegmentId(activity.eventId), opts);
+    rows.push(...items.rows);
+    entries.push(...items.entries);
+    segments += 1;
+  }
+  return { ...(await putSegment({ rows, entries })), segments };
+}
+
+async function putSegment({ rows, entries }: SegmentItems): Promise<Written> {
+  const erased = entries.length ? await erasureMarked([...new Set(entries.map((e) => e.userId))]) : new Set<string>();
+  const kept = entries.filter((e) => !erased.has(e.userId));
+  if (rows.length + kept.length) await putStatItems([...rows, ...kept]);
+  return { segments: 0, rows: rows.length, entries: kept.length, skippedErased: entries.length - kept.length };
 }

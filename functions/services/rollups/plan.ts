@@ -1,26 +1,29 @@
 /**
- * Turns a stream batch into write plans, without touching the network (unit-testable).
+ * Turns stream records into aggregates and aggregates into items, without touching the network
+ * (unit-testable).
  *
  * 1. `activityOf` picks the records that count: an INSERT of an original (in a `t#` timeline
  *    partition). Home-feed copies and heads (`f#`) are not activities; MODIFYs (even ones that change nothing) and
  *    REMOVEs (user deletes, TTL deletes — locally "UNKNOWN_TO_SDK_VERSION") are not counted:
  *    rollups count what happened, and deletes do not subtract.
- * 2. `planChunks` cuts the activities, in stream order, into chunks that each fit one
- *    TransactWriteItems (≤ 100 items): per chunk one claim per activity — which is also the
- *    activity's entry in its actor's recent-activity window — plus one row per (series, minute),
- *    aggregated over the chunk.
+ * 2. `addActivity` folds one into an aggregate: a cell per (series, minute) — a count for its
+ *    verb, plus each configured sum/min/max of its attributes — and a count per (actor, window
+ *    bucket). What has already expired is left out.
+ * 3. `segmentItems` turns an aggregate into the items a segment writes: a rollup row per cell and
+ *    an activity entry per (actor, bucket), keyed by the segment.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { countSeries, type RollupSpec } from '../../../lib/defs/rollup-spec.js';
+import { type Combine, countSeries, type RollupSpec } from '../../../lib/defs/rollup-spec.js';
 import { activityEntryItem } from '../../model/activity-entry.js';
 import { rollupRowItem } from '../../model/rollup-row.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
+import type { StatItem } from '../../stores/stats-store.js';
 import { bucketExpiresAt, bucketStart, type WindowConfig } from './windows.js';
 
 /** One counted activity, reduced to what rollups need. */
 export interface Activity {
   readonly eventId: string;
-  /** The stream record's sequence number: what a partial-batch failure reports. */
+  /** The stream record's sequence number. */
   readonly seq: string;
   readonly actor: string;
   readonly verb: string;
@@ -53,117 +56,90 @@ export function activityOf(record: DynamoDBRecord): Activity | undefined {
 
 export interface PlanOptions {
   readonly spec: RollupSpec;
+  /** What has expired by now is not counted. */
   readonly nowMs: number;
   /** Rollup row lifetime after its minute; undefined = never expires. */
   readonly rollupTtlMs: number | undefined;
   readonly partitions: number;
   readonly window: WindowConfig;
-  /** Items per transaction (DynamoDB's limit is 100). */
-  readonly maxItems?: number;
 }
 
-export type StatItem = Record<string, string | number> & { pk: string; sk: string };
+export type { StatItem };
 
-export interface Chunk {
-  /** eventID of the chunk's first activity; part of every row key it writes. */
-  readonly id: string;
-  readonly activities: readonly Activity[];
-  /** Claims = window entries, first (index i = activities[i]), then rows. */
-  readonly claims: readonly StatItem[];
-  readonly rows: readonly StatItem[];
-}
-
-/** A claim must outlive any redelivery of its record: the stream keeps records 24 h. */
-export const CLAIM_TTL_MS = 2 * 86_400_000;
 const MINUTE_MS = 60_000;
 
-interface Cell {
-  series: string;
-  combine: 'sum' | 'min' | 'max';
-  startMs: number;
+/** A rollup series' value in one minute, over the activities aggregated so far. */
+export interface Cell {
+  readonly series: string;
+  readonly combine: Combine;
+  readonly minuteMs: number;
   value: number;
   n: number;
-  expiresAtMs?: number;
 }
 
-/** The rollup cells an activity adds to (key → contribution); empty once its minute has expired. */
-function cellsOf(a: Activity, opts: PlanOptions): Map<string, Cell> {
-  const cells = new Map<string, Cell>();
+/** What a run of activities adds up to: rollup cells and per-(actor, bucket) counts. */
+export interface Aggregate {
+  /** By `series|minute`. */
+  readonly cells: Map<string, Cell>;
+  /** By `bucket|actor`. */
+  readonly users: Map<string, { readonly userId: string; readonly bucketMs: number; count: number }>;
+}
+
+export const emptyAggregate = (): Aggregate => ({ cells: new Map(), users: new Map() });
+
+function addCell(agg: Aggregate, series: string, combine: Combine, minuteMs: number, value: number): void {
+  const key = `${series}|${minuteMs}`;
+  const have = agg.cells.get(key);
+  if (!have) {
+    agg.cells.set(key, { series, combine, minuteMs, value, n: 1 });
+    return;
+  }
+  have.value = combine === 'min' ? Math.min(have.value, value) : combine === 'max' ? Math.max(have.value, value) : have.value + value;
+  have.n += 1;
+}
+
+/** Fold `a` into `agg`, leaving out a minute whose rows have expired and a bucket that has left the window. */
+export function addActivity(agg: Aggregate, a: Activity, opts: PlanOptions): void {
   const minute = Math.floor(a.timeMs / MINUTE_MS) * MINUTE_MS;
-  const rollupExpires = opts.rollupTtlMs === undefined ? undefined : minute + opts.rollupTtlMs;
-  if (rollupExpires === undefined || rollupExpires > opts.nowMs) {
-    const count = countSeries(a.verb);
-    cells.set(`r|${count}|${minute}`, { series: count, combine: 'sum', startMs: minute, value: 1, n: 1, expiresAtMs: rollupExpires });
+  if (opts.rollupTtlMs === undefined || minute + opts.rollupTtlMs > opts.nowMs) {
+    addCell(agg, countSeries(a.verb), 'sum', minute, 1);
     for (const entry of opts.spec.byEventType.get(a.verb) ?? []) {
       const v = a.numbers[entry.attribute];
-      if (v === undefined) continue;
-      cells.set(`r|${entry.name}|${minute}`, {
-        series: entry.name, combine: entry.func, startMs: minute, value: v, n: 1, expiresAtMs: rollupExpires,
-      });
+      if (v !== undefined) addCell(agg, entry.name, entry.func, minute, v);
     }
   }
-  return cells;
+  const bucketMs = bucketStart(a.timeMs, opts.window);
+  if (bucketExpiresAt(bucketMs, opts.window) <= opts.nowMs) return;
+  const key = `${bucketMs}|${a.actor}`;
+  const have = agg.users.get(key);
+  if (have) have.count += 1;
+  else agg.users.set(key, { userId: a.actor, bucketMs, count: 1 });
 }
 
-function merge(into: Cell, add: Cell): void {
-  if (into.combine === 'min') into.value = Math.min(into.value, add.value);
-  else if (into.combine === 'max') into.value = Math.max(into.value, add.value);
-  else into.value += add.value;
-  into.n += add.n;
+export interface SegmentItems {
+  readonly rows: StatItem[];
+  readonly entries: (StatItem & { userId: string })[];
 }
 
 /**
- * Cut `activities` (stream order) into chunks of at most `maxItems` transaction items. The cut
- * depends only on the activities given, so the same input always yields the same chunks.
+ * The items a segment writes: one rollup row per cell and one activity entry per (actor, bucket),
+ * all keyed by `segmentId`. Depends on nothing but its arguments: writing the same segment again
+ * writes the same items.
  */
-export function planChunks(activities: readonly Activity[], opts: PlanOptions): Chunk[] {
-  const maxItems = opts.maxItems ?? 100;
-  const chunks: Chunk[] = [];
-  let members: Activity[] = [];
-  let cells = new Map<string, Cell>();
-  const close = () => {
-    if (members.length) chunks.push(buildChunk(members, cells, opts));
-    members = [];
-    cells = new Map();
-  };
-  for (const a of activities) {
-    const own = cellsOf(a, opts);
-    if (own.size === 0 && !inWindow(a, opts)) continue; // nothing left to count: no claim either
-    const added = [...own.keys()].filter((k) => !cells.has(k)).length;
-    if (members.length && members.length + 1 + cells.size + added > maxItems) close();
-    members.push(a);
-    for (const [key, cell] of own) {
-      const have = cells.get(key);
-      if (have) merge(have, cell);
-      else cells.set(key, { ...cell });
-    }
-  }
-  close();
-  return chunks;
-}
-
-/** Whether the activity's window bucket is still kept at `nowMs`. */
-const inWindow = (a: Activity, opts: PlanOptions) => bucketExpiresAt(bucketStart(a.timeMs, opts.window), opts.window) > opts.nowMs;
-
-function buildChunk(activities: Activity[], cells: Map<string, Cell>, opts: PlanOptions): Chunk {
-  const id = activities[0]!.eventId;
-  const claimExpires = opts.nowMs + CLAIM_TTL_MS;
-  const claims = activities.map((a) => {
-    const start = bucketStart(a.timeMs, opts.window);
-    // kept while in the window, and at least as long as a redelivery is possible
-    const expiresAtMs = Math.max(claimExpires, bucketExpiresAt(start, opts.window));
-    return activityEntryItem({ userId: a.actor, bucketStartMs: start, eventId: a.eventId, chunkId: id, expiresAtMs });
-  });
-  const rows: StatItem[] = [...cells.values()].map((cell) =>
+export function segmentItems(agg: Aggregate, segmentId: string, opts: Pick<PlanOptions, 'rollupTtlMs' | 'partitions' | 'window'>): SegmentItems {
+  const rows = [...agg.cells.values()].map((cell) =>
     rollupRowItem({
       series: cell.series,
-      minuteMs: cell.startMs,
-      chunkId: id,
+      minuteMs: cell.minuteMs,
+      segmentId,
       partitions: opts.partitions,
       value: cell.value,
       n: cell.n,
-      expiresAtMs: cell.expiresAtMs,
+      expiresAtMs: opts.rollupTtlMs === undefined ? undefined : cell.minuteMs + opts.rollupTtlMs,
     }),
   );
-  return { id, activities, claims, rows };
+  const entries = [...agg.users.values()].map((u) =>
+    activityEntryItem({ userId: u.userId, bucketStartMs: u.bucketMs, segmentId, count: u.count, expiresAtMs: bucketExpiresAt(u.bucketMs, opts.window) }),
+  );
+  return { rows, entries };
 }
