@@ -56,7 +56,8 @@ const stack = await startLocalStack({
   keys,
   pollers: true,
   sqsRetryDelaySeconds: Number(args['retry-delay']),
-  env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off' },
+  // Rollups per 2-second tumbling window (the deployed one is 2 minutes): the drain below waits for their counts.
+  env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '2' },
 });
 log(`stack up at ${stack.apiUrl} (data ${dataDir})`);
 

@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
       ROLLUPS: process.env.ROLLUPS ?? TEST_ROLLUPS,
       // Trust tests: a verb only admin tokens may post.
       PROTECTED_VERBS: process.env.PROTECTED_VERBS ?? TEST_PROTECTED_VERB,
+      // Rollups are written once per tumbling window: a 1-second one locally, so tests wait seconds, not minutes.
+      LOCAL_TUMBLING_WINDOW_SECONDS: process.env.LOCAL_TUMBLING_WINDOW_SECONDS ?? '1',
     },
   });
   const info: LocalStackInfo = {

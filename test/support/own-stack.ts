@@ -38,7 +38,8 @@ export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySe
     pollers: opts.pollers ?? true,
     sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
     // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
-    env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', ...opts.env },
+    // Rollups per 1-second tumbling window (the deployed one is minutes long).
+    env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', ...opts.env },
   });
   const config = { region: localRegion, credentials: localCredentials };
   doc = DynamoDBDocumentClient.from(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }), {
