@@ -9,7 +9,7 @@
 import { type Stack, Validations } from 'aws-cdk-lib';
 import { CfnRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
-import { defaultRoute, eventSources, type QueueId } from './defs/index.js';
+import { constructId, defaultRoute, eventSources, type QueueId } from './defs/index.js';
 
 export interface NagAcknowledgement {
   /** The constructs the finding is accepted on (their children included). */
@@ -18,7 +18,7 @@ export interface NagAcknowledgement {
   readonly reason: string;
 }
 
-const constructName = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+const constructName = (id: string) => constructId(id);
 
 /**
  * The routes that are public by design — a deliberate list, NOT derived from `auth: false` in the

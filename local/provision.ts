@@ -21,26 +21,17 @@ export async function provisionTables(dynamo: DynamoDBClient): Promise<void> {
 async function ensureTable(dynamo: DynamoDBClient, def: TableDef): Promise<void> {
   const TableName = localTableName(def.id);
   const keys = [def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])];
-  const indexKeys = def.globalIndexes.flatMap((g) => [g.partitionKey, ...(g.sortKey ? [g.sortKey] : [])]);
-  const attributes = new Map([...keys, ...indexKeys].map((k) => [k.name, k.type]));
-  const keySchema = (pk: { name: string }, sk?: { name: string }) => [
-    { AttributeName: pk.name, KeyType: 'HASH' as const },
-    ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+  const keySchema = [
+    { AttributeName: def.partitionKey.name, KeyType: 'HASH' as const },
+    ...(def.sortKey ? [{ AttributeName: def.sortKey.name, KeyType: 'RANGE' as const }] : []),
   ];
   try {
     await dynamo.send(
       new CreateTableCommand({
         TableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
-        KeySchema: keySchema(def.partitionKey, def.sortKey),
-        GlobalSecondaryIndexes: def.globalIndexes.length
-          ? def.globalIndexes.map((g) => ({
-              IndexName: g.indexName,
-              KeySchema: keySchema(g.partitionKey, g.sortKey),
-              Projection: { ProjectionType: 'ALL' },
-            }))
-          : undefined,
+        AttributeDefinitions: keys.map((k) => ({ AttributeName: k.name, AttributeType: k.type })),
+        KeySchema: keySchema,
         StreamSpecification: def.stream ? { StreamEnabled: true, StreamViewType: def.stream } : undefined,
       }),
     );

@@ -23,6 +23,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
+  constructId,
   type DeploymentSettings,
   eventSources,
   fanoutLagAlarmMs,
@@ -36,7 +37,7 @@ import {
   queueList,
 } from '../defs/index.js';
 
-const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+const pascal = (id: string) => constructId(id);
 
 /** Queues whose messages are lost work: every dead-letter target and every stream on-failure queue. */
 export function lossQueues(): QueueId[] {

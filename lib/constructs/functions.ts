@@ -15,6 +15,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import {
   type ConfigKey,
+  constructId,
   configKeys,
   type FunctionDef,
   type FunctionId,
@@ -44,6 +45,9 @@ export function lambdaRuntime(): lambda.Runtime {
   return runtime;
 }
 
+/** The construct id of function `id` in the stack (`me` → `MeFunction`): how the local runtime finds its bundle. */
+export const functionConstructId = (id: FunctionId): string => constructId(id, 'Function');
+
 export function createFunctions(
   scope: Construct,
   resources: { tables: Record<TableId, dynamodb.Table>; queues: Record<QueueId, sqs.Queue> },
@@ -58,7 +62,7 @@ function createFunction(
   def: FunctionDef,
   resources: { tables: Record<TableId, dynamodb.Table>; queues: Record<QueueId, sqs.Queue> },
 ): NodejsFunction {
-  const name = `${def.id[0]!.toUpperCase()}${def.id.slice(1)}`;
+  const name = constructId(def.id);
   const logGroup = new logs.LogGroup(scope, `${name}Logs`, {
     retention: logs.RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -69,7 +73,7 @@ function createFunction(
   });
   // The log group exists (created above): no logs:CreateLogGroup, and only this group.
   role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
-  const fn = new NodejsFunction(scope, `${name}Function`, {
+  const fn = new NodejsFunction(scope, functionConstructId(def.id), {
     role,
     entry: `${projectRoot}${def.entry}`,
     handler: 'handler',

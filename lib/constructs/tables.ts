@@ -2,7 +2,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { type KeyAttribute, type TableId, tableList } from '../defs/index.js';
+import { constructId, type KeyAttribute, type TableId, tableList } from '../defs/index.js';
 
 const attr = (k: KeyAttribute): dynamodb.Attribute => ({
   name: k.name,
@@ -12,7 +12,7 @@ const attr = (k: KeyAttribute): dynamodb.Attribute => ({
 export function createTables(scope: Construct): Record<TableId, dynamodb.Table> {
   const out = {} as Record<TableId, dynamodb.Table>;
   for (const def of tableList) {
-    const table = new dynamodb.Table(scope, `${def.id[0]!.toUpperCase()}${def.id.slice(1)}Table`, {
+    const table = new dynamodb.Table(scope, constructId(def.id, 'Table'), {
       partitionKey: attr(def.partitionKey),
       sortKey: def.sortKey ? attr(def.sortKey) : undefined,
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -23,14 +23,6 @@ export function createTables(scope: Construct): Record<TableId, dynamodb.Table> 
       // Feeds and follow graphs are user data: a stack deletion must not take them along.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const index of def.globalIndexes) {
-      table.addGlobalSecondaryIndex({
-        indexName: index.indexName,
-        partitionKey: attr(index.partitionKey),
-        sortKey: index.sortKey ? attr(index.sortKey) : undefined,
-        projectionType: dynamodb.ProjectionType.ALL,
-      });
-    }
     out[def.id] = table;
   }
   return out;

@@ -11,12 +11,6 @@ export interface KeyAttribute {
   readonly type: AttributeType;
 }
 
-export interface GlobalIndexDef {
-  readonly indexName: string;
-  readonly partitionKey: KeyAttribute;
-  readonly sortKey?: KeyAttribute;
-}
-
 export interface TableDef {
   /** Logical id, used for construct ids and local physical names. */
   readonly id: TableId;
@@ -27,7 +21,6 @@ export interface TableDef {
   /** Only one table may stream: DynamoDB Local slows ~20x with two stream tables in one JVM. */
   readonly stream?: 'NEW_AND_OLD_IMAGES';
   readonly ttlAttribute?: string;
-  readonly globalIndexes: readonly GlobalIndexDef[];
 }
 
 export type TableId = 'feed' | 'graph' | 'stats';
@@ -53,7 +46,6 @@ export const tables: Record<TableId, TableDef> = {
     sortKey: { name: 'rk', type: 'N' },
     stream: 'NEW_AND_OLD_IMAGES',
     ttlAttribute: 'expiresAt',
-    globalIndexes: [],
   },
   graph: {
     id: 'graph',
@@ -61,7 +53,6 @@ export const tables: Record<TableId, TableDef> = {
     partitionKey: { name: 'pk', type: 'S' },
     sortKey: { name: 'sk', type: 'S' },
     ttlAttribute: 'expiresAt',
-    globalIndexes: [],
   },
   stats: {
     id: 'stats',
@@ -69,7 +60,6 @@ export const tables: Record<TableId, TableDef> = {
     partitionKey: { name: 'pk', type: 'S' },
     sortKey: { name: 'sk', type: 'S' },
     ttlAttribute: 'expiresAt',
-    globalIndexes: [],
   },
 };
 

@@ -1,6 +1,6 @@
 /**
- * Whole-partition plumbing for erasing a user: read a page of one partition's keys (optionally
- * under a sort-key prefix) and delete them in batches. Bounded per call, so a caller resumes from
+ * Whole-partition plumbing for erasing a user: read a page of one partition's keys and delete
+ * them in batches. Bounded per call, so a caller resumes from
  * where it stopped (a job re-enqueues itself) instead of looping without end.
  */
 import { batchWriteAll } from './batch-write.js';
@@ -11,8 +11,6 @@ export interface PartitionSpec {
   readonly pk: string;
   /** The table's sort key name (`rk` in the feed table, `sk` elsewhere). */
   readonly sortKey: 'rk' | 'sk';
-  /** Only sort keys with this prefix (string sort keys only). */
-  readonly prefix?: string;
 }
 
 /** Delete up to `limit` items of the partition; returns how many it deleted (fewer than limit: it is empty). */
@@ -26,8 +24,8 @@ export async function deletePartitionPage(spec: PartitionSpec, limit: number): P
 export async function partitionKeys(spec: PartitionSpec, limit: number): Promise<Item[]> {
   const page = await queryPage({
     TableName: spec.table,
-    KeyConditionExpression: spec.prefix === undefined ? 'pk = :pk' : `pk = :pk AND begins_with(${spec.sortKey}, :p)`,
-    ExpressionAttributeValues: { ':pk': spec.pk, ...(spec.prefix === undefined ? {} : { ':p': spec.prefix }) },
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': spec.pk },
     ProjectionExpression: `pk, ${spec.sortKey}`,
     ConsistentRead: true,
     Limit: limit,

@@ -70,7 +70,6 @@ export type Job = z.infer<typeof jobSchema>;
 // The lanes' list of kinds and this schema's must agree (a kind without a lane fails to compile).
 const _everyKindHasALane: Record<Job['kind'], true> & Record<JobKind, true> = {} as Record<JobKind, true>;
 void _everyKindHasALane;
-export type StreamImage = Record<string, AttributeValue>;
 
 export function parseJob(body: string): Job {
   let raw: unknown;
