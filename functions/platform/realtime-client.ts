@@ -18,6 +18,13 @@ export const whenManagementClient = (hook: (c: ApiGatewayManagementApiClient) =>
   else onCreate.add(hook);
 };
 
+/**
+ * Whether this function can push: REALTIME_ENDPOINT is set. Until the CDK stack wires the
+ * WebSocket API (lib/constructs/realtime.ts), a deployed function has none and pushes are skipped
+ * — a fan-out must not fail for want of a channel nobody can connect to yet.
+ */
+export const realtimeConfigured = (): boolean => Boolean(process.env[REALTIME_ENDPOINT_ENV]);
+
 export function managementClient(): ApiGatewayManagementApiClient {
   if (!client) {
     // Two attempts: a push is best-effort (the client catches up on reconnect); a slow retry would hold the job.

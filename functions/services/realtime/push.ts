@@ -20,7 +20,7 @@ import type { CopySource } from '../../model/feed-copy.js';
 import { logger } from '../../platform/logger.js';
 import { metrics } from '../../platform/metrics.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { managementClient } from '../../platform/realtime-client.js';
+import { managementClient, realtimeConfigured } from '../../platform/realtime-client.js';
 import { allConnections, connectionsOf, deleteConnection, followingAmong } from '../../stores/connection-store.js';
 import { feedItemMessage, feedRemoveMessage, notificationMessage, type RealtimeMessage } from './messages.js';
 
@@ -60,8 +60,10 @@ export async function deliver(messages: ReadonlyMap<string, readonly RealtimeMes
   });
   await forEachLimit([...dead.values()], 8, (c) => deleteConnection(c));
   if (failed > 0) {
-    metrics.addMetric(PUSH_FAILURE_METRIC, MetricUnit.Count, failed);
-    metrics.publishStoredMetrics(); // HTTP functions flush nothing else: the alarm must see it
+    // One metric without dimensions, whichever function sends (the alarm watches it), flushed now.
+    const single = metrics.singleMetric();
+    single.clearDefaultDimensions();
+    single.addMetric(PUSH_FAILURE_METRIC, MetricUnit.Count, failed);
   }
   return { sent, gone: dead.size, failed };
 }
@@ -74,7 +76,7 @@ function byUser(entries: readonly (readonly [string, RealtimeMessage])[]): Map<s
 
 /** Pushes to the connected among `messages`' users: one read of the connected set, none when there is nothing to say. */
 async function pushToConnected(messages: Map<string, RealtimeMessage[]>): Promise<PushResult> {
-  if (messages.size === 0) return NONE;
+  if (messages.size === 0 || !realtimeConfigured()) return NONE;
   const connections = await allConnections();
   return deliver(messages, connections);
 }
@@ -98,6 +100,7 @@ export function pushFeedRemovals(removals: readonly { owner: string; author: str
  * user, never per follower; those who muted the author are left out, as the fan-out leaves them.
  */
 export async function pushToConnectedFollowers(author: string, message: RealtimeMessage): Promise<PushResult> {
+  if (!realtimeConfigured()) return NONE;
   const connections = await allConnections();
   const candidates = [...new Set(connections.map((c) => c.userId))].filter((u) => u !== author);
   const followers = candidates.length === 0 ? new Set<string>() : await followingAmong(candidates, author);
@@ -110,6 +113,7 @@ export const pushPulledRemoval = (author: string, rk: bigint) => pushToConnected
 
 /** `notification` with `user`'s counts (read only when the user has a connection). */
 export async function pushNotificationCounts(user: string, counts: () => Promise<{ unseen: number; unread: number }>): Promise<PushResult> {
+  if (!realtimeConfigured()) return NONE;
   const connections = await connectionsOf(user);
   if (connections.length === 0) return NONE;
   return deliver(new Map([[user, [notificationMessage(await counts())]]]), connections);
