@@ -1,7 +1,7 @@
 /** Template intent, one behaviour per test (no snapshots). */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventSources, functions, routes } from '../../lib/defs/index.js';
+import { eventSources, functions, routes, type StreamSourceDef } from '../../lib/defs/index.js';
 import { LAMBDA_NODE_MAJOR } from '../../lib/defs/runtime.js';
 import { synth } from './synth.js';
 
@@ -149,6 +149,17 @@ describe('event sources', () => {
       expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
       expect(JSON.stringify(m.Properties.DestinationConfig.OnFailure)).toContain('StreamFailuresQueue');
     }
+  });
+
+  it('give the rollups consumer its tumbling window (it writes once per window and shard), and the outbox none', () => {
+    const mappingOf = (fn: string) =>
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((m) => JSON.stringify(m.Properties.FunctionName).includes(functionLogicalId(fn)));
+    const seconds = eventSources.find((s): s is StreamSourceDef => s.kind === 'stream' && s.fn === 'rollups')?.tumblingWindowSeconds;
+    expect(seconds).toBeGreaterThanOrEqual(60);
+    expect(seconds).toBeLessThanOrEqual(900);
+    expect(mappingOf('rollups')?.Properties.TumblingWindowInSeconds).toBe(seconds);
+    expect(mappingOf('outbox')?.Properties).toBeDefined();
+    expect(mappingOf('outbox')?.Properties.TumblingWindowInSeconds).toBeUndefined();
   });
 });
 
