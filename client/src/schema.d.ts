@@ -437,6 +437,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batch/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 1,000 follows at once (tokens with the `tickfeed/admin` scope only). Idempotent; no notifications.
+         * @description Counts stay exact, also when a failed call is retried (send the same batch again: it finishes what the failed call began). A follow the followee blocked, of or by an erased user, or past MAX_FOLLOWING is skipped and listed.
+         */
+        post: operations["importFollows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 100 activities as their actors (tokens with the `tickfeed/admin` scope only), fanned out as posts are.
+         * @description A `time` in the past is kept as the activity's own time (rollups count it there); feeds still order by the server's clock, in the order given. An activity whose foreignId was posted before answers 200 with the original.
+         */
+        post: operations["importActivities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -446,6 +486,40 @@ export interface paths {
         };
         /** This document. */
         get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where to open the realtime WebSocket (pushed feed items, removals, notification counts: docs/realtime.md). */
+        get: operations["getRealtime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realtime/missed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catch-up after a reconnect: home-feed copies written after `after`, from the top of the feed down to `until`. */
+        get: operations["getMissedFeedItems"];
         put?: never;
         post?: never;
         delete?: never;
@@ -494,40 +568,6 @@ export interface components {
             total: number;
             /** @enum {string} */
             segment: "power" | "casual" | "inactive";
-    "/realtime": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Where to open the realtime WebSocket (pushed feed items, removals, notification counts: docs/realtime.md). */
-        get: operations["getRealtime"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/realtime/missed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Catch-up after a reconnect: home-feed copies written after `after`, from the top of the feed down to `until`. */
-        get: operations["getMissedFeedItems"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
         };
         AggregatedGroup: {
             /** @description Range key of the newest activity in the group. */
@@ -553,6 +593,67 @@ export interface components {
             items: components["schemas"]["AggregatedGroup"][];
             /** @description Range key of the page's oldest member: pass as `before`; null at the end. */
             lastRangeKey: string | null;
+        };
+        BulkActivities: {
+            /** @description 1–100 activities, posted in this order. Give each a `foreignId`: a retried batch then creates nothing twice. */
+            activities: components["schemas"]["BulkActivity"][];
+        };
+        BulkActivitiesResult: {
+            /** @description One per activity, in the order given. */
+            items: {
+                /** @description The activity id. */
+                id: string;
+                /** @description 201: created; 200: its foreignId was posted before (the original, nothing written). */
+                status: 201 | 200;
+            }[];
+        };
+        BulkActivity: {
+            /** @description Event type, e.g. `post` or `game_finished`. */
+            verb: string;
+            /** @description What the activity is about, e.g. `photo:42`. */
+            object?: string;
+            /** @description Free text, at most 2,000 characters. */
+            content?: string;
+            /** @description Up to 20 scalar attributes; numbers feed the rollups. */
+            attributes?: {
+                [key: string]: number | string | boolean;
+            };
+            /** @description Client-chosen idempotency key, unique per actor: reposting it returns the original (200). */
+            foreignId?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339: the activity's own time (ns precision kept; rollups count it in its minute), at most 5 minutes ahead of the server's clock; defaults to when it is posted. It never positions the activity: feeds are ordered by the server's clock (`rangeKey`).
+             */
+            time?: string;
+            /** @description The author: the activity goes to their timeline and their followers. */
+            actor: string;
+        };
+        BulkFollows: {
+            /** @description 1–1000 follow edges. Fastest when each follower's follows come together (as an export lists them); an edge given twice counts once. */
+            follows: {
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
+                follower: string;
+                /** @description A user id: 1–256 characters, no control characters, no U+FFFE or U+FFFF. */
+                followee: string;
+            }[];
+            /** @description Copy each followee's recent posts into the follower's feed, as a follow does (default false: imports are history). */
+            backfill?: boolean;
+        };
+        BulkFollowsResult: {
+            /** @description Follows this batch created (a retry of a failed call counts what the failed call began). */
+            created: number;
+            /** @description Follows that already stood (an edge repeated in the batch counts here once more). */
+            existing: number;
+            /** @description Follows not made, and why. */
+            skipped: {
+                follower: string;
+                followee: string;
+                /**
+                 * @description `blocked`: the followee blocked the follower; `erased`: either user was erased; `limit`: the follower follows MAX_FOLLOWING users.
+                 * @enum {string}
+                 */
+                reason: "blocked" | "erased" | "limit";
+            }[];
         };
         Comment: {
             /** @description Comment id, unique within its activity. */
@@ -653,6 +754,12 @@ export interface components {
         MarkNotifications: {
             /** @description Group ids (`id` of a notification group), at most 100. */
             ids: string[];
+        };
+        MissedPage: {
+            /** @description Copies written after `after`, newest first (a page may hold none and still continue). */
+            items: components["schemas"]["Activity"][];
+            /** @description Pass as `before` to read on; null when the range down to `until` is done. */
+            lastRangeKey: string | null;
         };
         NotificationCounts: {
             /** @description Groups not yet seen. */
@@ -755,12 +862,6 @@ export interface components {
             errors?: {
                 /** @description e.g. `body.verb`, `query.limit`, `path.userId`. */
                 field: string;
-        MissedPage: {
-            /** @description Copies written after `after`, newest first (a page may hold none and still continue). */
-            items: components["schemas"]["Activity"][];
-            /** @description Pass as `before` to read on; null when the range down to `until` is done. */
-            lastRangeKey: string | null;
-        };
                 message: string;
             }[];
         };
@@ -771,6 +872,12 @@ export interface components {
             };
             /** @description The caller's own reaction kinds, sorted. */
             own: string[];
+        };
+        RealtimeInfo: {
+            /** @description Where to connect: open a WebSocket to `<url>?token=<JWT>`. */
+            url: string;
+            /** @description The server clock now: catch up from here if no `feed.item` arrived yet (GET /realtime/missed). */
+            seq: string;
         };
         RollupSeries: {
             name: string;
@@ -816,22 +923,28 @@ export interface components {
                 "application/json": components["schemas"]["GatewayMessage"];
             };
         };
-        /** @description The function timed out (API Gateway). */
+        /** @description Too many concurrent changes to the same data, or throttling, past bounded retries (problem+json with `Retry-After`), or the function timed out (API Gateway's `GatewayMessage`). */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying (the function's answers). */
+                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["GatewayMessage"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Throttled by the stage or route limit (API Gateway). */
+        /** @description The caller used up a per-caller rate limit (problem+json with `Retry-After`, see RATE_LIMITS), or the stage or route limit throttled (API Gateway's `GatewayMessage`). */
         TooManyRequests: {
             headers: {
+                /** @description Seconds to wait before retrying (the function's answers). */
+                "Retry-After"?: string;
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["GatewayMessage"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description No valid token: missing, expired, wrongly signed or for another audience (the authorizer's `GatewayMessage`), or a `sub` that is not a valid user id (problem+json). */
@@ -873,12 +986,6 @@ export interface operations {
             /** @description Up. */
             200: {
                 headers: {
-        RealtimeInfo: {
-            /** @description Where to connect: open a WebSocket to `<url>?token=<JWT>`. */
-            url: string;
-            /** @description The server clock now: catch up from here if no `feed.item` arrived yet (GET /realtime/missed). */
-            seq: string;
-        };
                     [name: string]: unknown;
                 };
                 content: {
@@ -2229,6 +2336,133 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    importFollows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 1048576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkFollows"];
+            };
+        };
+        responses: {
+            /** @description What was created, what stood already, what was skipped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkFollowsResult"];
+                };
+            };
+            /** @description Malformed JSON, an unknown field, a bad user id, a self-follow, or not 1–1,000 follows. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). The handler checks the scope too (problem+json), should the route ever be deployed without it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body over 1048576 bytes (problem+json; over 10 MB, API Gateway's `GatewayMessage`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importActivities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 1048576 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkActivities"];
+            };
+        };
+        responses: {
+            /** @description One result per activity, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActivitiesResult"];
+                };
+            };
+            /** @description Malformed JSON, an unknown field or invalid value (`to` included), a `time` more than 5 minutes ahead, or not 1–100 activities. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). The handler checks the scope too (problem+json), should the route ever be deployed without it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A foreignId names an activity that was deleted or expired (nothing is written). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body over 1048576 bytes (problem+json; over 10 MB, API Gateway's `GatewayMessage`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -2252,7 +2486,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-}
     getRealtime: {
         parameters: {
             query?: never;
@@ -2317,3 +2550,4 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+}

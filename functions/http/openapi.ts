@@ -106,10 +106,11 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
     };
   }
   if (op.body) {
-    responses[413] = sharedRef('PayloadTooLarge', {
-      description: `A body over ${LIMITS.bodyBytes} bytes (problem+json; over 10 MB, API Gateway's \`GatewayMessage\`).`,
+    const tooLarge = (bytes: number) => ({
+      description: `A body over ${bytes} bytes (problem+json; over 10 MB, API Gateway's \`GatewayMessage\`).`,
       content: { [PROBLEM_CONTENT_TYPE]: { schema: problem }, 'application/json': { schema: gateway } },
     });
+    responses[413] = op.bodyBytes === undefined ? sharedRef('PayloadTooLarge', tooLarge(LIMITS.bodyBytes)) : tooLarge(op.bodyBytes);
     responses[415] = sharedRef('UnsupportedMediaType', problemResponse('The body is not `application/json` (UTF-8).'));
   }
   for (const [status, [name, text]] of Object.entries(GATEWAY_ANSWERS)) {
@@ -140,7 +141,7 @@ function parametersAndBody(route: RouteDef, op: OperationSpec, schemas: SchemaCo
     ...(op.body && {
       requestBody: {
         required: !op.bodyOptional,
-        description: `JSON, at most ${LIMITS.bodyBytes} bytes.`,
+        description: `JSON, at most ${op.bodyBytes ?? LIMITS.bodyBytes} bytes.`,
         content: { 'application/json': { schema: schemas.schemaOf(op.body, 'input') } },
       },
     }),

@@ -39,6 +39,8 @@ import {
   activitySchema,
   followCountsSchema,
   followListPageSchema,
+  bulkActivitiesResultSchema,
+  bulkFollowsResultSchema,
   healthSchema,
   openApiSchema,
   pageSchema,
@@ -57,6 +59,9 @@ import {
   activityIdPath,
   activityWindowQuery,
   followListQuery,
+  BULK_BODY_BYTES,
+  bulkActivitiesBody,
+  bulkFollowsBody,
   pageQuery,
   postActivityBody,
   rollupPath,
@@ -85,6 +90,8 @@ export interface OperationSpec {
   readonly body?: z.ZodType;
   /** An empty body is allowed (the handler gets `body: undefined`). */
   readonly bodyOptional?: boolean;
+  /** The largest body accepted, in bytes (default LIMITS.bodyBytes); over it, 413. */
+  readonly bodyBytes?: number;
   readonly responses: Readonly<Partial<Record<SuccessStatus, ResponseSpec>>>;
   readonly problems?: Readonly<Partial<Record<ProblemStatus, string>>>;
 }
@@ -342,6 +349,33 @@ export const operations = {
     path: userIdPath,
     responses: { 202: { description: 'The erase has started.' } },
     problems: { 400: 'Bad id.' },
+  },
+  'POST /batch/follows': {
+    operationId: 'importFollows',
+    summary: `Import up to 1,000 follows at once (tokens with the \`${ADMIN_SCOPE}\` scope only). Idempotent; no notifications.`,
+    description:
+      'Counts stay exact, also when a failed call is retried (send the same batch again: it finishes what the failed call began). A follow the followee blocked, of or by an erased user, or past MAX_FOLLOWING is skipped and listed.',
+    body: bulkFollowsBody,
+    bodyBytes: BULK_BODY_BYTES,
+    responses: { 200: { description: 'What was created, what stood already, what was skipped.', schema: bulkFollowsResultSchema } },
+    problems: {
+      400: 'Malformed JSON, an unknown field, a bad user id, a self-follow, or not 1–1,000 follows.',
+      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
+    },
+  },
+  'POST /batch/activities': {
+    operationId: 'importActivities',
+    summary: `Import up to 100 activities as their actors (tokens with the \`${ADMIN_SCOPE}\` scope only), fanned out as posts are.`,
+    description:
+      "A `time` in the past is kept as the activity's own time (rollups count it there); feeds still order by the server's clock, in the order given. An activity whose foreignId was posted before answers 200 with the original.",
+    body: bulkActivitiesBody,
+    bodyBytes: BULK_BODY_BYTES,
+    responses: { 200: { description: 'One result per activity, in order.', schema: bulkActivitiesResultSchema } },
+    problems: {
+      400: 'Malformed JSON, an unknown field or invalid value (`to` included), a `time` more than 5 minutes ahead, or not 1–100 activities.',
+      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
+      409: 'A foreignId names an activity that was deleted or expired (nothing is written).',
+    },
   },
   'GET /openapi.json': {
     operationId: 'getOpenApiDocument',

@@ -26,6 +26,6 @@ export function parseRequest<K extends OperationKey>(event: HttpEvent, key: K): 
   const path = op.path && validate(op.path, event.pathParameters ?? {}, 'path', 'Invalid path parameters.');
   const query = op.query && queryParams(event, op.query);
   const empty = (event.body ?? '') === '';
-  const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, LIMITS.bodyBytes) : undefined;
+  const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, op.bodyBytes ?? LIMITS.bodyBytes) : undefined;
   return { path, query, body } as ParsedRequest<(typeof operations)[K]>;
 }

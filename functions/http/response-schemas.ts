@@ -202,3 +202,32 @@ export const exportPartSchema = z
     next: z.string().nullable().describe('Pass as `cursor` for the next part; null on the last.'),
   })
   .meta({ id: 'ExportPart' });
+
+export const bulkFollowsResultSchema = z
+  .object({
+    created: int.describe('Follows this batch created (a retry of a failed call counts what the failed call began).'),
+    existing: int.describe('Follows that already stood (an edge repeated in the batch counts here once more).'),
+    skipped: z
+      .array(
+        z.object({
+          follower: z.string(),
+          followee: z.string(),
+          reason: z.enum(['blocked', 'erased', 'limit']).describe('`blocked`: the followee blocked the follower; `erased`: either user was erased; `limit`: the follower follows MAX_FOLLOWING users.'),
+        }),
+      )
+      .describe('Follows not made, and why.'),
+  })
+  .meta({ id: 'BulkFollowsResult' });
+
+export const bulkActivitiesResultSchema = z
+  .object({
+    items: z
+      .array(
+        z.object({
+          id: z.string().describe('The activity id.'),
+          status: z.union([z.literal(201), z.literal(200)]).describe('201: created; 200: its foreignId was posted before (the original, nothing written).'),
+        }),
+      )
+      .describe('One per activity, in the order given.'),
+  })
+  .meta({ id: 'BulkActivitiesResult' });

@@ -266,3 +266,49 @@ export const controlListQuery = z.object({
 export const exportQuery = z.object({
   cursor: z.string().max(2048).optional().describe('The `next` of the previous part.'),
 });
+
+// ---- bulk import (admin) -------------------------------------------------------------------------
+
+/** Largest body of the bulk-import routes: 1,000 follows of two 256-character ids, or 100 long posts. */
+export const BULK_BODY_BYTES = 1024 * 1024;
+export const BULK_LIMITS = { follows: 1000, activities: 100 } as const;
+
+const bulkFollowEdge = z
+  .strictObject({ follower: userIdSchema, followee: userIdSchema })
+  .refine((e) => e.follower !== e.followee, { message: 'A user cannot follow themselves.', path: ['followee'] });
+
+export const bulkFollowsBody = z
+  .strictObject({
+    follows: z
+      .array(bulkFollowEdge)
+      .min(1, { message: 'At least one follow.' })
+      .max(BULK_LIMITS.follows, { message: `At most ${BULK_LIMITS.follows} follows per batch.` })
+      .describe(
+        `1–${BULK_LIMITS.follows} follow edges. Fastest when each follower's follows come together (as an export lists them); an edge given twice counts once.`,
+      ),
+    backfill: z
+      .boolean()
+      .optional()
+      .describe("Copy each followee's recent posts into the follower's feed, as a follow does (default false: imports are history)."),
+  })
+  .meta({ id: 'BulkFollows' });
+export type BulkFollowsBody = z.infer<typeof bulkFollowsBody>;
+
+/** An imported activity: POST /activities' fields with `actor` required and no `to` (imports notify no one). */
+const bulkActivity = postActivityBody
+  .omit({ to: true })
+  .extend({ actor: userIdSchema.describe('The author: the activity goes to their timeline and their followers.') })
+  .meta({ id: 'BulkActivity' });
+
+export const bulkActivitiesBody = z
+  .strictObject({
+    activities: z
+      .array(bulkActivity)
+      .min(1, { message: 'At least one activity.' })
+      .max(BULK_LIMITS.activities, { message: `At most ${BULK_LIMITS.activities} activities per batch.` })
+      .describe(
+        `1–${BULK_LIMITS.activities} activities, posted in this order. Give each a \`foreignId\`: a retried batch then creates nothing twice.`,
+      ),
+  })
+  .meta({ id: 'BulkActivities' });
+export type BulkActivitiesBody = z.infer<typeof bulkActivitiesBody>;

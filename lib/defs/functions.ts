@@ -69,7 +69,8 @@ export type FunctionId =
   | 'openapi'
   | 'realtimeSocket'
   | 'realtimeAuthorizer'
-  | 'realtime';
+  | 'realtime'
+  | 'batchImport';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -284,6 +285,27 @@ export const functions: Record<FunctionId, FunctionDef> = {
   realtimeAuthorizer: { id: 'realtimeAuthorizer', entry: 'functions/handlers/realtime-authorizer.ts', ...http, tables: {}, sendsTo: [], config: [], realtime: { jwt: true } },
   /** GET /realtime (where to connect) and GET /realtime/missed (the catch-up: home-feed Query, filtered by write time). */
   realtime: { id: 'realtime', entry: 'functions/handlers/realtime.ts', ...http, tables: { feed: ['Query'] }, sendsTo: [], config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'], realtime: { url: true } },
+  /**
+   * POST /batch/follows and /batch/activities (admin). Follows — graph: the import's reads
+   * (BatchGetItem), its journal (GetItem, PutItem), list entries and edges (BatchWriteItem), a
+   * follower's recent follows (Query), counter transactions (PutItem mark, UpdateItem counters);
+   * repairs as unfollow, mute and pull do (GetItem, Query, UpdateItem, DeleteItem,
+   * ConditionCheckItem; feed UpdateItem: pulled sets); whether a followee has posts (feed Query).
+   * Activities: as the activities function posts (feed PutItem, GetItem, UpdateItem,
+   * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem).
+   */
+  batchImport: {
+    id: 'batchImport',
+    entry: 'functions/handlers/batch-import.ts',
+    timeoutSeconds: 30,
+    memoryMb: 1024,
+    tables: {
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query'],
+    },
+    sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
+    config: ['MAX_FOLLOWING', 'FANOUT_PULL_THRESHOLD', 'CONTROL_SETTLE', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
+  },
 };
 
 export const functionList: readonly FunctionDef[] = Object.values(functions);

@@ -59,11 +59,13 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/me/export', fn: 'account', auth: true },
   { method: 'DELETE', path: '/me', fn: 'account', auth: true },
   { method: 'DELETE', path: '/users/{userId}', fn: 'account', auth: true, scopes: [ADMIN_SCOPE] },
+  { method: 'POST', path: '/batch/follows', fn: 'batchImport', auth: true, scopes: [ADMIN_SCOPE] },
+  { method: 'POST', path: '/batch/activities', fn: 'batchImport', auth: true, scopes: [ADMIN_SCOPE] },
   { method: 'GET', path: '/openapi.json', fn: 'openapi', auth: false },
-];
-
   { method: 'GET', path: '/realtime', fn: 'realtime', auth: true },
   { method: 'GET', path: '/realtime/missed', fn: 'realtime', auth: true },
+];
+
 /** Route key as API Gateway writes it into `event.routeKey`. */
 export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
 

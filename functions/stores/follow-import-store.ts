@@ -1,0 +1,179 @@
+/**
+ * The graph table as a bulk follow import uses it (services/bulk/follows.ts): the graph read in
+ * one strongly consistent BatchGet, follow edges and list entries written with BatchWriteItem,
+ * the journal (model/follow-import.ts), and counter changes in transactions that each put a mark,
+ * so a retried one adds nothing twice. Every key comes from model/.
+ */
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { erasureKey } from '../model/erasure.js';
+import { activeEdgeItem, type Edge, followEdgeKey, followOrder, parseEdge } from '../model/follow-edge.js';
+import { type CountChange, type FollowPair, type ImportJournal, importCountMarkKey, importJournalKey, IMPORT_JOURNAL_TTL_SECONDS, importTicks, journalItem, parseJournal } from '../model/follow-import.js';
+import { followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
+import { followerShardKey, parseProfile, type Profile, profileKey } from '../model/profile.js';
+import { controlCheckKey } from '../model/user-controls.js';
+import { doc } from '../platform/clients.js';
+import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { batchWriteAll } from '../platform/dynamo/batch-write.js';
+import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { queryAll } from '../platform/dynamo/query.js';
+import { tableName } from '../platform/env.js';
+import { backoff } from '../platform/pool.js';
+
+const graph = () => tableName('graph');
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const id = (key: { pk: string; sk: string }) => `${key.pk}\n${key.sk}`;
+
+/** What to read: edges and control checks of some edges of the batch, erase marks and profiles of some users. */
+export interface ImportReadRequest {
+  readonly edges?: readonly number[];
+  readonly controls?: readonly number[];
+  readonly erasure?: readonly string[];
+  readonly profiles?: readonly string[];
+}
+
+export interface ImportRead {
+  readonly edges: ReadonlyMap<number, Edge | undefined>;
+  readonly blocked: ReadonlySet<number>;
+  readonly muted: ReadonlySet<number>;
+  readonly erased: ReadonlySet<string>;
+  /** The profile item alone (following, pulled, graphVersion): not the follower-count shards. */
+  readonly profiles: ReadonlyMap<string, Profile>;
+}
+
+/** One strongly consistent BatchGet (100 keys a call) of everything `req` names. */
+export async function readForImport(pairs: readonly FollowPair[], req: ImportReadRequest): Promise<ImportRead> {
+  const edgeKeys = (req.edges ?? []).map((i) => [i, followEdgeKey(pairs[i]!.follower, pairs[i]!.followee)] as const);
+  const blockKeys = (req.controls ?? []).map((i) => [i, controlCheckKey('block', pairs[i]!.followee, pairs[i]!.follower)] as const);
+  const muteKeys = (req.controls ?? []).map((i) => [i, controlCheckKey('mute', pairs[i]!.follower, pairs[i]!.followee)] as const);
+  const erasureKeys = [...new Set(req.erasure ?? [])].map((u) => [u, erasureKey(u)] as const);
+  const profileKeys = [...new Set(req.profiles ?? [])].map((u) => [u, profileKey(u)] as const);
+  const keys = [...edgeKeys, ...blockKeys, ...muteKeys, ...erasureKeys, ...profileKeys].map(([, k]) => k);
+  const found = new Map((await batchGetAll(graph(), dedupe(keys), { consistent: true })).map((item) => [id(item as { pk: string; sk: string }), item]));
+  return {
+    edges: new Map(edgeKeys.map(([i, k]) => [i, parseEdge(found.get(id(k)))])),
+    blocked: new Set(blockKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i)),
+    muted: new Set(muteKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i)),
+    erased: new Set(erasureKeys.filter(([, k]) => found.has(id(k))).map(([u]) => u)),
+    profiles: new Map(profileKeys.map(([u, k]) => [u, parseProfile(found.get(id(k)))])),
+  };
+}
+
+/** BatchGetItem refuses a key twice in one call. */
+function dedupe<K extends { pk: string; sk: string }>(keys: readonly K[]): K[] {
+  const seen = new Set<string>();
+  return keys.filter((k) => !seen.has(id(k)) && seen.add(id(k)));
+}
+
+// ---- the journal -------------------------------------------------------------------------------
+
+export async function getImportJournal(batchId: string): Promise<ImportJournal | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: importJournalKey(batchId), ConsistentRead: true }));
+  return parseJournal(Item);
+}
+
+/** Start a batch's journal: `taken` when another call of the same batch started one that is not done. */
+export async function startImportJournal(batchId: string, journal: ImportJournal): Promise<'started' | 'taken'> {
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName: graph(),
+        Item: journalItem(batchId, journal, nowSeconds()),
+        ConditionExpression: 'attribute_not_exists(pk) OR phase = :done',
+        ExpressionAttributeValues: { ':done': 'done' },
+      }),
+    );
+    return 'started';
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return 'taken';
+    throw error;
+  }
+}
+
+/** Record the journal's next phase (only this batch's calls write it; each writes what the plan implies). */
+export async function saveImportJournal(batchId: string, journal: ImportJournal): Promise<void> {
+  await doc.send(new PutCommand({ TableName: graph(), Item: journalItem(batchId, journal, nowSeconds()) }));
+}
+
+// ---- edges and lists ---------------------------------------------------------------------------
+
+export interface NewFollow {
+  readonly index: number;
+  readonly muted: boolean;
+  readonly backfillPending: boolean;
+}
+
+/**
+ * The follows of a batch planned at `nonce`: both list entries of every one first, then the edges —
+ * so an unfollow (which needs the edge) never runs between an edge and its entries. Every key and
+ * value is fixed by the plan: writing them again rewrites the same items.
+ */
+export async function writeImportedFollows(pairs: readonly FollowPair[], nonce: bigint, follows: readonly NewFollow[]): Promise<void> {
+  const entries = follows.flatMap(({ index, muted }) => {
+    const { follower, followee } = pairs[index]!;
+    const order = followOrder(importTicks(nonce, index));
+    return [followListItem('followers', followee, order, follower, muted), followListItem('following', follower, order, followee)];
+  });
+  await batchWriteAll(graph(), entries.map((Item) => ({ PutRequest: { Item } })));
+  const edges = follows.map(({ index, muted, backfillPending }) =>
+    activeEdgeItem(pairs[index]!.follower, pairs[index]!.followee, importTicks(nonce, index), backfillPending, muted),
+  );
+  await batchWriteAll(graph(), edges.map((Item) => ({ PutRequest: { Item } })));
+}
+
+/** Delete both list entries of follows at these orders (entries no edge stands behind). */
+export async function deleteListEntries(entries: readonly { follower: string; followee: string; order: string }[]): Promise<void> {
+  const keys = entries.flatMap(({ follower, followee, order }) => [followListKey('followers', followee, order, follower), followListKey('following', follower, order, followee)]);
+  await batchWriteAll(graph(), keys.map((Key) => ({ DeleteRequest: { Key } })));
+}
+
+/**
+ * `follower`'s following-list entries at orders since `sinceTicks` (newest first): the follows they
+ * made from then on. One Query of a key range of their list.
+ */
+export async function followsSince(follower: string, sinceTicks: bigint, untilTicks: bigint): Promise<{ followee: string; order: string }[]> {
+  const items = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :newest AND :oldest',
+    // An entry's sort key is `<order>#<followee>`; '$' sorts right after '#'.
+    ExpressionAttributeValues: { ':pk': followListPartition('following', follower), ':newest': followOrder(untilTicks), ':oldest': `${followOrder(sinceTicks)}$` },
+    ConsistentRead: true,
+  });
+  return items.map((i) => ({ followee: memberOfListSortKey(String(i.sk)), order: String(i.sk).slice(0, String(i.sk).indexOf('#')) }));
+}
+
+// ---- counters ----------------------------------------------------------------------------------
+
+const COUNT_ATTEMPTS = 8;
+
+/**
+ * Counter transaction `n` of a batch planned at `nonce`: its mark (conditioned: absent) and its
+ * changes — followers on follower-count shard `shard` of each followee, following on each
+ * follower's profile item. `already` when the mark stood: an earlier attempt counted them.
+ * A transaction that lost a race is retried with backoff, bounded.
+ */
+export async function applyImportCounts(batchId: string, nonce: bigint, n: number, changes: readonly CountChange[], shard: number): Promise<'applied' | 'already'> {
+  const mark = { ...importCountMarkKey(batchId, nonce, n), expiresAt: nowSeconds() + IMPORT_JOURNAL_TTL_SECONDS };
+  const updates = changes.map((c) => ({
+    Update: {
+      TableName: graph(),
+      Key: c.counter === 'followers' ? followerShardKey(c.userId, shard) : profileKey(c.userId),
+      UpdateExpression: `ADD ${c.counter} :n`,
+      ExpressionAttributeValues: { ':n': c.by },
+    },
+  }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }, ...updates],
+        }),
+      );
+      return 'applied';
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.[0] === 'ConditionalCheckFailed') return 'already';
+      if (!codes || attempt >= COUNT_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
+}
