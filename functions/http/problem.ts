@@ -2,14 +2,18 @@
  * The one place that turns errors into HTTP responses: known `DomainError`s become RFC 9457
  * `application/problem+json` bodies, their status decided here from their code; anything else is
  * logged and becomes a bare 500 that leaks nothing about the failure.
+ * Contention past its retries (platform/retry.ts), batch writes left unprocessed and throttling
+ * the SDK's own retries did not absorb are not bugs: a 503 with `Retry-After`, as is a rate limit's 429.
  */
-import { DomainError, type DomainErrorCode, ValidationError } from '../model/errors.js';
+import { DomainError, type DomainErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../model/errors.js';
+import { isThrottling, UnprocessedWritesError } from '../platform/dynamo/errors.js';
 import { logger } from '../platform/logger.js';
-import { MethodNotAllowedError } from './errors.js';
+import { RetriesExhaustedError } from '../platform/retry.js';
+import { type HttpErrorCode, MethodNotAllowedError } from './errors.js';
 import type { HttpResult } from './types.js';
 
-/** HTTP status of each domain error code. */
-export const STATUS_OF: Record<DomainErrorCode, number> = {
+/** HTTP status of each domain error code, and of the edge's own. */
+export const STATUS_OF: Record<DomainErrorCode | HttpErrorCode, number> = {
   validation_failed: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -18,6 +22,8 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
 };
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -31,7 +37,9 @@ const titles: Record<number, string> = {
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export interface ProblemBody {
@@ -44,12 +52,26 @@ export interface ProblemBody {
   errors?: readonly { field: string; message: string }[];
 }
 
-export function problemResponse(error: unknown, instance?: string): HttpResult {
+/** A transient failure the caller may retry, as the domain error that says so; else the error itself. */
+function transientAsDomain(error: unknown): unknown {
+  if (error instanceof RetriesExhaustedError) {
+    logger.warn('contention past its retries', { what: error.what, attempts: error.attempts });
+    return new UnavailableError('Too many concurrent changes to the same data; retry shortly.', error.retryAfterSeconds, { cause: error });
+  }
+  if (error instanceof UnprocessedWritesError || isThrottling(error)) {
+    logger.warn('throttled past its retries', { error: error as Error });
+    return new UnavailableError('The service is busy; retry shortly.', 1, { cause: error });
+  }
+  return error;
+}
+
+export function problemResponse(thrown: unknown, instance?: string): HttpResult {
+  const error = transientAsDomain(thrown);
   if (!(error instanceof DomainError)) {
     logger.error('unhandled error', { error: error as Error, instance });
     return problem({ type: 'about:blank', title: titles[500]!, status: 500 });
   }
-  const status = STATUS_OF[error.code];
+  const status = STATUS_OF[(error as DomainError<DomainErrorCode | HttpErrorCode>).code] ?? 500;
   const body: ProblemBody = {
     type: `urn:tickfeed:problem:${error.code}`,
     title: titles[status] ?? 'Error',
@@ -62,6 +84,7 @@ export function problemResponse(error: unknown, instance?: string): HttpResult {
   const headers: Record<string, string> =
     error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};
   if (status === 401) headers['www-authenticate'] = 'Bearer';
+  if (error instanceof RateLimitedError || error instanceof UnavailableError) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   return problem(body, headers);
 }
 

@@ -15,13 +15,13 @@ export type DomainErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'unsupported_media_type';
+  | 'rate_limited'
+  | 'unavailable';
 
-export class DomainError extends Error {
+/** `C`: the codes of a family of errors; the HTTP edge adds its own (functions/http/errors.ts). */
+export class DomainError<C extends string = DomainErrorCode> extends Error {
   constructor(
-    readonly code: DomainErrorCode,
+    readonly code: C,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -63,5 +63,26 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/** The caller used up a rate limit (lib/defs/rate-limits.ts): nothing was done; retry after the wait. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message);
+  }
+}
+
+/** Too much contention (or throttling) to finish now, after bounded retries: retry after the wait. */
+export class UnavailableError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super('unavailable', message, options);
   }
 }

@@ -13,7 +13,7 @@ import {
 const bodyOf = (r: ReturnType<typeof problemResponse>) => JSON.parse(String(r.body)) as Record<string, unknown>;
 
 describe('STATUS_OF', () => {
-  it('maps every domain error code to its HTTP status', () => {
+  it('maps every domain error code, and the edge’s own, to its HTTP status', () => {
     expect(STATUS_OF).toEqual({
       validation_failed: 400,
       unauthorized: 401,
@@ -23,6 +23,8 @@ describe('STATUS_OF', () => {
       conflict: 409,
       payload_too_large: 413,
       unsupported_media_type: 415,
+      rate_limited: 429,
+      unavailable: 503,
     });
   });
 });
