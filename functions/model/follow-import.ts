@@ -42,10 +42,9 @@ export function canonicalPairs(pairs: readonly FollowPair[]): FollowPair[] {
 
 /** The id of a batch: SHA-256 of its canonical edges and its backfill flag. */
 export function importBatchId(canonical: readonly FollowPair[], backfill: boolean): string {
-  const hash = createHash('sha256');
-  hash.update(backfill ? 'backfill\n' : 'plain\n');
-  for (const p of canonical) hash.update(`${p.follower}\u0000${p.followee}\u0001`, 'utf8');
-  return hash.digest('base64url');
+  // JSON: an unambiguous encoding, whatever the ids hold.
+  const text = JSON.stringify([backfill, ...canonical.map((p) => [p.follower, p.followee])]);
+  return createHash('sha256').update(text, 'utf8').digest('base64url');
 }
 
 const partition = (batchId: string) => `import#${batchId}`;
