@@ -3,11 +3,12 @@
  * them newest first and pages by range key. The comment id is its rk (decimal), unique within the
  * activity; the item also names the activity's author, so either author may delete it.
  */
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { parseRangeKey, rkOf } from './range-key.js';
 
 export const MAX_COMMENT_CHARS = 2000;
 
-export const commentPartition = (activityId: string) => `c#${activityId}`;
+export const commentPartition = (activityId: string) => `${feedPartitionPrefix.comments}${activityId}`;
 export const commentKey = (activityId: string, rk: bigint) => ({ pk: commentPartition(activityId), rk });
 
 export type CommentItem = {

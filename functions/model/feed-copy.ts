@@ -6,9 +6,10 @@
  * A copy has its original's fields and rk (so rewriting it is idempotent and a delete finds it
  * without a lookup) and the home-feed TTL (`expiresAt` from FEED_TTL, set by the writer).
  */
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { authorOfTimelinePk } from './timeline-item.js';
 
-const PREFIX = 'f#';
+const PREFIX = feedPartitionPrefix.homeFeed;
 
 export const homeFeedPartition = (owner: string) => `${PREFIX}${owner}`;
 export const homeFeedKey = (owner: string, rk: bigint) => ({ pk: homeFeedPartition(owner), rk });

@@ -13,6 +13,7 @@
  * feed table because that table's stream is the outbox: every add writes `ev`, so its stream
  * record carries who did what, and the notification for it cannot be lost.
  */
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { activityIdOf, parseActivityId } from './activity-id.js';
 
 /** `like`, `love`, `celebrate`…: 1–32 of [a-z0-9_]. */
@@ -24,7 +25,7 @@ const REACTION_PREFIX = 'r#';
 export const reactionPartition = (activityId: string) => `${REACTION_PREFIX}${activityId}`;
 export const reactionKey = (activityId: string, userId: string) => ({ pk: reactionPartition(activityId), sk: userId });
 
-const COUNTER_PREFIX = 'x#';
+const COUNTER_PREFIX = feedPartitionPrefix.counter;
 export const counterKey = (activityId: string) => ({ pk: `${COUNTER_PREFIX}${activityId}`, rk: 0n });
 /** The activity a counter item's key names, or undefined for any other feed-table key. */
 export function activityOfCounterPk(pk: string | undefined): { id: string; author: string } | undefined {

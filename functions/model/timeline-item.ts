@@ -7,11 +7,12 @@
  * and, once DELETE marked it, `deletedAt` — the tombstone stays (hidden) for TOMBSTONE_SECONDS,
  * so a backfill, cleanup or unpull running late still sees the post was deleted.
  */
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { activityIdOf } from './activity-id.js';
 import type { ActivityInput } from './activity.js';
 import { rangeKeyOf } from './range-key.js';
 
-const PREFIX = 't#';
+const PREFIX = feedPartitionPrefix.timeline;
 
 export const timelinePartition = (author: string) => `${PREFIX}${author}`;
 export const timelineKey = (author: string, rk: bigint) => ({ pk: timelinePartition(author), rk });

@@ -8,9 +8,19 @@
  */
 import { shortHash } from './short-hash.js';
 
+/** The sort-key prefix of each kind of ledger entry (a page of one kind Queries its prefix). */
+export const LEDGER_PREFIX = { reaction: 'r#', comment: 'c#' } as const;
+export type LedgerKind = keyof typeof LEDGER_PREFIX;
+
 export const ledgerPartition = (user: string) => `ledger#${user}`;
-export const ledgerReactionKey = (user: string, activityId: string) => ({ pk: ledgerPartition(user), sk: `r#${shortHash(activityId)}` });
-export const ledgerCommentKey = (user: string, activityId: string, rk: bigint) => ({ pk: ledgerPartition(user), sk: `c#${shortHash(activityId)}#${rk}` });
+export const ledgerReactionKey = (user: string, activityId: string) => ({ pk: ledgerPartition(user), sk: `${LEDGER_PREFIX.reaction}${shortHash(activityId)}` });
+export const ledgerCommentKey = (user: string, activityId: string, rk: bigint) => ({
+  pk: ledgerPartition(user),
+  sk: `${LEDGER_PREFIX.comment}${shortHash(activityId)}#${rk}`,
+});
+
+/** The sort key is of an entry of `kind` (a cursor another kind made is not). */
+export const isLedgerKey = (kind: LedgerKind, sk: string) => sk.startsWith(LEDGER_PREFIX[kind]);
 
 export type LedgerEntry =
   | { kind: 'reaction'; activityId: string; kinds: string[] }
@@ -20,10 +30,10 @@ export function parseLedgerEntry(item: Record<string, unknown>): LedgerEntry | u
   const sk = String(item.sk);
   const activityId = item.activityId;
   if (typeof activityId !== 'string') return undefined;
-  if (sk.startsWith('r#')) {
+  if (isLedgerKey('reaction', sk)) {
     const kinds = item.kinds instanceof Set ? [...(item.kinds as Set<string>)].sort() : [];
     return { kind: 'reaction', activityId, kinds };
   }
-  if (sk.startsWith('c#')) return { kind: 'comment', activityId, rk: BigInt(sk.slice(sk.lastIndexOf('#') + 1)) };
+  if (isLedgerKey('comment', sk)) return { kind: 'comment', activityId, rk: BigInt(sk.slice(sk.lastIndexOf('#') + 1)) };
   return undefined;
 }

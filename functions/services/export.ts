@@ -11,7 +11,7 @@ import { toComment } from '../model/comment.js';
 import { invalidCursor } from '../model/errors.js';
 import { ORDER_PREFIX, orderSkOfCursor, parseGroup, toNotificationGroup } from '../model/notification.js';
 import { controlEntry } from '../model/user-controls.js';
-import { parseLedgerEntry } from '../model/user-ledger.js';
+import { isLedgerKey, parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
 import { controlPage } from '../stores/controls-store.js';
 import { listPage } from '../stores/graph-store.js';
@@ -43,7 +43,7 @@ const readers: Record<Section, (user: string, after?: string) => Promise<Section
   following: (user, after) => followList('following', user, after),
   followers: (user, after) => followList('followers', user, after),
   reactions: async (user, after) => {
-    const page = await ledgerPage(user, 'r#', PAGE, after);
+    const page = await ledgerPage(user, 'reaction', PAGE, after);
     const items = page.items.flatMap((i) => {
       const e = parseLedgerEntry(i);
       return e?.kind === 'reaction' && e.kinds.length ? [{ activityId: e.activityId, kinds: e.kinds }] : [];
@@ -51,7 +51,7 @@ const readers: Record<Section, (user: string, after?: string) => Promise<Section
     return { items, next: page.last };
   },
   comments: async (user, after) => {
-    const page = await ledgerPage(user, 'c#', PAGE, after);
+    const page = await ledgerPage(user, 'comment', PAGE, after);
     const keys = page.items.flatMap((i) => {
       const e = parseLedgerEntry(i);
       return e?.kind === 'comment' ? [{ activityId: e.activityId, rk: e.rk }] : [];
@@ -87,8 +87,8 @@ const keyShapes: Record<Section, (k: string) => boolean> = {
   activities: (k) => parseRangeKey(k) !== undefined,
   following: (k) => /^\d{19}#./s.test(k),
   followers: (k) => /^\d{19}#./s.test(k),
-  reactions: (k) => k.startsWith('r#'),
-  comments: (k) => k.startsWith('c#'),
+  reactions: (k) => isLedgerKey('reaction', k),
+  comments: (k) => isLedgerKey('comment', k),
   notifications: (k) => orderSkOfCursor(k.slice(ORDER_PREFIX.length)) === k,
   mutes: (k) => k.length > 0,
   blocks: (k) => k.length > 0,

@@ -5,16 +5,16 @@
  * concurrency and a repeat is a no-op; the counter's `closed` mark (set before an activity is
  * deleted) makes a late add fail instead of leaving an orphan behind the purge.
  */
-import { DeleteCommand, GetCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
-import { ledgerCommentKey, ledgerPartition, ledgerReactionKey } from '../model/user-ledger.js';
+import { LEDGER_PREFIX, type LedgerKind, ledgerCommentKey, ledgerPartition, ledgerReactionKey } from '../model/user-ledger.js';
 import { rkOf } from '../model/range-key.js';
 import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reactionKey, reactionPartition } from '../model/reaction.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 
 const feed = () => tableName('feed');
@@ -26,13 +26,6 @@ const graph = () => tableName('graph');
  */
 export type SocialOutcome = 'done' | 'noop' | 'closed' | 'conflict';
 
-function outcomeOf(error: unknown): SocialOutcome {
-  const codes = cancellationCodes(error);
-  if (!codes) throw error;
-  if (codes[0] === 'ConditionalCheckFailed') return 'noop';
-  if (codes[1] === 'ConditionalCheckFailed') return 'closed';
-  return 'conflict';
-}
 
 /** The counter update of one add (`ev` names it for the notification) or removal (no `ev`). */
 function counterUpdate(activityId: string, kind: string, change: { add: CounterEvent } | { remove: true }) {
@@ -47,19 +40,21 @@ function counterUpdate(activityId: string, kind: string, change: { add: CounterE
   };
 }
 
-async function transact(items: object[]): Promise<SocialOutcome> {
-  try {
-    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-    return 'done';
-  } catch (error) {
-    return outcomeOf(error);
-  }
+/** Every change: the user's own item (its condition says "already so"), the counter (closed?), the ledger entry. */
+type Part = 'own' | 'counter' | 'ledger';
+
+async function change(parts: readonly TxPart<Part>[]): Promise<SocialOutcome> {
+  const out = await transact(parts);
+  if (out.ok) return 'done';
+  if (out.failed.has('own')) return 'noop';
+  if (out.failed.has('counter')) return 'closed';
+  return 'conflict';
 }
 
 /** Add `kind` to the user's reactions and count it (no-op if they already reacted so). */
 export function addReaction(activityId: string, author: string, event: CounterEvent): Promise<SocialOutcome> {
-  return transact([
-    {
+  return change([
+    ['own', {
       Update: {
         TableName: graph(),
         Key: reactionKey(activityId, event.actor),
@@ -67,23 +62,23 @@ export function addReaction(activityId: string, author: string, event: CounterEv
         ConditionExpression: 'attribute_not_exists(kinds) OR NOT contains(kinds, :kv)',
         ExpressionAttributeValues: { ':k': new Set([event.kind]), ':kv': event.kind, ':author': author },
       },
-    },
-    { Update: counterUpdate(activityId, event.kind, { add: event }) },
-    {
+    }],
+    ['counter', { Update: counterUpdate(activityId, event.kind, { add: event }) }],
+    ['ledger', {
       Update: {
         TableName: graph(),
         Key: ledgerReactionKey(event.actor, activityId),
         UpdateExpression: 'ADD kinds :k SET author = :author, activityId = :id',
         ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author, ':id': activityId },
       },
-    },
+    }],
   ]);
 }
 
 /** Remove `kind` from the user's reactions and uncount it (no-op if they had not reacted so). */
 export function removeReaction(activityId: string, userId: string, kind: string): Promise<SocialOutcome> {
-  return transact([
-    {
+  return change([
+    ['own', {
       Update: {
         TableName: graph(),
         Key: reactionKey(activityId, userId),
@@ -91,34 +86,34 @@ export function removeReaction(activityId: string, userId: string, kind: string)
         ConditionExpression: 'contains(kinds, :kv)',
         ExpressionAttributeValues: { ':k': new Set([kind]), ':kv': kind },
       },
-    },
-    { Update: counterUpdate(activityId, kind, { remove: true }) },
-    {
+    }],
+    ['counter', { Update: counterUpdate(activityId, kind, { remove: true }) }],
+    ['ledger', {
       Update: {
         TableName: graph(),
         Key: ledgerReactionKey(userId, activityId),
         UpdateExpression: 'DELETE kinds :k',
         ExpressionAttributeValues: { ':k': new Set([kind]) },
       },
-    },
+    }],
   ]);
 }
 
 /** Store a comment and count it. */
 export function addComment(item: CommentItem, event: CounterEvent): Promise<SocialOutcome> {
-  return transact([
-    { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Update: counterUpdate(item.activityId, event.kind, { add: event }) },
-    { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author, activityId: item.activityId } } },
+  return change([
+    ['own', { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }],
+    ['counter', { Update: counterUpdate(item.activityId, event.kind, { add: event }) }],
+    ['ledger', { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author, activityId: item.activityId } } }],
   ]);
 }
 
 /** Delete `actor`'s comment and uncount it (`noop` if it is already gone). */
 export function removeComment(activityId: string, rk: bigint, kind: string, actor: string): Promise<SocialOutcome> {
-  return transact([
-    { Delete: { TableName: feed(), Key: commentKey(activityId, rk), ConditionExpression: 'attribute_exists(pk)' } },
-    { Update: counterUpdate(activityId, kind, { remove: true }) },
-    { Delete: { TableName: graph(), Key: ledgerCommentKey(actor, activityId, rk) } },
+  return change([
+    ['own', { Delete: { TableName: feed(), Key: commentKey(activityId, rk), ConditionExpression: 'attribute_exists(pk)' } }],
+    ['counter', { Update: counterUpdate(activityId, kind, { remove: true }) }],
+    ['ledger', { Delete: { TableName: graph(), Key: ledgerCommentKey(actor, activityId, rk) } }],
   ]);
 }
 
@@ -195,12 +190,12 @@ export async function deleteCounter(activityId: string): Promise<void> {
   await doc.send(new DeleteCommand({ TableName: feed(), Key: counterKey(activityId) }));
 }
 
-/** A page of a user's ledger (model/user-ledger.ts): `r#` reactions or `c#` comments, after sort key `after`. */
-export async function ledgerPage(user: string, prefix: 'r#' | 'c#', limit: number, after?: string): Promise<{ items: Item[]; last?: string }> {
+/** A page of a user's ledger (model/user-ledger.ts): one kind of entry, after sort key `after`. */
+export async function ledgerPage(user: string, kind: LedgerKind, limit: number, after?: string): Promise<{ items: Item[]; last?: string }> {
   const page = await queryPage({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': ledgerPartition(user), ':p': prefix },
+    ExpressionAttributeValues: { ':pk': ledgerPartition(user), ':p': LEDGER_PREFIX[kind] },
     Limit: limit,
     ConsistentRead: true,
     ...(after ? { ExclusiveStartKey: { pk: ledgerPartition(user), sk: after } } : {}),

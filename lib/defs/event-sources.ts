@@ -6,6 +6,7 @@
  * (local/event-filter.ts implements the subset used here: exact values, `prefix`, `exists`).
  */
 import type { FunctionId } from './functions.js';
+import { feedPartitionPrefix } from './key-prefixes.js';
 import { laneList, laneQueue, laneSource, laneWorker } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
@@ -68,7 +69,7 @@ export interface StreamSourceDef {
 export type EventSourceDef = SqsSourceDef | StreamSourceDef;
 
 /** A timeline item's key (`t#<author>`): originals, as opposed to home-feed copies and heads (`f#`). */
-const timelineKeys = { Keys: { pk: { S: [{ prefix: 't#' }] } } } as const;
+const timelineKeys = { Keys: { pk: { S: [{ prefix: feedPartitionPrefix.timeline }] } } } as const;
 
 /** INSERT of a timeline item: a new original (fan-out job; counted in rollups). */
 export const timelineInsert: FilterPattern = { eventName: ['INSERT'], dynamodb: timelineKeys };
@@ -93,7 +94,7 @@ export const timelineDelete: FilterPattern = {
  */
 export const counterAdd: FilterPattern = {
   eventName: ['INSERT', 'MODIFY'],
-  dynamodb: { Keys: { pk: { S: [{ prefix: 'x#' }] } }, NewImage: { ev: { S: [{ exists: true }] } } },
+  dynamodb: { Keys: { pk: { S: [{ prefix: feedPartitionPrefix.counter }] } }, NewImage: { ev: { S: [{ exists: true }] } } },
 };
 
 export const eventSources: readonly EventSourceDef[] = [
@@ -122,7 +123,8 @@ export const eventSources: readonly EventSourceDef[] = [
     id: 'feedRollups',
     table: 'feed',
     fn: 'rollups',
-    batchSize: 500,
+    // A GetRecords page: aggregating is free, so fewer, larger invocations only save time.
+    batchSize: 1000,
     startingPosition: 'TRIM_HORIZON',
     retryAttempts: 10,
     maxRecordAgeSeconds: 6 * 3600,

@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './deployment.js';
 export * from './event-sources.js';
 export * from './functions.js';
+export * from './key-prefixes.js';
 export * from './lanes.js';
 export * from './metrics.js';
 export * from './queues.js';

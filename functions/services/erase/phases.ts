@@ -111,8 +111,8 @@ const originals: Step = async (user) => {
 const feed: Step = async (user) => (await deleteHomeFeedPage(user, 100)) > 0;
 
 const ledger: Step = async (user) => {
-  const { items } = await ledgerPage(user, 'r#', STEP);
-  const comments = items.length < STEP ? (await ledgerPage(user, 'c#', STEP - items.length)).items : [];
+  const { items } = await ledgerPage(user, 'reaction', STEP);
+  const comments = items.length < STEP ? (await ledgerPage(user, 'comment', STEP - items.length)).items : [];
   for (const item of [...items, ...comments]) {
     const entry = parseLedgerEntry(item);
     if (!entry) continue;
