@@ -68,6 +68,8 @@ describe('export', () => {
     await until(async () => (await call('GET', '/notifications', alice)).body.items.length === 3, "alice's notifications (follow, like, comment)");
     await until(async () => (await call('GET', '/notifications', carol)).body.items.length === 4, "carol's (follow, to, love, comment)");
     await until(async () => (await call('GET', '/feed', bob)).body.items.length === 2, "alice's posts in bob's feed");
+    // Activity windows are written once per tumbling window of the stream (1 s on this stack).
+    await until(async () => (await call('GET', `/users/${alice}/activity`, alice)).body.total >= 2, "alice's activity window");
 
     const parts: (Record<string, unknown> & { next: string | null })[] = [];
     let cursor: string | null = null;

@@ -51,7 +51,7 @@ import {
 
 /**
  * A state this large is written as a segment before more is added (Lambda ends a window whose
- * state passes 1 MB; a batch of 500 records adds at most ~100 KB).
+ * state passes 1 MB; a batch of 1,000 records adds at most ~200 KB).
  */
 export const STATE_BUDGET_BYTES = 512 * 1024;
 
