@@ -20,7 +20,7 @@ const description = [
   'Activity feeds keyed by time.',
   '',
   'Errors are RFC 9457 `application/problem+json` (`Problem`), except the answers API Gateway gives on its own:',
-  'the authorizer (401 without a valid token, 403 without a required scope), throttling (429), a body over',
+  'the authorizer (401 without a valid token, 403 without a required scope), stage throttling (429), a body over',
   '10 MB (413) and a timed-out function (503), all `{"message": …}` (`GatewayMessage`). A path not listed',
   'here answers 404, a method a listed path does not have 405 (with `Allow`), both problem+json.',
   '',
@@ -28,10 +28,10 @@ const description = [
   'LF and CR, U+FFFE, U+FFFF or lone surrogates: jobs carry it through SQS, which refuses them (400).',
 ].join('\n');
 
-/** Answers API Gateway may give on any route, whatever the function behind it does. */
+/** Answers any route may give, from API Gateway (`GatewayMessage`) or from the function (problem+json with `Retry-After`). */
 const GATEWAY_ANSWERS = {
-  429: ['TooManyRequests', 'Throttled by the stage or route limit (API Gateway).'],
-  503: ['ServiceUnavailable', 'The function timed out (API Gateway).'],
+  429: ['TooManyRequests', "The caller used up a per-caller rate limit (problem+json with `Retry-After`, see RATE_LIMITS), or the stage or route limit throttled (API Gateway's `GatewayMessage`)."],
+  503: ['ServiceUnavailable', "Too many concurrent changes to the same data, or throttling, past bounded retries (problem+json with `Retry-After`), or the function timed out (API Gateway's `GatewayMessage`)."],
 } as const;
 
 export function openApiDocument(): Record<string, unknown> {
@@ -114,7 +114,11 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
     responses[415] = sharedRef('UnsupportedMediaType', problemResponse('The body is not `application/json` (UTF-8).'));
   }
   for (const [status, [name, text]] of Object.entries(GATEWAY_ANSWERS)) {
-    responses[status] = sharedRef(name, { description: text, content: { 'application/json': { schema: gateway } } });
+    responses[status] = sharedRef(name, {
+      description: text,
+      headers: { 'Retry-After': { description: 'Seconds to wait before retrying (the function\'s answers).', required: false, schema: { type: 'string' } } },
+      content: { 'application/json': { schema: gateway }, [PROBLEM_CONTENT_TYPE]: { schema: problem } },
+    });
   }
   responses[500] = sharedRef('InternalServerError', problemResponse('An unexpected failure: `about:blank`, nothing more said.'));
 

@@ -11,17 +11,21 @@
  * Block: removes both follow edges (counts exact, each side's copies of the other's posts cleaned
  * up like an unfollow); while it stands the blocked user cannot follow (403), react or comment
  * (403), notify, or read the blocker's timeline and activities (404).
+ *
+ * Every PUT and DELETE is idempotent and a repeat repairs what a failed one left undone: a mute
+ * whose cleanup jobs were not all queued keeps `cleanupPending` on its check entry, an unmute's
+ * backfill is owed on the edge (`backfillPending`), a block's unfollows keep theirs on the edges —
+ * so the client's retry of a request that failed after its commit queues the work again. Unblock
+ * starts no work. Lost races are retried by the one retry loop (platform/retry.ts).
  */
 import { controlEntry, encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
 import { invalidCursor, ValidationError } from '../model/errors.js';
-import { backoff } from '../platform/pool.js';
-import { controlPage, liftBlock, liftMute, placeBlock, placeMute } from '../stores/controls-store.js';
-import { addPulledWhileFollowing, getEdge, getProfile } from '../stores/graph-store.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
+import { controlPage, liftBlock, liftMute, mutePendingCleared, placeBlock, placeMute } from '../stores/controls-store.js';
+import { getEdge, getProfile } from '../stores/graph-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { unfollow } from './following.js';
-
-const MAX_ATTEMPTS = 8;
 
 function notYourself(caller: string, target: string, what: string): void {
   if (caller === target) throw new ValidationError(`You cannot ${what} yourself.`, [{ field: 'path.userId', message: 'must not be the caller' }]);
@@ -29,51 +33,42 @@ function notYourself(caller: string, target: string, what: string): void {
 
 const activeFollow = async (user: string, target: string) => {
   const edge = await getEdge(user, target);
-  return edge?.state === 'active' ? { order: edge.order } : undefined;
+  return edge?.state === 'active' ? edge : undefined;
 };
 
 export async function mute(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'mute');
-  for (let attempt = 1; ; attempt++) {
+  const { outcome, follow } = await retrying(`mute ${caller} → ${target}`, RETRY.request, async () => {
     const follow = await activeFollow(caller, target);
-    const outcome = await placeMute(caller, target, follow);
-    if (outcome === 'noop') return;
-    if (outcome === 'done') {
-      if (follow) {
-        await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target });
-        await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target }, controlSettleSeconds());
-      }
-      return;
-    }
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`mute ${caller} → ${target}: gave up after ${attempt} attempts`);
-    await backoff(attempt); // the follow changed between the read and the transaction
+    const outcome = await placeMute(caller, target, follow && { order: follow.order });
+    return outcome === 'edge_changed' ? AGAIN : { outcome, follow }; // the follow changed between the read and the transaction
+  });
+  // A new mute of a followed user, or a repeat of one whose cleanups may not all be queued.
+  if ((outcome === 'done' && follow) || outcome === 'pending') {
+    await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target });
+    await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target }, controlSettleSeconds());
+    await mutePendingCleared(caller, target);
   }
 }
 
 export async function unmute(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'unmute');
-  for (let attempt = 1; ; attempt++) {
-    const follow = await activeFollow(caller, target);
-    const outcome = await liftMute(caller, target, follow);
-    if (outcome === 'noop') return;
-    if (outcome === 'done') {
-      if (!follow) return;
-      if ((await getProfile(target, { consistent: true })).pulled) await addPulledWhileFollowing(caller, target);
-      else await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
-      return;
-    }
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`unmute ${caller} → ${target}: gave up after ${attempt} attempts`);
-    await backoff(attempt);
-  }
+  const { outcome, follow } = await retrying(`unmute ${caller} → ${target}`, RETRY.request, async () => {
+    const edge = await activeFollow(caller, target);
+    // A pulled followee goes back into the pulled set in the unmute's own transaction.
+    const follow = edge && { edge, pulled: (await getProfile(target, { consistent: true })).pulled };
+    const outcome = await liftMute(caller, target, follow && { order: follow.edge.order, pulled: follow.pulled });
+    return outcome === 'edge_changed' ? AGAIN : { outcome, follow };
+  });
+  if (!follow || follow.pulled) return;
+  // The backfill this unmute owes the follow — or, on a repeat, one a failed unmute left owed.
+  if (outcome === 'done' || (follow.edge.backfillPending && !follow.edge.muted)) await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
 }
 
 export async function block(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'block');
   // A follow's transaction checks this very item: a conflict with one is retried, never taken for "already blocked".
-  for (let attempt = 1; (await placeBlock(caller, target)) === 'edge_changed'; attempt++) {
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`block ${caller} → ${target}: gave up after ${attempt} attempts`);
-    await backoff(attempt);
-  }
+  await retrying(`block ${caller} → ${target}`, RETRY.request, async () => ((await placeBlock(caller, target)) === 'edge_changed' ? AGAIN : undefined));
   // After the block stands the blocked user cannot follow the blocker (the follow transaction
   // checks it); the blocker may still choose to follow them. These end the follows that exist.
   // Repeated on a repeated PUT: each is a no-op once done.

@@ -10,7 +10,7 @@ import { readConfig } from '../../lib/defs/config.js';
 import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
-import { backoff } from '../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { followerShardOf } from '../model/profile.js';
 import { controlId, standingControls } from '../stores/controls-store.js';
 import { hasOriginals } from '../stores/feed-store.js';
@@ -20,7 +20,6 @@ import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
 
-const MAX_TX_ATTEMPTS = 8;
 /** How long after a follow a repeated PUT re-sends its notify job (a no-op if it already landed). */
 const RENOTIFY_WINDOW_NS = 3_600n * 1_000_000_000n;
 
@@ -53,7 +52,7 @@ export async function follow(follower: string, followee: string): Promise<void> 
   if (follower === followee) {
     throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
   }
-  for (let attempt = 1; ; attempt++) {
+  const result = await retrying(`follow ${follower} → ${followee}`, RETRY.request, async (attempt) => {
     const [{ pulled }, { muted, erased }] = await Promise.all([getProfile(followee, { consistent: true }), muteAndErasure(follower, followee)]);
     // The mark read here catches a finished erase; the transaction checks its copy on the shard it
     // counts on (an erase starting meanwhile). A retry counts on the next shard (model/profile.ts).
@@ -65,47 +64,38 @@ export async function follow(follower: string, followee: string): Promise<void> 
     }
     if (outcome === 'blocked') throw new ForbiddenError('This user has blocked you.');
     if (outcome === 'erased') throw new NotFoundError('No such user.');
-    if (outcome === 'done') {
-      if (!pulled && !muted) await startBackfill(follower, followee);
-      await notifyFollow(follower, followee, followedAt);
-      await checkThreshold(followee);
-      return;
-    }
+    if (outcome === 'done') return { made: true as const, followedAt, backfill: !pulled && !muted };
     if (outcome === 'condition_failed') {
       const edge = await getEdge(follower, followee);
-      if (edge?.state === 'active') {
-        if (edge.backfillPending) await enqueueJob({ kind: 'backfill', follower, followee });
-        // A repeat soon after the follow may be the retry of a request whose notify job never left.
-        if (nowTicks() - edge.followedAt < RENOTIFY_WINDOW_NS) await notifyFollow(follower, followee, edge.followedAt);
-        return;
-      }
+      if (edge?.state === 'active') return { made: false as const, edge };
     }
-    if (attempt >= MAX_TX_ATTEMPTS) throw new Error(`follow ${follower} → ${followee}: gave up after ${attempt} attempts`);
-    await backoff(attempt); // the pulled flag changed, a conflicting transaction, or the edge flipped
+    return AGAIN; // the pulled flag changed, a conflicting transaction, or the edge flipped
+  });
+  if (result.made) {
+    if (result.backfill) await startBackfill(follower, followee);
+    await notifyFollow(follower, followee, result.followedAt);
+    await checkThreshold(followee);
+    return;
   }
+  const { edge } = result;
+  if (edge.backfillPending) await enqueueJob({ kind: 'backfill', follower, followee });
+  // A repeat soon after the follow may be the retry of a request whose notify job never left.
+  if (nowTicks() - edge.followedAt < RENOTIFY_WINDOW_NS) await notifyFollow(follower, followee, edge.followedAt);
 }
 
 export async function unfollow(follower: string, followee: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  const outcome = await retrying(`unfollow ${follower} → ${followee}`, RETRY.request, async (attempt) => {
     const edge = await getEdge(follower, followee);
-    if (!edge) return;
-    if (edge.state === 'gone') {
-      if (edge.cleanupPending) {
-        await enqueueJob({ kind: 'cleanup', follower, followee });
-        await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
-      }
-      return;
-    }
-    if ((await removeEdge(follower, followee, edge.order, followerShardOf(follower, attempt))) === 'done') {
-      await enqueueJob({ kind: 'cleanup', follower, followee });
-      // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
-      await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
-      await checkThreshold(followee);
-      return;
-    }
-    if (attempt >= MAX_TX_ATTEMPTS) throw new Error(`unfollow ${follower} → ${followee}: gave up after ${attempt} attempts`);
-    await backoff(attempt); // raced another follow/unfollow of the same edge: re-read and retry
-  }
+    if (!edge) return 'none';
+    if (edge.state === 'gone') return edge.cleanupPending ? 'owed' : 'none'; // a repeat: its cleanup may not have been queued
+    const removed = await removeEdge(follower, followee, edge.order, followerShardOf(follower, attempt));
+    return removed === 'done' ? 'removed' : AGAIN; // raced another follow/unfollow of the same edge: re-read and retry
+  });
+  if (outcome === 'none') return;
+  await enqueueJob({ kind: 'cleanup', follower, followee });
+  // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
+  await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
+  if (outcome === 'removed') await checkThreshold(followee);
 }
 
 /**

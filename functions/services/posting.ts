@@ -15,7 +15,7 @@ import { newDiscriminator } from '../model/range-key.js';
 import { isVisibleOriginal, TOMBSTONE_SECONDS, type TimelineItem, timelineItem } from '../model/timeline-item.js';
 import { isoFromTicks, nowTicks, ticksFromIso } from '../platform/clock.js';
 import { logger } from '../platform/logger.js';
-import { backoff } from '../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
 import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
 import { closeCounter } from '../stores/social-store.js';
@@ -27,8 +27,6 @@ import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.j
 
 /** How far ahead of the server's clock a client's `time` may be. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
-/** Concurrent posts with one foreignId: the loser retries until it can read the winner's marker. */
-const FOREIGN_ID_ATTEMPTS = 4;
 
 let policy: TimelinePolicy | undefined;
 const timelinePolicy = () => (policy ??= timelinePolicyFromEnv());
@@ -68,9 +66,13 @@ export async function postActivity(caller: string, admin: boolean, input: Activi
   return result;
 }
 
-/** With foreignId: the original and its marker in one transaction, or the original the marker names. */
+/**
+ * With foreignId: the original and its marker in one transaction, or the original the marker
+ * names. Concurrent posts with one foreignId: the loser retries until it can read the winner's
+ * marker (briefly: past that, a 503 asks the client to retry).
+ */
 async function postOnce(item: TimelineItem & { foreignId: string }): Promise<PostResult> {
-  for (let attempt = 1; ; attempt++) {
+  return retrying('post with a foreignId in flight', RETRY.marker, async () => {
     if ((await putOriginalWithMarker(item)) === 'created') return { created: true, activity: toActivity(item) };
     // The marker exists, or a concurrent post holds it (its transaction is in flight).
     const rk = await markedOriginal(item.actor, item.foreignId);
@@ -81,9 +83,8 @@ async function postOnce(item: TimelineItem & { foreignId: string }): Promise<Pos
       }
       return { created: false, activity: toActivity(original!) };
     }
-    if (attempt >= FOREIGN_ID_ATTEMPTS) throw new ConflictError('A concurrent post with this foreignId is in flight; retry.');
-    await backoff(attempt, 20, 200);
-  }
+    return AGAIN;
+  });
 }
 
 function keyOf(id: string) {

@@ -8,27 +8,26 @@ import type { Activity } from '../model/activity.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
 import { nowTicks } from '../platform/clock.js';
-import { backoff } from '../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { addReaction, getCounters, getReactionsOf, removeReaction, type SocialOutcome } from '../stores/social-store.js';
 import { hasBlocked } from './controls-state.js';
 import { getActivity, getActivityFor } from './posting.js';
-
-const MAX_ATTEMPTS = 12;
 
 /** A user the author blocked may not react to or comment on their activities. */
 export async function refuseIfBlocked(author: string, caller: string): Promise<void> {
   if (author !== caller && (await hasBlocked(author, caller))) throw new ForbiddenError("The activity's author has blocked you.");
 }
 
-/** Run a social transaction until it is not a conflict (bounded); `closed` reads as a deleted activity. */
-export async function untilSettled(run: () => Promise<SocialOutcome>): Promise<'done' | 'noop'> {
-  for (let attempt = 1; ; attempt++) {
+/**
+ * Run a social transaction until it is not a conflict (the one retry loop, many callers on one
+ * counter's patience: past it, a 503); `closed` reads as a deleted activity.
+ */
+export function untilSettled(run: () => Promise<SocialOutcome>, what = 'reaction or comment'): Promise<'done' | 'noop'> {
+  return retrying(what, RETRY.counter, async () => {
     const outcome = await run();
-    if (outcome === 'done' || outcome === 'noop') return outcome;
     if (outcome === 'closed') throw new NotFoundError('No such activity.');
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`gave up after ${attempt} conflicting attempts`);
-    await backoff(attempt, 10, 500);
-  }
+    return outcome === 'conflict' ? AGAIN : outcome;
+  });
 }
 
 let allowedKinds: ReadonlySet<string> | undefined;

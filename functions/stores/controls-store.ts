@@ -4,11 +4,18 @@
  * followed user also sets the `muted` flag on the follow edge (conditioned on the edge as read) and
  * on the followee's followers-list entry, and takes the followee out of the muter's pulled set — so
  * the fan-out, the pull job and reads agree from the commit on. Checks read the check entry alone.
+ * Every transaction names its parts (platform/dynamo/transact.ts): outcomes are read by name.
+ *
+ * Retries repair: a mute of a followed user leaves `cleanupPending` on its check entry until both
+ * cleanup jobs are queued, so a repeat that finds the mute standing (the failed condition returns
+ * the entry, no read) queues them again; an unmute of a followed user sets the edge's
+ * `backfillPending`, which the backfill clears, so a repeat finds the backfill still owed.
  */
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../model/erasure.js';
 import { followEdgeKey, parseEdge } from '../model/follow-edge.js';
 import { followListKey } from '../model/follow-lists.js';
+import { profileKey } from '../model/profile.js';
 import {
   type Control,
   controlCheckKey,
@@ -21,125 +28,168 @@ import {
 } from '../model/user-controls.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
-import { cancellationCodes } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage } from '../platform/dynamo/query.js';
+import { transact, type TxItem, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
-import { removePulledUpdate } from './feed-store.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
+import { addPulledUpdate, removePulledUpdate } from './feed-store.js';
 
 const graph = () => tableName('graph');
 
-/** `done`; `noop` (it already stood / was already lifted); `edge_changed` (re-read and retry). */
-export type ControlOutcome = 'done' | 'noop' | 'edge_changed';
+/**
+ * `done`; `noop` (it already stood / was already lifted); `pending` (it already stood, and the jobs
+ * it starts may not all be queued: queue them again); `edge_changed` (re-read and retry).
+ */
+export type ControlOutcome = 'done' | 'noop' | 'pending' | 'edge_changed';
 
-function outcomeOf(error: unknown): ControlOutcome {
-  const codes = cancellationCodes(error);
-  if (!codes) throw error;
-  if (codes[0] === 'ConditionalCheckFailed') return 'noop';
-  return 'edge_changed';
-}
+/** The parts every control transaction may have; `check` is the conditioned check entry. */
+type Part = 'check' | 'list' | 'erasedList' | 'mirror' | 'edge' | 'followersEntry' | 'pulledSet' | 'noFollow' | 'pulledAsRead';
+
+/** A repeat (the check entry's condition failed) or a lost race (anything else). */
+const outcomeOf = (out: TxOutcome<Part>): ControlOutcome => (out.ok ? 'done' : out.failed.has('check') ? 'noop' : 'edge_changed');
 
 /** The follow edge as read, when the muter follows the target. */
 export interface FollowRef {
   readonly order: string;
 }
 
-function edgeFlag(user: string, target: string, follow: FollowRef, set: boolean) {
+/** The edge's and the followers-list entry's `muted` flag; an unmute also marks the backfill it owes. */
+function edgeFlag(user: string, target: string, follow: FollowRef, set: boolean, owesBackfill = false): TxPart<Part>[] {
   return [
-    {
-      Update: {
-        TableName: graph(),
-        Key: followEdgeKey(user, target),
-        UpdateExpression: set ? 'SET muted = :t' : 'REMOVE muted',
-        ConditionExpression: '#state = :active AND #order = :order',
-        ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
-        ExpressionAttributeValues: { ':active': 'active', ':order': follow.order, ...(set ? { ':t': true } : {}) },
+    [
+      'edge',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followEdgeKey(user, target),
+          UpdateExpression: set ? 'SET muted = :t' : owesBackfill ? 'REMOVE muted SET backfillPending = :t' : 'REMOVE muted',
+          ConditionExpression: '#state = :active AND #order = :order',
+          ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+          ExpressionAttributeValues: { ':active': 'active', ':order': follow.order, ...(set || owesBackfill ? { ':t': true } : {}) },
+        },
       },
-    },
-    {
-      Update: {
-        TableName: graph(),
-        Key: followListKey('followers', target, follow.order, user),
-        UpdateExpression: set ? 'SET muted = :t' : 'REMOVE muted',
-        ...(set ? { ExpressionAttributeValues: { ':t': true } } : {}),
+    ],
+    [
+      'followersEntry',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followListKey('followers', target, follow.order, user),
+          UpdateExpression: set ? 'SET muted = :t' : 'REMOVE muted',
+          ...(set ? { ExpressionAttributeValues: { ':t': true } } : {}),
+        },
       },
-    },
+    ],
   ];
 }
 
 /**
- * A control's check entry first (its condition makes a repeat a no-op: `outcomeOf` reads item 0),
- * then its list entry and its mirror. The check entry holds no id.
+ * A control's check entry (its condition makes a repeat a no-op, and returns the entry: its
+ * `cleanupPending` says whether jobs are still owed), its list entry and its mirror. The check
+ * entry holds no id.
  */
-function placed(kind: Control, user: string, target: string) {
+function placed(kind: Control, user: string, target: string, pending = false): TxPart<Part>[] {
   return [
-    { Put: { TableName: graph(), Item: controlCheckKey(kind, user, target), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: graph(), Item: { ...controlListKey(kind, user, target), userId: target } } },
-    { Put: { TableName: graph(), Item: { ...mirrorKey(kind, user, target), userId: user } } },
+    ['check', { Put: { TableName: graph(), Item: { ...controlCheckKey(kind, user, target), ...(pending ? { cleanupPending: true } : {}) }, ConditionExpression: 'attribute_not_exists(pk)' }, returnOld: true }],
+    ['list', { Put: { TableName: graph(), Item: { ...controlListKey(kind, user, target), userId: target } } }],
+    ['mirror', { Put: { TableName: graph(), Item: { ...mirrorKey(kind, user, target), userId: user } } }],
   ];
 }
 
 /** Every item of a control, the erased form of its list entry included (the target may have been erased and come back). */
-function lifted(kind: Control, user: string, target: string, conditioned: boolean) {
+function lifted(kind: Control, user: string, target: string, conditioned: boolean): TxPart<Part>[] {
   return [
-    { Delete: { TableName: graph(), Key: controlCheckKey(kind, user, target), ...(conditioned ? { ConditionExpression: 'attribute_exists(pk)' } : {}) } },
-    { Delete: { TableName: graph(), Key: controlListKey(kind, user, target) } },
-    { Delete: { TableName: graph(), Key: erasedListKey(kind, user, target) } },
-    { Delete: { TableName: graph(), Key: mirrorKey(kind, user, target) } },
+    ['check', { Delete: { TableName: graph(), Key: controlCheckKey(kind, user, target), ...(conditioned ? { ConditionExpression: 'attribute_exists(pk)' } : {}) } }],
+    ['list', { Delete: { TableName: graph(), Key: controlListKey(kind, user, target) } }],
+    ['erasedList', { Delete: { TableName: graph(), Key: erasedListKey(kind, user, target) } }],
+    ['mirror', { Delete: { TableName: graph(), Key: mirrorKey(kind, user, target) } }],
   ];
 }
 
+/**
+ * Place a mute. Of a followed user, its check entry carries `cleanupPending` until
+ * `mutePendingCleared` (after both cleanup jobs are queued); a repeat that finds it says `pending`.
+ */
 export async function placeMute(user: string, target: string, follow: FollowRef | undefined): Promise<ControlOutcome> {
+  const out = await transact<Part>([
+    ...placed('mute', user, target, follow !== undefined),
+    // No follow as read: none may appear before this commits (a bulk import writes edges without a transaction).
+    ...(follow ? [...edgeFlag(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const] : [['noFollow', noActiveFollow(user, target)] as const]),
+  ]);
+  if (!out.ok && out.failed.has('check')) return out.old.check?.cleanupPending === true ? 'pending' : 'noop';
+  return outcomeOf(out);
+}
+
+/** Both cleanup jobs of a mute are queued: its check entry owes nothing (if it still stands). */
+export async function mutePendingCleared(user: string, target: string): Promise<void> {
   try {
     await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          ...placed('mute', user, target),
-          ...(follow ? [...edgeFlag(user, target, follow, true), { Update: removePulledUpdate(user, target) }] : []),
-        ] as never,
-      }),
+      new UpdateCommand({ TableName: graph(), Key: controlCheckKey('mute', user, target), UpdateExpression: 'REMOVE cleanupPending', ConditionExpression: 'attribute_exists(pk)' }),
     );
-    return 'done';
   } catch (error) {
-    return outcomeOf(error);
+    if (!isConditionalCheckFailed(error)) throw error; // lifted meanwhile: nothing owed
   }
 }
 
-export async function liftMute(user: string, target: string, follow: FollowRef | undefined): Promise<ControlOutcome> {
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          ...lifted('mute', user, target, true),
-          ...(follow ? edgeFlag(user, target, follow, false) : []),
-        ] as never,
-      }),
-    );
-    return 'done';
-  } catch (error) {
-    return outcomeOf(error);
-  }
+function noActiveFollow(user: string, target: string): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: graph(),
+      Key: followEdgeKey(user, target),
+      ConditionExpression: 'attribute_not_exists(pk) OR #state <> :active',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':active': 'active' },
+    },
+  };
+}
+
+/**
+ * Set (or clear) the `muted` flag of a follow made without reading the mute — a bulk import's, when
+ * the mute changed under it — as a mute (or unmute) of a follow does: the edge as read (`order`)
+ * and the followers-list entry, and for a mute the followee out of the follower's pulled set.
+ */
+export async function setFollowMuted(user: string, target: string, follow: FollowRef, muted: boolean): Promise<'done' | 'edge_changed'> {
+  const out = await transact<Part>([...edgeFlag(user, target, follow, muted), muted && ['pulledSet', { Update: removePulledUpdate(user, target) }]]);
+  return out.ok ? 'done' : 'edge_changed';
+}
+
+/**
+ * Lift a mute. Of a followed user, the followee comes back the way a follow brings them: a pulled
+ * one (as read: `pulled`, checked on the profile) into the follower's pulled set in this very
+ * transaction, any other by a backfill the edge now owes (`backfillPending`, cleared by the job).
+ */
+export async function liftMute(user: string, target: string, follow: (FollowRef & { pulled: boolean }) | undefined): Promise<ControlOutcome> {
+  const followParts: TxPart<Part>[] = !follow
+    ? []
+    : [
+        ...edgeFlag(user, target, follow, false, !follow.pulled),
+        ['pulledAsRead', pulledAsRead(target, follow.pulled)],
+        follow.pulled && ['pulledSet', { Update: addPulledUpdate(user, target) }],
+      ];
+  return outcomeOf(await transact<Part>([...lifted('mute', user, target, true), ...followParts]));
+}
+
+/** The followee's `pulled` flag is still as read (the pull job sets it on the profile and its shards at once). */
+function pulledAsRead(target: string, pulled: boolean): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: graph(),
+      Key: profileKey(target),
+      ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
+      ExpressionAttributeValues: pulled ? { ':true': true } : { ':false': false },
+    },
+  };
 }
 
 /** Place a block and its mirror: 'done', 'noop' (it already stood) or 'edge_changed' (a conflicting transaction: retry). */
 export async function placeBlock(user: string, target: string): Promise<ControlOutcome> {
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: placed('block', user, target),
-      }),
-    );
-    return 'done';
-  } catch (error) {
-    return outcomeOf(error);
-  }
+  return outcomeOf(await transact<Part>(placed('block', user, target)));
 }
 
+/** Lift a block (a no-op if none stands); unconditioned, so only a lost race cancels it: retried. */
 export async function liftBlock(user: string, target: string): Promise<void> {
-  await doc.send(
-    new TransactWriteCommand({
-      TransactItems: lifted('block', user, target, false),
-    }),
-  );
+  await retrying(`unblock ${user} → ${target}`, RETRY.request, async () => ((await transact<Part>(lifted('block', user, target, false))).ok ? undefined : AGAIN));
 }
 
 /**
@@ -194,19 +244,16 @@ export async function deleteControlItem(key: { pk: string; sk: string }): Promis
  * not brought back as an erased entry. Idempotent.
  */
 export async function keepControlOfErased(kind: Control, owner: string, erased: string): Promise<void> {
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: graph(), Key: controlCheckKey(kind, owner, erased), ConditionExpression: 'attribute_exists(pk)' } },
-          { Put: { TableName: graph(), Item: { ...erasedListKey(kind, owner, erased), erased: true } } },
-          { Delete: { TableName: graph(), Key: controlListKey(kind, owner, erased) } },
-          { Delete: { TableName: graph(), Key: mirrorKey(kind, owner, erased) } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (cancellationCodes(error)?.[0] !== 'ConditionalCheckFailed') throw error;
+  const lifted = await retrying(`keep ${owner}'s ${kind} of an erased user`, RETRY.step, async () => {
+    const out = await transact<Part>([
+      ['check', { ConditionCheck: { TableName: graph(), Key: controlCheckKey(kind, owner, erased), ConditionExpression: 'attribute_exists(pk)' } }],
+      ['erasedList', { Put: { TableName: graph(), Item: { ...erasedListKey(kind, owner, erased), erased: true } } }],
+      ['list', { Delete: { TableName: graph(), Key: controlListKey(kind, owner, erased) } }],
+      ['mirror', { Delete: { TableName: graph(), Key: mirrorKey(kind, owner, erased) } }],
+    ]);
+    return out.ok ? false : out.failed.has('check') ? true : AGAIN;
+  });
+  if (lifted) {
     // Lifted meanwhile: what is left of it names the erased user.
     await deleteControlItem(controlListKey(kind, owner, erased));
     await deleteControlItem(mirrorKey(kind, owner, erased));

@@ -6,7 +6,7 @@
  * both list entries, both counters and — for a pulled followee — the follower's pulled set in
  * their home-feed head, so counters stay exact and the pulled set in step under any concurrency.
  */
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey, erasureShardKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
@@ -14,9 +14,10 @@ import { controlCheckKey } from '../model/user-controls.js';
 import { foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { allFollowerShardKeys, FOLLOWER_SHARDS, followerShardKey, followerShardOf, parseProfile, type Profile, PROFILE_PREFIX, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
-import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { backoff } from '../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { queryPage } from '../platform/dynamo/query.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
@@ -41,27 +42,18 @@ export async function getProfile(userId: string, opts: { consistent?: boolean } 
   return parseProfile(items);
 }
 
-const PULLED_ATTEMPTS = 8;
-
 /**
  * Set the `pulled` flag on the profile and on every follower-count shard, in one transaction, so
  * a follow's transaction (which checks the flag on its own shard) sees one value everywhere. It
- * may lose a race with a follow on a shard: retried with backoff, bounded (then the job's message
- * comes back).
+ * may lose a race with a follow on a shard: retried (platform/retry.ts; past it, the job's
+ * message comes back).
  */
 export async function setPulled(author: string, pulled: boolean): Promise<void> {
   const set = (Key: Record<string, string>) => ({ Update: { TableName: graph(), Key, UpdateExpression: 'SET pulled = :p', ExpressionAttributeValues: { ':p': pulled } } });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // Unpulled: the profile forgets since when (see markPulledSince).
-      const profile = pulled ? set(profileKey(author)) : { Update: { ...set(profileKey(author)).Update, UpdateExpression: 'SET pulled = :p REMOVE pulledSince' } };
-      await doc.send(new TransactWriteCommand({ TransactItems: [profile, ...allFollowerShardKeys(author).map(set)] }));
-      return;
-    } catch (error) {
-      if (!cancellationCodes(error) || attempt >= PULLED_ATTEMPTS) throw error;
-      await backoff(attempt);
-    }
-  }
+  // Unpulled: the profile forgets since when (see markPulledSince).
+  const profile = pulled ? set(profileKey(author)) : { Update: { ...set(profileKey(author)).Update, UpdateExpression: 'SET pulled = :p REMOVE pulledSince' } };
+  const parts: TxPart<string>[] = [['profile', profile], ...allFollowerShardKeys(author).map((key, i) => [`shard:${i}`, set(key)] as const)];
+  await retrying(`set ${author} pulled=${pulled}`, RETRY.request, async () => ((await transact(parts)).ok ? undefined : AGAIN));
 }
 
 /**
@@ -94,15 +86,8 @@ export async function getEdge(follower: string, followee: string): Promise<Edge 
 
 export type TxOutcome = 'done' | 'condition_failed' | 'conflict';
 
-/** Classify a cancelled transaction: its first item's condition failed, or it lost a race. */
-function outcomeOf(error: unknown): TxOutcome {
-  const codes = cancellationCodes(error);
-  if (!codes) throw error;
-  return codes[0] === 'ConditionalCheckFailed' ? 'condition_failed' : 'conflict';
-}
-
-/** Index of the follower's profile update in createEdge's transaction (its `following < max` condition). */
-const FOLLOWER_PROFILE_ITEM = 4;
+/** The parts of a follow's or an unfollow's transaction (named: outcomes are read by name). */
+type EdgePart = 'edge' | 'followersEntry' | 'followingEntry' | 'followeeShard' | 'followerProfile' | 'block' | 'mute' | 'erasure' | 'pulledSet';
 
 /**
  * Create (or renew a gone) edge at `ticks`. `pulled` is the followee's flag as last read: the
@@ -124,108 +109,107 @@ export async function createEdge(
 ): Promise<TxOutcome | 'limit' | 'blocked' | 'mute_changed' | 'erased'> {
   // A muted follow backfills nothing and is never in the pulled set (its posts stay out of the feed).
   const edge = activeEdgeItem(follower, followee, ticks, !pulled && !muted, muted);
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: graph(),
-              Item: edge,
-              ConditionExpression: 'attribute_not_exists(pk) OR #state = :gone',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':gone': 'gone' },
-            },
-          },
-          { Put: { TableName: graph(), Item: followListItem('followers', followee, edge.order, follower, muted) } },
-          { Put: { TableName: graph(), Item: followListItem('following', follower, edge.order, followee) } },
-          {
-            Update: {
-              TableName: graph(),
-              Key: followerShardKey(followee, shard),
-              UpdateExpression: 'ADD followers :one',
-              ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
-              ExpressionAttributeValues: { ':one': 1, ...(pulled ? { ':true': true } : { ':false': false }) },
-            },
-          },
-          {
-            Update: {
-              TableName: graph(),
-              Key: profileKey(follower),
-              UpdateExpression: 'ADD following :one, graphVersion :one',
-              ConditionExpression: 'attribute_not_exists(following) OR following < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': maxFollowing },
-            },
-          },
-          // The followee has not blocked the follower; the follower's mute of them is as read.
-          { ConditionCheck: { TableName: graph(), Key: controlCheckKey('block', followee, follower), ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            ConditionCheck: {
-              TableName: graph(),
-              Key: controlCheckKey('mute', follower, followee),
-              ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
-            },
-          },
-          // The followee is not being erased (its copy of the mark on this shard; the caller read the mark itself).
-          { ConditionCheck: { TableName: graph(), Key: erasureShardKey(followee, shard), ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...(pulled && !muted ? [{ Update: addPulledUpdate(follower, followee) }] : []),
-        ],
-      }),
-    );
-    return 'done';
-  } catch (error) {
-    const codes = cancellationCodes(error);
-    if (codes && codes[0] !== 'ConditionalCheckFailed' && codes[FOLLOWER_PROFILE_ITEM] === 'ConditionalCheckFailed') return 'limit';
-    if (codes?.[BLOCK_CHECK_ITEM] === 'ConditionalCheckFailed') return 'blocked';
-    if (codes?.[MUTE_CHECK_ITEM] === 'ConditionalCheckFailed') return 'mute_changed';
-    if (codes?.[ERASURE_CHECK_ITEM] === 'ConditionalCheckFailed') return 'erased';
-    return outcomeOf(error);
-  }
+  const out = await transact<EdgePart>([
+    [
+      'edge',
+      {
+        Put: {
+          TableName: graph(),
+          Item: edge,
+          ConditionExpression: 'attribute_not_exists(pk) OR #state = :gone',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':gone': 'gone' },
+        },
+      },
+    ],
+    ['followersEntry', { Put: { TableName: graph(), Item: followListItem('followers', followee, edge.order, follower, muted) } }],
+    ['followingEntry', { Put: { TableName: graph(), Item: followListItem('following', follower, edge.order, followee) } }],
+    [
+      'followeeShard',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followerShardKey(followee, shard),
+          UpdateExpression: 'ADD followers :one',
+          ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
+          ExpressionAttributeValues: { ':one': 1, ...(pulled ? { ':true': true } : { ':false': false }) },
+        },
+      },
+    ],
+    [
+      'followerProfile',
+      {
+        Update: {
+          TableName: graph(),
+          Key: profileKey(follower),
+          UpdateExpression: 'ADD following :one, graphVersion :one',
+          ConditionExpression: 'attribute_not_exists(following) OR following < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': maxFollowing },
+        },
+      },
+    ],
+    // The followee has not blocked the follower; the follower's mute of them is as read.
+    ['block', { ConditionCheck: { TableName: graph(), Key: controlCheckKey('block', followee, follower), ConditionExpression: 'attribute_not_exists(pk)' } }],
+    [
+      'mute',
+      {
+        ConditionCheck: {
+          TableName: graph(),
+          Key: controlCheckKey('mute', follower, followee),
+          ConditionExpression: muted ? 'attribute_exists(pk)' : 'attribute_not_exists(pk)',
+        },
+      },
+    ],
+    // The followee is not being erased (its copy of the mark on this shard; the caller read the mark itself).
+    ['erasure', { ConditionCheck: { TableName: graph(), Key: erasureShardKey(followee, shard), ConditionExpression: 'attribute_not_exists(pk)' } }],
+    pulled && !muted && ['pulledSet', { Update: addPulledUpdate(follower, followee) }],
+  ]);
+  if (out.ok) return 'done';
+  const failed = out.failed;
+  if (!failed.has('edge') && failed.has('followerProfile')) return 'limit';
+  if (failed.has('block')) return 'blocked';
+  if (failed.has('mute')) return 'mute_changed';
+  if (failed.has('erasure')) return 'erased';
+  return failed.has('edge') ? 'condition_failed' : 'conflict'; // a repeat, or a lost race (the pulled flag changed, a conflict)
 }
-
-const BLOCK_CHECK_ITEM = 5;
-const MUTE_CHECK_ITEM = 6;
-const ERASURE_CHECK_ITEM = 7;
 
 /**
  * Turn the active edge (as read: `order`) gone, dropping both list entries, counters and
  * pulled-set entry. The followee's count goes down on follower-count shard `shard` (any shard: they sum).
  */
 export async function removeEdge(follower: string, followee: string, order: string, shard = followerShardOf(follower)): Promise<TxOutcome> {
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: graph(),
-              Key: followEdgeKey(follower, followee),
-              UpdateExpression: 'SET #state = :gone, cleanupPending = :true REMOVE backfillPending',
-              ConditionExpression: '#state = :active AND #order = :order',
-              ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
-              ExpressionAttributeValues: { ':gone': 'gone', ':active': 'active', ':order': order, ':true': true },
-            },
-          },
-          { Delete: { TableName: graph(), Key: followListKey('followers', followee, order, follower) } },
-          { Delete: { TableName: graph(), Key: followListKey('following', follower, order, followee) } },
-          { Update: { TableName: graph(), Key: followerShardKey(followee, shard), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } },
-          {
-            Update: {
-              TableName: graph(),
-              Key: profileKey(follower),
-              UpdateExpression: 'ADD following :minus, graphVersion :one',
-              ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
-            },
-          },
-          // Unconditional: the followee may have been pulled since the edge was read.
-          { Update: removePulledUpdate(follower, followee) },
-        ],
-      }),
-    );
-    return 'done';
-  } catch (error) {
-    return outcomeOf(error);
-  }
+  const out = await transact<EdgePart>([
+    [
+      'edge',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followEdgeKey(follower, followee),
+          UpdateExpression: 'SET #state = :gone, cleanupPending = :true REMOVE backfillPending',
+          ConditionExpression: '#state = :active AND #order = :order',
+          ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+          ExpressionAttributeValues: { ':gone': 'gone', ':active': 'active', ':order': order, ':true': true },
+        },
+      },
+    ],
+    ['followersEntry', { Delete: { TableName: graph(), Key: followListKey('followers', followee, order, follower) } }],
+    ['followingEntry', { Delete: { TableName: graph(), Key: followListKey('following', follower, order, followee) } }],
+    ['followeeShard', { Update: { TableName: graph(), Key: followerShardKey(followee, shard), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } }],
+    [
+      'followerProfile',
+      {
+        Update: {
+          TableName: graph(),
+          Key: profileKey(follower),
+          UpdateExpression: 'ADD following :minus, graphVersion :one',
+          ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+        },
+      },
+    ],
+    // Unconditional: the followee may have been pulled since the edge was read.
+    ['pulledSet', { Update: removePulledUpdate(follower, followee) }],
+  ]);
+  return out.ok ? 'done' : out.failed.has('edge') ? 'condition_failed' : 'conflict';
 }
 
 /**
@@ -233,28 +217,25 @@ export async function removeEdge(follower: string, followee: string, order: stri
  * job reading an old follower page must not re-add an author just unfollowed.
  */
 export async function addPulledWhileFollowing(follower: string, author: string): Promise<void> {
-  try {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: graph(),
-              Key: followEdgeKey(follower, author),
-              // …and not muted: a muted author's posts stay out of the follower's feed.
-              ConditionExpression: '#state = :active AND attribute_not_exists(muted)',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':active': 'active' },
-            },
+  await retrying(`add ${author} to ${follower}'s pulled set`, RETRY.request, async () => {
+    const out = await transact<'edge' | 'pulledSet'>([
+      [
+        'edge',
+        {
+          ConditionCheck: {
+            TableName: graph(),
+            Key: followEdgeKey(follower, author),
+            // …and not muted: a muted author's posts stay out of the follower's feed.
+            ConditionExpression: '#state = :active AND attribute_not_exists(muted)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':active': 'active' },
           },
-          { Update: addPulledUpdate(follower, author) },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return; // unfollowed meanwhile
-    throw error;
-  }
+        },
+      ],
+      ['pulledSet', { Update: addPulledUpdate(follower, author) }],
+    ]);
+    return out.ok || out.failed.has('edge') ? undefined : AGAIN; // done, or unfollowed (muted) meanwhile
+  });
 }
 
 /** Clears a pending flag once its job finished, unless the edge moved on meanwhile. */

@@ -32,6 +32,7 @@ import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
+import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 
@@ -153,22 +154,26 @@ async function transactOrLost(items: readonly object[]): Promise<boolean> {
 /** Apply one group change atomically (see the file comment). */
 export async function writeGroupChange(change: GroupChange): Promise<ChangeOutcome> {
   const { recipient, previous, next, expiresAt } = change;
-  const items: object[] = [];
+  // Named parts: the outcome is read by name, not by position (platform/dynamo/transact.ts).
+  const parts: TxPart<string>[] = [];
   if (change.liveOriginal) {
-    items.push({
-      ConditionCheck: {
-        TableName: tableName('feed'),
-        Key: timelineKey(change.liveOriginal.author, change.liveOriginal.rk),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+    parts.push([
+      'source',
+      {
+        ConditionCheck: {
+          TableName: tableName('feed'),
+          Key: timelineKey(change.liveOriginal.author, change.liveOriginal.rk),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+        },
       },
-    });
+    ]);
   }
   for (const c of change.claims ?? []) {
     // A new claim also goes into the actor's index (erasing the actor walks it).
     if (c.readSize === undefined) {
-      items.push({ Put: { TableName: graph(), Item: { ...actorIndexKey(c.actor, recipient, next.gid), recipient, gid: next.gid, ...(expiresAt === undefined ? {} : { expiresAt }) } } });
+      parts.push([`index:${c.actor}`, { Put: { TableName: graph(), Item: { ...actorIndexKey(c.actor, recipient, next.gid), recipient, gid: next.gid, ...(expiresAt === undefined ? {} : { expiresAt }) } } }]);
     }
-    items.push({
+    parts.push([`claim:${c.actor}`, {
       Update: {
         TableName: graph(),
         Key: claimKey(recipient, next.gid, c.actor),
@@ -176,23 +181,17 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
         ConditionExpression: c.readSize === undefined ? 'attribute_not_exists(pk)' : 'size(events) = :n',
         ExpressionAttributeValues: { ':e': new Set(c.add), ':a': c.actor, ...(expiresAt === undefined ? {} : { ':x': expiresAt }), ...(c.readSize === undefined ? {} : { ':n': c.readSize }) },
       },
-    });
+    }]);
   }
-  items.push(...groupPuts(recipient, previous, next, expiresAt));
+  groupPuts(recipient, previous, next, expiresAt).forEach((item, i) => parts.push([`group:${i}`, item as TxItem]));
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
-  if (head) items.push(head);
-  const quotaAt = items.length; // the strangers' quota updates go last, in the order of `strangers.actors`
-  for (const actor of change.strangers?.actors ?? []) items.push(quotaUpdate(recipient, next.day, actor, change.strangers!));
-  try {
-    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-    return 'done';
-  } catch (error) {
-    const codes = cancellationCodes(error);
-    if (!codes) throw error;
-    if (change.liveOriginal && codes[0] === 'ConditionalCheckFailed') return 'source_gone';
-    const overLimit = (change.strangers?.actors ?? []).filter((_, i) => codes[quotaAt + i] === 'ConditionalCheckFailed');
-    return overLimit.length > 0 ? { overLimit } : 'retry';
-  }
+  if (head) parts.push(['head', head as TxItem]);
+  for (const actor of change.strangers?.actors ?? []) parts.push([`quota:${actor}`, quotaUpdate(recipient, next.day, actor, change.strangers!)]);
+  const out = await transact(parts);
+  if (out.ok) return 'done';
+  if (out.failed.has('source')) return 'source_gone';
+  const overLimit = (change.strangers?.actors ?? []).filter((actor) => out.failed.has(`quota:${actor}`));
+  return overLimit.length > 0 ? { overLimit } : 'retry';
 }
 
 /** One more group started by a stranger on `day`, within `limit` (the item expires `expiresAt`). */

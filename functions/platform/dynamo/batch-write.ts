@@ -1,6 +1,6 @@
 /**
  * BatchWriteItem for many items: 25 per call, a few calls in flight, `UnprocessedItems` and
- * throttling retried with full-jitter exponential backoff, bounded — then `UnprocessedWritesError`,
+ * throttling retried by the one retry loop (platform/retry.ts: bounded, full jitter) — then `UnprocessedWritesError`,
  * so the caller's message comes back instead of being acknowledged with writes missing.
  * Every write is a put or delete of a deterministic key, so a retry (of a call or of the whole job)
  * only rewrites what is already there.
@@ -10,7 +10,8 @@
 import { BatchWriteItemCommand, type WriteRequest as MarshalledRequest } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, dynamo } from '../clients.js';
-import { forEachLimit, sleep } from '../pool.js';
+import { forEachLimit } from '../pool.js';
+import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../retry.js';
 import { isThrottling, UnprocessedWritesError } from './errors.js';
 
 export type WriteRequest =
@@ -41,24 +42,29 @@ export async function batchWriteAll(
 }
 
 async function writeChunk(table: string, chunk: WriteRequest[], opts: BatchWriteOptions): Promise<void> {
-  const maxAttempts = opts.maxAttempts ?? 8;
-  const base = opts.baseDelayMs ?? 25;
-  const cap = opts.maxDelayMs ?? 2000;
+  const policy = {
+    attempts: opts.maxAttempts ?? RETRY.batch.attempts,
+    baseMs: opts.baseDelayMs ?? RETRY.batch.baseMs,
+    capMs: opts.maxDelayMs ?? RETRY.batch.capMs,
+  };
   let pending = chunk;
   let lastError: unknown;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const out = opts.marshalled
-        ? await dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending as MarshalledRequest[] } }))
-        : await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] ?? []) as WriteRequest[];
-      if (pending.length === 0) return;
-    } catch (error) {
-      if (!isThrottling(error)) throw error;
-      lastError = error; // the whole call was refused: retry all of it
-    }
-    if (attempt >= maxAttempts) throw new UnprocessedWritesError(table, pending.length, attempt, { cause: lastError });
-    await sleep(Math.random() * Math.min(cap, base * 2 ** attempt)); // full jitter
+  try {
+    await retrying(`BatchWriteItem on ${table}`, policy, async () => {
+      try {
+        const out = opts.marshalled
+          ? await dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending as MarshalledRequest[] } }))
+          : await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (out.UnprocessedItems?.[table] ?? []) as WriteRequest[];
+        return pending.length === 0 ? undefined : AGAIN;
+      } catch (error) {
+        if (!isThrottling(error)) throw error;
+        lastError = error; // the whole call was refused: retry all of it
+        return AGAIN;
+      }
+    });
+  } catch (error) {
+    if (error instanceof RetriesExhaustedError) throw new UnprocessedWritesError(table, pending.length, error.attempts, { cause: lastError });
+    throw error;
   }
 }
-

@@ -5,11 +5,9 @@
  * leaves the group once no event of theirs is left in it.
  */
 import { claimedEventId, type GroupState, type NotificationKind, removalDelta } from '../../model/notification.js';
-import { backoff } from '../../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { actorIndexPage, allGroups, deleteActorIndexEntry, dropActorFromGroup, readGroup, readGroupAndClaims } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy } from './policy.js';
-
-const MAX_ATTEMPTS = 8;
 
 /** Every group of `recipient` about `object` (only those of `kind`, if given), or the one group `gid`. */
 export async function forgetActor(recipient: string, actor: string, which: { object: string; kind?: NotificationKind } | { gid: string }): Promise<void> {
@@ -38,7 +36,7 @@ export const forgetEvent = (recipient: string, gid: string, actor: string, event
 
 /** All of the actor's events in the group, or only `only` (a claimed event id). */
 async function dropFromGroup(recipient: string, gid: string, actor: string, only?: string): Promise<void> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  await retrying(`forget ${only === undefined ? 'an actor' : 'an event'} in ${recipient}'s ${gid}`, RETRY.step, async () => {
     const { group, claims } = await readGroupAndClaims(recipient, gid, [actor]);
     const claim = claims.get(actor);
     if (!group || !claim || (only !== undefined && !claim.events.has(only))) return;
@@ -53,8 +51,6 @@ async function dropFromGroup(recipient: string, gid: string, actor: string, only
     const expiresAt = expiresAtOf(group.day, notificationPolicy().ttlMs);
     const delta = next ? { unseen: 0, unread: 0, groups: 0 } : removalDelta(group);
     const partly = leaves ? undefined : { readSize: claim.events.size, remove: [only!] };
-    if (await dropActorFromGroup(recipient, group, next, actor, delta, expiresAt, partly)) return;
-    await backoff(attempt, 10, 200);
-  }
-  throw new Error(`forget ${only === undefined ? 'an actor' : 'an event'} in ${recipient}'s ${gid}: gave up`);
+    return (await dropActorFromGroup(recipient, group, next, actor, delta, expiresAt, partly)) ? undefined : AGAIN;
+  });
 }

@@ -13,7 +13,7 @@ import { activityIdOf } from '../../model/activity-id.js';
 import { mentionsIn } from '../../model/mentions.js';
 import { addressedEventId, dayOf, groupIdOf, type NotificationKind, removalDelta } from '../../model/notification.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { backoff } from '../../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { allGroups, removeGroup } from '../../stores/notification-store.js';
 import { forgetEvent } from './forget.js';
 
@@ -26,8 +26,6 @@ export interface DeletedPost {
   readonly to?: readonly string[];
 }
 
-const MAX_ATTEMPTS = 8;
-
 export async function hideFromNotifications(post: DeletedPost): Promise<void> {
   const id = activityIdOf(post.author, post.rk);
   await removeGroupsAbout(post.author, id, ['reaction', 'comment']);
@@ -38,12 +36,10 @@ export async function hideFromNotifications(post: DeletedPost): Promise<void> {
 
 /** Remove every group of `recipient` about `object` of these kinds; a removal that lost a race (the group or the head changed) is retried. */
 async function removeGroupsAbout(recipient: string, object: string, kinds: readonly NotificationKind[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  await retrying(`hide ${object} from ${recipient}`, RETRY.step, async () => {
     const groups = (await allGroups(recipient, object)).filter((g) => kinds.includes(g.kind));
     let lost = false;
     for (const group of groups) if (!(await removeGroup(recipient, group, removalDelta(group)))) lost = true;
-    if (!lost) return;
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`hide ${object} from ${recipient}: gave up`); // the job comes back
-    await backoff(attempt, 10, 200);
-  }
+    return lost ? AGAIN : undefined; // past the retries, the job comes back
+  });
 }
