@@ -2,10 +2,13 @@
  * Loads each function's handler from its entry file, exactly the module the CDK bundles, so the
  * local runtime runs the same code Lambda runs. Env vars must be set before the first load
  * (handlers read their config once at module load, like a cold start).
+ * Or, once `useBundles` was called (`npm start -- --bundles`, the bundles test pass), from the
+ * shipped bundles in cdk.out, each in a sandbox of its own (local/bundle-runtime.ts).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type FunctionId, functions } from '../lib/defs/index.js';
+import type { BundleRuntime } from './bundle-runtime.js';
 import { enforceGrants, runAs } from './iam.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers take Lambda event shapes of their own
@@ -24,14 +27,40 @@ export function tapInvocations(tap: InvocationTap): () => void {
   return () => void taps.delete(tap);
 }
 
+let bundles: Promise<BundleRuntime> | undefined;
+
+/**
+ * From now on every function of this process is served by its bundle. A promise: invocations that
+ * arrive before the runtime is ready (a poller started with the stack) wait for it. `undefined`
+ * goes back to the sources.
+ */
+export function useBundles(runtime: Promise<BundleRuntime> | undefined): void {
+  bundles = runtime;
+  cache.clear();
+}
+
 export function loadHandler(id: FunctionId): Promise<AnyHandler> {
   let loaded = cache.get(id);
+  if (!loaded && bundles) {
+    // Local IAM is the bundle's own endpoint proxy here (its SDK is inside the bundle).
+    loaded = bundles.then((runtime) => {
+      const handler = runtime.handler(id);
+      return (event, context) => {
+        for (const tap of taps) tap(id, event);
+        return handler(event, context);
+      };
+    });
+    cache.set(id, loaded);
+  }
   if (!loaded) {
     const url = pathToFileURL(resolve(projectRoot, functions[id].entry)).href;
     // The functions' SDK clients get the local IAM checks first (local/iam.ts): each invocation
     // may only make the calls its definition grants.
     loaded = import('../functions/platform/clients.js')
       .then((clients) => enforceGrants(clients))
+      // The realtime senders' management client exists once a function first sends: checked from then on.
+      .then(() => import('../functions/platform/realtime-client.js'))
+      .then((realtime) => realtime.whenManagementClient((management) => enforceGrants({ management })))
       .then(() => import(url))
       .then((mod: { handler?: AnyHandler }) => {
         const handler = mod.handler;
@@ -58,9 +87,6 @@ export function lambdaContext(fn: FunctionId, timeoutMs: number, requestId: stri
     logGroupName: `/aws/lambda/tickfeed-${fn}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-      // The realtime senders' management client exists once a function first sends: checked from then on.
-      .then(() => import('../functions/platform/realtime-client.js'))
-      .then((realtime) => realtime.whenManagementClient((management) => enforceGrants({ management })))
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
 }

@@ -6,7 +6,8 @@
 import type { TestProject } from 'vitest/node';
 import { ensureConsoleBuilt } from '../local/console-build.js';
 import { generateLocalKeys } from '../local/jwt.js';
-import { startLocalStack } from '../local/stack.js';
+import type { BundleSet } from '../local/bundles.js';
+import { inBundleMode, removeTestBundles, startTestStack, synthesizeTestBundles } from './support/bundle-mode.js';
 import type { LocalStackInfo } from './support/stack-info.js';
 
 /** Verbs reserved for the rollup tests (see test/support/seed-originals.ts). */
@@ -24,7 +25,9 @@ export default async function setup(project: TestProject) {
   // The stack serves the web console the browser tests open (a no-op when its build is current).
   await ensureConsoleBuilt();
   const keys = await generateLocalKeys();
-  const stack = await startLocalStack({
+  // The bundles pass (vitest.bundles.config.ts): every function served from its cdk.out bundle.
+  const bundles = inBundleMode() ? synthesizeTestBundles() : null;
+  const stack = await startTestStack({
     port: 0,
     keys,
     sqsRetryDelaySeconds: 1,
@@ -38,7 +41,7 @@ export default async function setup(project: TestProject) {
       // Rollups are written once per tumbling window: a 1-second one locally, so tests wait seconds, not minutes.
       LOCAL_TUMBLING_WINDOW_SECONDS: process.env.LOCAL_TUMBLING_WINDOW_SECONDS ?? '1',
     },
-  });
+  }, bundles);
   const info: LocalStackInfo = {
     apiUrl: stack.apiUrl,
     dynamoEndpoint: stack.dynamoEndpoint,
@@ -51,13 +54,17 @@ export default async function setup(project: TestProject) {
     publicJwk: keys.publicJwk,
   };
   project.provide('localStack', info);
+  project.provide('bundles', bundles);
   return async () => {
     await stack.stop();
+    if (bundles) removeTestBundles(bundles);
   };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     localStack: LocalStackInfo;
+    /** The bundle set of the bundles pass (own stacks serve from it too); null in the sources pass. */
+    bundles: BundleSet | null;
   }
 }

@@ -164,7 +164,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
       stats: ['Query', 'BatchWriteItem'],
     },
-    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
+    // CONTROL_SETTLE: an erase waits that long between its phases (erase/erase.ts).
+    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'CONTROL_SETTLE'],
     realtime: { pushes: true },
   }),
   /** Feed stream → rollup rows and activity entries, once per tumbling window (issue 5). Writes the stats table only. */

@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { activeEdgeItem } from '../../functions/model/follow-edge.js';
 import { followListItem } from '../../functions/model/follow-lists.js';
 import { profileKey } from '../../functions/model/profile.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { generateLocalKeys, type LocalKeys, mintToken } from '../../local/jwt.js';
-import { type LocalStack, startLocalStack } from '../../local/stack.js';
+import type { LocalStack } from '../../local/stack.js';
+import { startTestStack } from './bundle-mode.js';
 
 export let stack: LocalStack;
 export let keys: LocalKeys;
@@ -31,7 +32,8 @@ export const uid = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)
 export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string>; pollers?: boolean }): Promise<void> {
   dataDir = opts.persistent ? mkdtempSync(join(tmpdir(), 'tickfeed-own-')) : undefined;
   keys = await generateLocalKeys();
-  stack = await startLocalStack({
+  // In the bundles pass the own stack serves its functions from the bundles too.
+  stack = await startTestStack({
     dataDir,
     port: 0,
     keys,
@@ -40,7 +42,7 @@ export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySe
     // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
     // Rollups per 1-second tumbling window (the deployed one is minutes long).
     env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', ...opts.env },
-  });
+  }, inject('bundles'));
   const config = { region: localRegion, credentials: localCredentials };
   doc = DynamoDBDocumentClient.from(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }), {
     unmarshallOptions: { wrapNumbers: true },
