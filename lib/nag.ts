@@ -6,10 +6,11 @@
  * The resources are found from the shared definitions (lib/defs), the same ones the constructs
  * are built from.
  */
-import { type Stack, Validations } from 'aws-cdk-lib';
-import { CfnRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
+import { CfnRoute, HttpApi, WebSocketApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
-import { constructId, defaultRoute, eventSources, type QueueId } from './defs/index.js';
+import { realtimeConstructIds } from './constructs/realtime.js';
+import { constructId, defaultRoute, eventSources, functionList, type QueueId, REALTIME_STAGE } from './defs/index.js';
 
 export interface NagAcknowledgement {
   /** The constructs the finding is accepted on (their children included). */
@@ -39,10 +40,19 @@ export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): 
   const onFailureQueues = [...new Set<QueueId>(streams.map((s) => s.onFailure))].map((id) => stack.node.findChild(`${constructName(id)}Queue`));
 
   const publicRouteKeys = new Set(PUBLIC_ROUTE_KEYS);
-  const publicRoutes = stack.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute && publicRouteKeys.has(c.routeKey));
+  // Both APIs have a `$default` route: a route belongs to the API it is built under.
+  const publicRoutes = routesOf(stack, HttpApi).filter((r) => publicRouteKeys.has(r.routeKey));
   if (publicRoutes.length !== publicRouteKeys.size) {
     throw new Error(`nag: expected routes ${[...publicRouteKeys].join(', ')}, found ${publicRoutes.map((r) => r.routeKey).join(', ')}`);
   }
+  // API Gateway accepts an authorizer on a WebSocket API's `$connect` only; every other route runs
+  // on a connection that `$connect` authorized. `$connect` itself is never acknowledged.
+  const connectionRoutes = routesOf(stack, WebSocketApi).filter((r) => r.routeKey !== '$connect');
+  const realtimeApi = stack.node.findChild(realtimeConstructIds.api);
+  const realtimeStage = stack.node.findChild(realtimeConstructIds.stage);
+  const senders = functionList.filter((d) => d.realtime?.pushes).map((d) => d.id);
+  const senderRoles = senders.map((id) => stack.node.findChild(`${constructName(id)}Role`));
+  const connectionsArn = `arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${stack.getLogicalId(realtimeApi.node.defaultChild as CfnElement)}>/${REALTIME_STAGE}/POST/@connections/*`;
   const userPool = stack.node.tryFindChild('Users'); // only when the stack creates its own pool
 
   return [
@@ -61,10 +71,31 @@ export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): 
       id: 'AwsSolutions-APIG4',
       reason: `Public by design: ${[...publicRouteKeys].join(', ')} (health check, API description, problem+json 404/405 fallback); every other route has the JWT authorizer.`,
     },
+    {
+      scopes: connectionRoutes,
+      id: 'AwsSolutions-APIG4',
+      reason: `Realtime WebSocket routes ${connectionRoutes.map((r) => r.routeKey).join(', ')}: API Gateway runs a WebSocket API's authorizer on $connect only, once per connection (the JWT from ?token=); these routes ride that authorized connection and carry its principal.`,
+    },
+    {
+      scopes: senderRoles,
+      id: `AwsSolutions-IAM5[Resource::${connectionsArn}]`,
+      reason: `The realtime senders (${senders.join(', ')}) post to connections whose ids exist only at run time: the grant is execute-api:ManageConnections for POST on this API's ${REALTIME_STAGE} stage @connections/{id}, no other API, stage, method or resource.`,
+    },
+    {
+      scopes: [realtimeStage],
+      id: 'AwsSolutions-APIG1',
+      reason:
+        "WebSocket stage access logs need API Gateway's account-wide CloudWatch role (AWS::ApiGateway::Account), a per-account setting this stack must not overwrite; every connect and disconnect is an invocation logged in realtimeSocket's log group, a refused token in the authorizer's, a failed send by its sender (PushFailures, alarmed). An operator with that role can add accessLogSettings to the stage.",
+    },
     ...(userPool
       ? [{ scopes: [userPool], id: 'AwsSolutions-COG2', reason: 'MFA is optional (TOTP) for feed users; operators can require it per deployment.' }]
       : []),
   ];
+}
+
+/** The CfnRoutes built under an API of `kind` (HTTP or WebSocket). */
+function routesOf(stack: Stack, kind: typeof HttpApi | typeof WebSocketApi): CfnRoute[] {
+  return stack.node.findAll().filter((c): c is CfnRoute => c instanceof CfnRoute && c.node.scopes.some((s) => s instanceof kind));
 }
 
 export function acknowledgeNagFindings(stack: Stack, feedTableArnToken?: string): void {

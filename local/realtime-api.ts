@@ -1,7 +1,8 @@
 /**
  * The local realtime API: what API Gateway's WebSocket API does for us, on 127.0.0.1.
  *   ws://127.0.0.1:<port>/live?token=<JWT>  the upgrade runs the authorizer's checks (the same
- *       local verifier as the HTTP API's JWT authorizer; refused: 401 at the upgrade, no socket),
+ *       local verifier as the HTTP API's JWT authorizer) and answers as API Gateway does: no token
+ *       (the identity source is absent) 401, a refused one (the authorizer's Deny) 403 — no socket,
  *       then invokes the `$connect` route's function with the event API Gateway gives Lambda —
  *       anything but a 2xx refuses the connection; each frame a client sends is a `$default`
  *       event, a close is `$disconnect`.
@@ -101,16 +102,20 @@ export async function startRealtimeApi(opts: { port: number; verify: JwtVerifier
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     if (url.pathname !== `/${REALTIME_STAGE}`) return refuse(socket, 404, 'Not Found');
+    const token = url.searchParams.get('token');
+    if (!token) {
+      stats.refused++;
+      return refuse(socket, 401, 'Unauthorized');
+    }
     let userId: string | undefined;
     try {
-      const token = url.searchParams.get('token');
-      userId = token ? (await opts.verify(token)).sub : undefined;
+      userId = (await opts.verify(token)).sub;
     } catch {
       userId = undefined;
     }
     if (!userId) {
       stats.refused++;
-      return refuse(socket, 401, 'Unauthorized');
+      return refuse(socket, 403, 'Forbidden');
     }
     const connectionId = randomBytes(12).toString('base64url');
     const c = { connectedAt: Date.now(), sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: String(req.headers['user-agent'] ?? '') };

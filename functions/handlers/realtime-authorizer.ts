@@ -4,7 +4,10 @@
  * token as the HTTP API's JWT authorizer does — signature against the issuer's JWKS, `iss`, `exp`,
  * `nbf`, and the audience in `aud` or (Cognito access tokens) `client_id` — and allows the
  * connection as the token's `sub` (`principalId`, which API Gateway passes to every route of the
- * connection). Anything else: "Unauthorized", which API Gateway answers with 401 at the upgrade.
+ * connection in `requestContext.authorizer`). A token it refuses gets a Deny policy, which API
+ * Gateway answers with 403 at the upgrade; a missing token never reaches it (the identity source
+ * is absent: API Gateway answers 401). Denying rather than throwing "Unauthorized" (401) keeps a
+ * bad token from counting as a function error: every expired token would trip the Errors alarm.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -41,11 +44,17 @@ export async function verifiedUser(token: string | undefined): Promise<string | 
   }
 }
 
+/** The principal of a denied request (API Gateway requires one; no route ever sees it). */
+export const DENIED_PRINCIPAL = 'denied';
+
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const userId = await verifiedUser(event.queryStringParameters?.token);
-  if (!userId) throw new Error('Unauthorized');
   return {
-    principalId: userId,
-    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
+    principalId: userId ?? DENIED_PRINCIPAL,
+    policyDocument: {
+      Version: '2012-10-17',
+      // methodArn: this API's stage's $connect — the only route an authorizer runs on.
+      Statement: [{ Action: 'execute-api:Invoke', Effect: userId ? 'Allow' : 'Deny', Resource: event.methodArn }],
+    },
   };
 }

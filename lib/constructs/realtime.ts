@@ -29,6 +29,9 @@ import {
 } from '../defs/index.js';
 import type { JwtTrust } from './auth.js';
 
+/** Construct ids of the API and its stage (lib/nag.ts finds them by these). */
+export const realtimeConstructIds = { api: 'RealtimeApi', stage: 'RealtimeStage' } as const;
+
 export interface RealtimeApi {
   readonly api: apigw.WebSocketApi;
   readonly stage: apigw.WebSocketStage;
@@ -44,13 +47,13 @@ export function createRealtimeApi(scope: Construct, fns: Record<FunctionId, Node
     const def = realtimeRoutes.find((r) => r.routeKey === key)!;
     return { integration: integration(key, def.fn), ...(def.auth ? { authorizer } : {}) };
   };
-  const api = new apigw.WebSocketApi(scope, 'RealtimeApi', {
+  const api = new apigw.WebSocketApi(scope, realtimeConstructIds.api, {
     apiName: 'tickfeed-realtime',
     connectRouteOptions: route('$connect'),
     disconnectRouteOptions: route('$disconnect'),
     defaultRouteOptions: route('$default'),
   });
-  const stage = new apigw.WebSocketStage(scope, 'RealtimeStage', {
+  const stage = new apigw.WebSocketStage(scope, realtimeConstructIds.stage, {
     webSocketApi: api,
     stageName: REALTIME_STAGE,
     autoDeploy: true,

@@ -54,11 +54,12 @@ describe('realtime', () => {
     await eventually(async () => (await connectionIdsOf(follower)).length === 0, 10_000, 50); // $disconnect forgot it
   }, 60_000);
 
-  it('refuses a missing, invalid or expired token at the upgrade (401): no connection, no message', async () => {
+  it('refuses a missing token (401) and an invalid or expired one (403, the authorizer\'s Deny) at the upgrade: no connection, no message', async () => {
     const user = uid('rt-bad');
     const expired = await token(user, { issuedAt: Math.floor(Date.now() / 1000) - 7200, expiresIn: Math.floor(Date.now() / 1000) - 60 });
-    for (const t of ['', 'not-a-jwt', expired, (await token(user)).slice(0, -4) + 'AAAA']) {
-      await expect(openSocket({ token: t })).rejects.toMatchObject({ status: 401 });
+    await expect(openSocket({ token: '' })).rejects.toMatchObject({ status: 401 });
+    for (const t of ['not-a-jwt', expired, (await token(user)).slice(0, -4) + 'AAAA']) {
+      await expect(openSocket({ token: t })).rejects.toMatchObject({ status: 403 });
     }
     expect(await connectionIdsOf(user)).toEqual([]);
   });
