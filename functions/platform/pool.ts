@@ -1,4 +1,4 @@
-/** Bounded concurrency and backoff: the two ways this code waits. */
+/** Bounded concurrency, and sleep (retries wait through platform/retry.ts). */
 
 /** Runs `fn` over `items` with at most `limit` in flight; rejects with the first failure (the rest stop taking work). */
 export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -20,5 +20,3 @@ export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (i
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Full-jitter exponential backoff: a random wait in [0, min(cap, base · 2^attempt)). */
-export const backoff = (attempt: number, baseMs = 10, capMs = 500) => sleep(Math.random() * Math.min(capMs, baseMs * 2 ** attempt));

@@ -4,20 +4,23 @@
  * the journal (model/follow-import.ts), and counter changes in transactions that each put a mark,
  * so a retried one adds nothing twice. Every key comes from model/.
  */
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, followEdgeKey, followOrder, parseEdge } from '../model/follow-edge.js';
 import { type CountChange, type FollowPair, type ImportJournal, importCountMarkKey, importJournalKey, IMPORT_JOURNAL_TTL_SECONDS, importTicks, journalItem, parseJournal } from '../model/follow-import.js';
 import { followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
 import { followerShardKey, parseProfile, type Profile, profileKey } from '../model/profile.js';
-import { controlCheckKey } from '../model/user-controls.js';
+import { checkPrefix, controlCheckKey, controlPartition, hashOfCheckSk, mirrorPrefix, otherOfControlSk } from '../model/user-controls.js';
+import { shortHash } from '../model/short-hash.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { queryAll } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
-import { backoff } from '../platform/pool.js';
+import { forEachLimit } from '../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
+import { transact, type TxPart } from '../platform/dynamo/transact.js';
 
 const graph = () => tableName('graph');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -40,22 +43,59 @@ export interface ImportRead {
   readonly profiles: ReadonlyMap<string, Profile>;
 }
 
-/** One strongly consistent BatchGet (100 keys a call) of everything `req` names. */
+/** A follower with this many edges to check has their mutes and blocks read by two Queries of their own partition instead of two keys an edge. */
+const QUERY_CONTROLS_FROM = 4;
+
+/**
+ * One strongly consistent BatchGet (100 keys a call) of everything `req` names — but the mutes and
+ * blocks of a follower with many edges to check come from two Queries of their controls partition
+ * (their mute check entries, hashed, and the mirrors of the blocks placed on them), run alongside.
+ */
 export async function readForImport(pairs: readonly FollowPair[], req: ImportReadRequest): Promise<ImportRead> {
+  const perFollower = new Map<string, number>();
+  for (const i of req.controls ?? []) perFollower.set(pairs[i]!.follower, (perFollower.get(pairs[i]!.follower) ?? 0) + 1);
+  const queried = new Set([...perFollower].filter(([, n]) => n >= QUERY_CONTROLS_FROM).map(([f]) => f));
+  const keyed = (req.controls ?? []).filter((i) => !queried.has(pairs[i]!.follower));
   const edgeKeys = (req.edges ?? []).map((i) => [i, followEdgeKey(pairs[i]!.follower, pairs[i]!.followee)] as const);
-  const blockKeys = (req.controls ?? []).map((i) => [i, controlCheckKey('block', pairs[i]!.followee, pairs[i]!.follower)] as const);
-  const muteKeys = (req.controls ?? []).map((i) => [i, controlCheckKey('mute', pairs[i]!.follower, pairs[i]!.followee)] as const);
+  const blockKeys = keyed.map((i) => [i, controlCheckKey('block', pairs[i]!.followee, pairs[i]!.follower)] as const);
+  const muteKeys = keyed.map((i) => [i, controlCheckKey('mute', pairs[i]!.follower, pairs[i]!.followee)] as const);
   const erasureKeys = [...new Set(req.erasure ?? [])].map((u) => [u, erasureKey(u)] as const);
   const profileKeys = [...new Set(req.profiles ?? [])].map((u) => [u, profileKey(u)] as const);
   const keys = [...edgeKeys, ...blockKeys, ...muteKeys, ...erasureKeys, ...profileKeys].map(([, k]) => k);
-  const found = new Map((await batchGetAll(graph(), dedupe(keys), { consistent: true })).map((item) => [id(item as { pk: string; sk: string }), item]));
+  const [items, controls] = await Promise.all([batchGetAll(graph(), dedupe(keys), { consistent: true }), controlsOf([...queried])]);
+  const found = new Map(items.map((item) => [id(item as { pk: string; sk: string }), item]));
+  const viaQuery = (req.controls ?? []).filter((i) => queried.has(pairs[i]!.follower));
   return {
     edges: new Map(edgeKeys.map(([i, k]) => [i, parseEdge(found.get(id(k)))])),
-    blocked: new Set(blockKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i)),
-    muted: new Set(muteKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i)),
+    blocked: new Set([
+      ...blockKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i),
+      ...viaQuery.filter((i) => controls.get(pairs[i]!.follower)!.blockedBy.has(pairs[i]!.followee)),
+    ]),
+    muted: new Set([
+      ...muteKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i),
+      ...viaQuery.filter((i) => controls.get(pairs[i]!.follower)!.muted.has(shortHash(pairs[i]!.followee))),
+    ]),
     erased: new Set(erasureKeys.filter(([, k]) => found.has(id(k))).map(([u]) => u)),
     profiles: new Map(profileKeys.map(([u, k]) => [u, parseProfile(found.get(id(k)))])),
   };
+}
+
+/** Who blocked each of `users` (their mirrors) and whom they muted (their check entries' hashes): two Queries each. */
+async function controlsOf(users: readonly string[]): Promise<Map<string, { blockedBy: Set<string>; muted: Set<string> }>> {
+  const out = new Map<string, { blockedBy: Set<string>; muted: Set<string> }>();
+  const under = (user: string, prefix: string) =>
+    queryAll({
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': controlPartition(user), ':p': prefix },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    });
+  await forEachLimit(users, 8, async (user) => {
+    const [mirrors, checks] = await Promise.all([under(user, mirrorPrefix('block')), under(user, checkPrefix('mute'))]);
+    out.set(user, { blockedBy: new Set(mirrors.map((i) => otherOfControlSk(String(i.sk)))), muted: new Set(checks.map((i) => hashOfCheckSk(String(i.sk)))) });
+  });
+  return out;
 }
 
 /** BatchGetItem refuses a key twice in one call. */
@@ -143,13 +183,11 @@ export async function followsSince(follower: string, sinceTicks: bigint, untilTi
 
 // ---- counters ----------------------------------------------------------------------------------
 
-const COUNT_ATTEMPTS = 8;
-
 /**
  * Counter transaction `n` of a batch planned at `nonce`: its mark (conditioned: absent) and its
  * changes — followers on follower-count shard `shard` of each followee, following on each
  * follower's profile item. `already` when the mark stood: an earlier attempt counted them.
- * A transaction that lost a race is retried with backoff, bounded.
+ * A transaction that lost a race is retried (platform/retry.ts); parts are read by name.
  */
 export async function applyImportCounts(batchId: string, nonce: bigint, n: number, changes: readonly CountChange[], shard: number): Promise<'applied' | 'already'> {
   const mark = { ...importCountMarkKey(batchId, nonce, n), expiresAt: nowSeconds() + IMPORT_JOURNAL_TTL_SECONDS };
@@ -161,19 +199,9 @@ export async function applyImportCounts(batchId: string, nonce: bigint, n: numbe
       ExpressionAttributeValues: { ':n': c.by },
     },
   }));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await doc.send(
-        new TransactWriteCommand({
-          TransactItems: [{ Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }, ...updates],
-        }),
-      );
-      return 'applied';
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes?.[0] === 'ConditionalCheckFailed') return 'already';
-      if (!codes || attempt >= COUNT_ATTEMPTS) throw error;
-      await backoff(attempt);
-    }
-  }
+  const parts: TxPart<string>[] = [['mark', { Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }], ...updates.map((u, i) => [`count:${i}`, u] as const)];
+  return retrying(`import counts ${batchId} #${n}`, RETRY.request, async () => {
+    const out = await transact(parts);
+    return out.ok ? 'applied' : out.failed.has('mark') ? 'already' : AGAIN;
+  });
 }

@@ -47,6 +47,7 @@ import { hideFromNotifications } from '../notifications/hide.js';
 import { forgetActor, forgetActorEverywhere } from '../notifications/forget.js';
 import { deleteActivity } from '../posting.js';
 import { untilSettled } from '../reactions.js';
+import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 
 /** Items per step: small enough that a step ends well inside the worker's timeout. */
 const STEP = 25;
@@ -157,10 +158,9 @@ const rest: Step = async (user) => {
 
 export const phaseSteps: Record<ErasePhase, Step> = { mark, followers, following, originals, feed, ledger, notified, notifications, controls, rest };
 
-/** A removeEdge that lost a race is retried by re-reading; `done` or the edge is gone. */
+/** A removeEdge that lost a race is retried (the one retry loop); `done`, or the edge moved on. */
 async function untilDone(run: () => Promise<string>): Promise<void> {
-  for (let attempt = 1; attempt <= 8; attempt++) if ((await run()) !== 'conflict') return;
-  throw new Error('edge removal kept conflicting');
+  await retrying('erase: remove a follow edge', RETRY.step, async () => ((await run()) === 'conflict' ? AGAIN : undefined));
 }
 
 /** Already gone (deleted, or its activity is): nothing left to undo. */

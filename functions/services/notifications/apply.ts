@@ -24,7 +24,7 @@ import {
   staleHeadAttributes,
 } from '../../model/notification.js';
 import { logger } from '../../platform/logger.js';
-import { backoff } from '../../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { type Claim, readGroupAndClaims, readHeadItem, writeGroupChange } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, notifyStrangerLimit, quotaExpiresAtOf, windowStart } from './policy.js';
 import { audienceOf } from '../controls-state.js';
@@ -32,8 +32,6 @@ import { trimIfDue } from './retention.js';
 import { notificationCounts } from './read.js';
 import { pushNotificationCounts } from '../realtime/push.js';
 
-/** Conflicts are expected when many jobs fold into one group at once: retry with jitter, then let SQS redeliver. */
-const MAX_ATTEMPTS = 20;
 
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
   const limit = notifyStrangerLimit();
@@ -77,46 +75,49 @@ async function applyToGroup(
   let unique = [...new Map(events.map((e) => [e.id, e])).values()];
   const source = unique[0]!.source;
   const liveOriginal = source === undefined ? undefined : parseActivityId(source);
-  for (let attempt = 1; ; attempt++) {
-    const actors = [...new Set(unique.map((e) => e.actor))];
-    const [{ group, claims }, head] = await Promise.all([readGroupAndClaims(recipient, gid, actors), readHeadItem(recipient, true)]);
-    const fresh = freshEvents(unique, claims);
-    if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
-    const freshActors = [...new Set(fresh.map((e) => e.actor))];
-    // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
-    const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
-    const { next, delta } = foldEvents(group, gid, fresh, newActors);
-    // A new group is started by each of its actors; the strangers among them spend one of the day's starts.
-    const starting = group || !strangers ? [] : freshActors.filter(strangers.isStranger);
-    const outcome = await writeGroupChange({
-      recipient,
-      previous: group,
-      next,
-      delta,
-      claims: freshActors.map((actor) => ({
-        actor,
-        readSize: claims.get(actor)?.events.size,
-        add: fresh.filter((e) => e.actor === actor).map((e) => claimedEventId(e.id)),
-      })),
-      liveOriginal: liveOriginal && { author: liveOriginal.actor, rk: liveOriginal.rk },
-      ...(starting.length ? { strangers: { actors: starting, limit: strangers!.limit, expiresAt: quotaExpiresAtOf(next.day) } } : {}),
-      expiresAt: expiresAtOf(next.day, policy.ttlMs),
-      staleHead: staleHeadAttributes(head, windowStart(Date.now(), policy.ttlMs).day),
-    });
-    if (outcome === 'done') return group === undefined;
-    if (outcome === 'source_gone') {
-      logger.info('notification dropped: its activity was deleted', { recipient, gid });
-      return false;
+  return retrying(`notify ${recipient} ${gid}`, RETRY.job, async () => {
+    // Within one attempt: strangers over their limit leave the batch and the rest is written at once
+    // (not a lost race: no back-off); each pass drops at least one actor, so it ends.
+    for (;;) {
+      const actors = [...new Set(unique.map((e) => e.actor))];
+      const [{ group, claims }, head] = await Promise.all([readGroupAndClaims(recipient, gid, actors), readHeadItem(recipient, true)]);
+      const fresh = freshEvents(unique, claims);
+      if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
+      const freshActors = [...new Set(fresh.map((e) => e.actor))];
+      // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
+      const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
+      const { next, delta } = foldEvents(group, gid, fresh, newActors);
+      // A new group is started by each of its actors; the strangers among them spend one of the day's starts.
+      const starting = group || !strangers ? [] : freshActors.filter(strangers.isStranger);
+      const outcome = await writeGroupChange({
+        recipient,
+        previous: group,
+        next,
+        delta,
+        claims: freshActors.map((actor) => ({
+          actor,
+          readSize: claims.get(actor)?.events.size,
+          add: fresh.filter((e) => e.actor === actor).map((e) => claimedEventId(e.id)),
+        })),
+        liveOriginal: liveOriginal && { author: liveOriginal.actor, rk: liveOriginal.rk },
+        ...(starting.length ? { strangers: { actors: starting, limit: strangers!.limit, expiresAt: quotaExpiresAtOf(next.day) } } : {}),
+        expiresAt: expiresAtOf(next.day, policy.ttlMs),
+        staleHead: staleHeadAttributes(head, windowStart(Date.now(), policy.ttlMs).day),
+      });
+      if (outcome === 'done') return group === undefined;
+      if (outcome === 'source_gone') {
+        logger.info('notification dropped: its activity was deleted', { recipient, gid });
+        return false;
+      }
+      if (typeof outcome === 'object') {
+        // Those strangers started their day's limit of groups here already: their events go, the rest are retried.
+        logger.info('notification dropped: a stranger reached NOTIFY_STRANGER_LIMIT', { recipient, gid, dropped: outcome.overLimit.length });
+        const over = new Set(outcome.overLimit);
+        unique = unique.filter((e) => !over.has(e.actor));
+        if (unique.length === 0) return false;
+        continue;
+      }
+      return AGAIN; // a concurrent job changed the group or a claim: re-read (past the retries, SQS redelivers)
     }
-    if (typeof outcome === 'object') {
-      // Those strangers started their day's limit of groups here already: their events go, the rest are retried.
-      logger.info('notification dropped: a stranger reached NOTIFY_STRANGER_LIMIT', { recipient, gid, dropped: outcome.overLimit.length });
-      const over = new Set(outcome.overLimit);
-      unique = unique.filter((e) => !over.has(e.actor));
-      if (unique.length === 0) return false;
-      continue; // not a lost race: no back-off
-    }
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`notify ${recipient} ${gid}: gave up after ${attempt} attempts`);
-    await backoff(attempt, 10, 1000); // a concurrent job changed the group or a claim: re-read
-  }
+  });
 }

@@ -6,13 +6,12 @@
  */
 import { markGroup, parseGroupId } from '../../model/notification.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { backoff } from '../../platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { allGroups, readGroup, writeGroupMark } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
 import { notificationCounts } from './read.js';
 import { pushNotificationCounts } from '../realtime/push.js';
 
-const MAX_ATTEMPTS = 8;
 const CONCURRENCY = 4;
 
 export async function markNotifications(recipient: string, what: 'seen' | 'read', ids?: readonly string[]): Promise<void> {
@@ -23,17 +22,14 @@ export async function markNotifications(recipient: string, what: 'seen' | 'read'
     : (await allGroups(recipient)).filter((g) => g.day >= window.day && (what === 'read' ? !g.read : !g.seen)).map((g) => g.gid);
   let changed = false;
   await forEachLimit(targets, CONCURRENCY, async (gid) => {
-    for (let attempt = 1; ; attempt++) {
+    await retrying(`mark ${what} ${recipient} ${gid}`, RETRY.step, async () => {
       const state = await readGroup(recipient, gid);
       const change = state && markGroup(state, what);
-      if (!state || !change) return;
-      if (await writeGroupMark(recipient, state, change.next, change.delta, expiresAtOf(state.day, policy.ttlMs))) {
-        changed = true;
-        return;
-      }
-      if (attempt >= MAX_ATTEMPTS) throw new Error(`mark ${what} ${recipient} ${gid}: gave up after ${attempt} attempts`);
-      await backoff(attempt, 10, 200);
-    }
+      if (!state || !change) return undefined;
+      if (!(await writeGroupMark(recipient, state, change.next, change.delta, expiresAtOf(state.day, policy.ttlMs)))) return AGAIN;
+      changed = true;
+      return undefined;
+    });
   });
   // Realtime: the user's other tabs and devices see the badge change.
   if (changed) await pushNotificationCounts(recipient, () => notificationCounts(recipient));
