@@ -71,6 +71,7 @@ export function windowSecondsOf(source: StreamSourceDef, override?: number): num
 
 export function startStreamPoller(opts: StreamPollerOptions): Poller {
   for (const pattern of opts.source.filters) validateFilterPattern(pattern);
+  windowSecondsOf(opts.source, opts.tumblingWindowSeconds); // a bad LOCAL_TUMBLING_WINDOW_SECONDS fails the start
   let running = true;
   const active = new Map<string, Promise<void>>();
   const discover = (async () => {
