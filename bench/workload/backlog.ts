@@ -2,11 +2,13 @@
  * Backed-up lanes for the probes: each lane's poller held still (stack.pauseSource), its queue
  * filled with valid jobs of its own kinds that would change nothing if they ran (a backfill
  * between users who do not exist, a notification older than the notification window, a pull of a
- * user without followers), and afterwards the queue purged and the poller released. Held, the
- * backlog cannot drain while the probes run, so "queued" is a fact, not a race: the depth is
- * checked before and after.
+ * user without followers), and afterwards the backlog received and deleted here, before the
+ * poller is released. Held, the backlog cannot drain while the probes run, so "queued" is a fact,
+ * not a race: the depth is checked before and after.
+ * (Not PurgeQueue: like SQS, which may take up to 60 s, the local server empties a purged queue
+ * 60 s later — and would then drop whatever real jobs the next phase had queued.)
  */
-import { GetQueueAttributesCommand, PurgeQueueCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { type LaneId, laneSource } from '../../lib/defs/lanes.js';
 import type { BenchContext } from '../context.js';
 import { pool } from '../stats.js';
@@ -48,7 +50,20 @@ export async function holdLanes(ctx: BenchContext, lanes: readonly LaneId[]): Pr
   return () => resumes.forEach((resume) => resume());
 }
 
-/** Drops everything queued on the lanes (only the no-op backlog is there while they are held). */
-export async function purgeLanes(ctx: BenchContext, lanes: readonly LaneId[]): Promise<void> {
-  for (const lane of lanes) await ctx.sqs.send(new PurgeQueueCommand({ QueueUrl: ctx.stack.queueUrls[lane] }));
+/**
+ * Receives and deletes everything queued on a held lane (only the no-op backlog is there), 16
+ * receivers at once; returns how many messages it removed.
+ */
+export async function emptyHeldLane(ctx: BenchContext, lane: LaneId): Promise<number> {
+  const QueueUrl = ctx.stack.queueUrls[lane];
+  let removed = 0;
+  await pool(16, 16, async () => {
+    for (;;) {
+      const { Messages = [] } = await ctx.sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 120 }));
+      if (Messages.length === 0) return;
+      await ctx.sqs.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      removed += Messages.length;
+    }
+  });
+  return removed;
 }

@@ -3,8 +3,8 @@
  *
  * Follow graph: each user's follower count comes from a power law by popularity rank,
  * `min(cap, round(C · rank^-alpha))` with `cap` = a third of the users, and C solved so the counts
- * add up to the wanted number of follows. With 1,000 users, 40,000 follows and alpha 0.6, the six
- * most popular users are each followed by a third of everyone, rank 100 by ~70 and the last by ~17.
+ * add up to the wanted number of follows. With 1,000 users, 40,000 follows and alpha 0.6, the seven
+ * most popular users are each followed by a third of everyone, rank 100 by ~70 and the last by ~18.
  * Each user's followers are drawn uniformly from everyone else, so how many users one user follows
  * is about the mean (40) for everyone — people follow celebrities and friends alike.
  *

@@ -35,6 +35,8 @@ export interface KindResult {
 
 export interface DriverResult {
   readonly kinds: Record<string, KindResult>;
+  /** Every request as [scheduled ms, latency ms], in schedule order (for latency over time). */
+  readonly timeline: [number, number][];
   /** How late the driver sent requests (ms after their scheduled time): p99 and worst. */
   readonly sendLagP99: number;
   readonly sendLagMax: number;
@@ -73,10 +75,11 @@ async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Pr
 const plan = JSON.parse(await readStdin()) as DriverPlan;
 const kinds: Record<string, KindResult> = {};
 const lags: number[] = [];
+const timeline: [number, number][] = plan.requests.map((r) => [r.at, Number.NaN]);
 const pending: Promise<void>[] = [];
 // A short lead so the first requests are not late because the plan was just parsed.
 const start = performance.now() + 100;
-for (const r of plan.requests) {
+for (const [i, r] of plan.requests.entries()) {
   const due = start + r.at;
   const wait = due - performance.now();
   if (wait > 0) await sleep(wait);
@@ -85,6 +88,7 @@ for (const r of plan.requests) {
     send(plan, r, due).then(({ status, latency }) => {
       const k = (kinds[r.kind] ??= { latencies: [], statuses: {} });
       k.latencies.push(latency);
+      timeline[i]![1] = Math.round(latency);
       k.statuses[status] = (k.statuses[status] ?? 0) + 1;
     }),
   );
@@ -93,6 +97,7 @@ await Promise.all(pending);
 lags.sort((a, b) => a - b);
 const result: DriverResult = {
   kinds,
+  timeline,
   sendLagP99: lags[Math.max(0, Math.ceil(lags.length * 0.99) - 1)] ?? 0,
   sendLagMax: lags.at(-1) ?? 0,
   seconds: (performance.now() - start) / 1000,

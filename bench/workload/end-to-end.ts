@@ -1,0 +1,63 @@
+/**
+ * The end-to-end figures of a timed phase (follows, posts): answered rate, elapsed until every
+ * lane drained, the minimum item writes, the raw ceiling, and their ratio
+ * `(minimum item writes ÷ raw BatchWriteItem items/s) ÷ elapsed` — 1.0 would be as fast as writing
+ * just the items the product must write with bare BatchWriteItem calls on the same DynamoDB Local.
+ * Notes say where the time went: DynamoDB calls per operation and the CPU each process used.
+ */
+import type { CapacityTotals } from '../capacity.js';
+import type { Figure } from '../report.js';
+import { round } from '../stats.js';
+import type { CpuMeter } from './cpu.js';
+import { cpuNote, S } from './run.js';
+
+export interface Phase {
+  readonly what: string;
+  readonly unit: string;
+  readonly count: number;
+  readonly writes: { total: number; detail: string };
+  readonly start: number;
+  readonly answered: number;
+  readonly doneAt: number;
+  readonly ceiling: { rate: number; note: string };
+  readonly target: number;
+  /** What the handlers sent DynamoDB during the phase. */
+  readonly spent: CapacityTotals;
+  readonly cpu: ReturnType<CpuMeter['read']>;
+}
+
+/** Item writes the handlers sent (transaction items include their condition checks). */
+const itemsSent = (t: CapacityTotals) =>
+  (t.items.BatchWriteItemCommand ?? 0) + (t.items.TransactWriteItemsCommand ?? 0) + (t.calls.PutItemCommand ?? 0) + (t.calls.UpdateItemCommand ?? 0) + (t.calls.DeleteItemCommand ?? 0);
+
+const perOp = (t: CapacityTotals, n: number) =>
+  Object.entries(t.calls)
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, k]) => `${c.replace(/Command$/, '')} ${round(k / n, 2)}`)
+    .join(', ');
+
+export function endToEnd(p: Phase): Figure[] {
+  const elapsed = (p.doneAt - p.start) / 1000;
+  const ratio = p.writes.total / p.ceiling.rate / elapsed;
+  return [
+    { scenario: S, metric: `${p.what}: answered (first request → last answer)`, value: Math.round(p.count / ((p.answered - p.start) / 1000)), unit: `${p.unit}/s` },
+    {
+      scenario: S,
+      metric: `${p.what}: end to end (first request → every lane drained)`,
+      value: round(elapsed, 1),
+      unit: 's',
+      note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)}; ${cpuNote(p.cpu)}`,
+    },
+    { scenario: S, metric: `${p.what}: minimum item writes`, value: p.writes.total, unit: 'items', note: `${p.writes.detail}; the handlers sent ${itemsSent(p.spent)} (transactions' condition checks included)` },
+    { scenario: S, metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`, value: Math.round(p.ceiling.rate), unit: 'items/s', note: `before / after: ${p.ceiling.note}` },
+    {
+      scenario: S,
+      metric: `${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`,
+      value: round(ratio),
+      unit: '×',
+      target: `≥ ${p.target}`,
+      met: ratio >= p.target,
+      note: `${p.writes.total} ÷ ${Math.round(p.ceiling.rate)} = ${round(p.writes.total / p.ceiling.rate, 1)} s at the raw rate, took ${round(elapsed, 1)} s`,
+    },
+  ];
+}

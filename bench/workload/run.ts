@@ -1,0 +1,26 @@
+/**
+ * What the workload scenario's phases share: the run (stack, generated workload, user ids, a
+ * progress line) and small figure helpers.
+ */
+import type { BenchContext } from '../context.js';
+import { percentile, round } from '../stats.js';
+import type { Workload } from './graph.js';
+
+/** The scenario column of every workload figure. */
+export const S = 'workload';
+
+export interface WorkloadRun {
+  readonly ctx: BenchContext;
+  readonly w: Workload;
+  /** The user id of user index `u` in this run. */
+  idOf(u: number): string;
+  /** The ids of u's followers. */
+  followerIds(u: number): string[];
+  /** A progress line. */
+  say(text: string): void;
+}
+
+/** p50, p99 and worst of some latencies (ms), rounded. */
+export const stats = (ms: readonly number[]) => ({ p50: round(percentile(ms, 50), 0), p99: round(percentile(ms, 99), 0), max: round(Math.max(...ms), 0) });
+
+export const cpuNote = (c: { node: number; jvm: number }) => `CPU: this process ${round(c.node, 2)} cores, DynamoDB Local ${round(c.jvm, 2)} cores`;
