@@ -5,6 +5,7 @@ import { reading } from './reading.js';
 import { rollups } from './rollups.js';
 import { social } from './social.js';
 import { steadyLoad } from './steady-load.js';
+import { follows } from './follows.js';
 import { workload } from './workload.js';
 
 import type { Scenario } from './scenario.js';
@@ -12,4 +13,4 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, workload];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload];

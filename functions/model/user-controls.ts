@@ -33,6 +33,12 @@ export const erasedListKey = (kind: Control, user: string, target: string) => ({
 /** Its mirror in the target's partition. */
 export const mirrorKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(target), sk: `${mirrorOf[kind]}#${user}` });
 export const controlPrefix = (kind: Control) => `${kind}#`;
+/** Sort-key prefix of `user`'s check entries of one kind (`mh#`, `bh#`): one Query lists whom they muted or blocked, as hashes. */
+export const checkPrefix = (kind: Control) => `${checkOf[kind]}#`;
+/** Sort-key prefix of the mirrors in `user`'s partition (`mutedBy#`, `blockedBy#`): who muted or blocked them. */
+export const mirrorPrefix = (kind: Control) => `${mirrorOf[kind]}#`;
+/** The hash a check entry's sort key holds (`mh#<hash>` → hash). */
+export const hashOfCheckSk = (sk: string): string => sk.slice(sk.indexOf('#') + 1);
 
 /** The other user named by a control item's sort key (`mute#bob` → bob; `blockedBy#carol` → carol). */
 export const otherOfControlSk = (sk: string): string => sk.slice(sk.indexOf('#') + 1);

@@ -5,7 +5,8 @@
  * SDK client of this worker, which runs the import's service itself), and when the user follows
  * one of the batch's edges while it is written — and imported activities fan out as posts do.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { configKeys } from '../../lib/defs/index.js';
 import { profileKey } from '../../functions/model/profile.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +28,9 @@ async function listEntries(which: 'followers' | 'following', user: string): Prom
   );
   return (out.Items ?? []).map((i) => String(i.userId)).sort();
 }
+
+const isPulledFor = async (reader: string, author: string) =>
+  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(author);
 
 /** `n` followers, each following every one of `followees`. */
 const grid = (followers: readonly string[], followees: readonly string[]) => followers.flatMap((follower) => followees.map((followee) => ({ follower, followee })));
@@ -96,6 +100,15 @@ describe('POST /batch/follows', () => {
     await eventually(async () => (await feedRks(filled)).includes(posted.body.rangeKey), 20_000, 200);
     expect(await feedRks(plain)).not.toContain(posted.body.rangeKey);
     expect(await counts(author)).toMatchObject({ followers: 2 });
+  });
+
+  it('pulls a followee the batch takes past FANOUT_PULL_THRESHOLD (50 here), with every new follower in the pulled set', async () => {
+    const star = uid('imp-star');
+    const fans = Array.from({ length: 60 }, () => uid('imp-fan'));
+    const res = await api('POST', '/batch/follows', { ...admin(), json: { follows: fans.map((follower) => ({ follower, followee: star })) } });
+    expect(res.body).toMatchObject({ created: 60 });
+    expect(await counts(star)).toMatchObject({ followers: 60 });
+    await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), 30_000, 200);
   });
 
   it('answers 403 to a user token and 400 to bad input, writing nothing', async () => {

@@ -8,16 +8,17 @@
  *   journal  the plan is saved (model/follow-import.ts) before any edge is: a retry of a failed
  *            call — the same batch — finds it and finishes the same plan
  *   write    list entries, then edges (BatchWriteItem), at orders fixed by the plan
- *   verify   the same BatchGet again: an edge another writer made meanwhile is theirs (our list
- *            entries go, we do not count it); a follower whose graphVersion moved made follows of
- *            their own meanwhile — one of ours may have overwritten one of theirs, whose list
- *            entries then go, and which we do not count; a block, an erase or a mute that arrived
- *            meanwhile is noted
+ *   verify   blocks, mutes, erase marks and followers' graphVersion read again: a follower whose
+ *            graphVersion moved made follows of their own meanwhile — one of ours may have
+ *            overwritten one of theirs, whose list entries then go, and which we do not count; a
+ *            block, an erase or a mute that arrived meanwhile is noted (a mute placed meanwhile
+ *            cannot miss our edge: its transaction checks that no follow appeared)
  *   count    per user, one change of `followers` (on a follower-count shard) or `following`, in
  *            transactions of 99 that each put a mark: the journal's counted edges always make the
  *            same transactions, and a mark makes a retried one a no-op
  *   repair   what verify noted: unfollow (counts and cleanups as an unfollow), set the mute flag;
- *            a pulled followee joins each new follower's pulled set; backfills; the pull threshold
+ *            a pulled followee joins each new follower's pulled set; backfills; the pull threshold,
+ *            checked with a chance that makes it about one Query per 1 % of the threshold gained
  *
  * Not guarded: two *different* batches holding the same edge, run at the same time (run such
  * batches one after the other); and a retry after a failed call where an edge that call wrote was
@@ -45,7 +46,12 @@ import { addPulledWhileFollowing } from '../../stores/graph-store.js';
 import { checkThreshold, unfollow } from '../following.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob, enqueueJobs } from '../jobs/bus.js';
+import { pullThresholds } from '../fanout/thresholds.js';
 import { countTransactions, planFollows } from './follow-plan.js';
+
+/** The draw that decides a threshold check (Math.random; a test may fix it). */
+let thresholdDraw: () => number = Math.random;
+export const setThresholdDraw = (draw: () => number) => void (thresholdDraw = draw);
 
 export interface ImportFollowsResult {
   readonly created: number;
@@ -73,7 +79,7 @@ export async function importFollows(follows: readonly FollowPair[], backfill: bo
     journal = fresh ? planned : await getImportJournal(batchId);
     if (journal === undefined) throw new Error(`import ${batchId}: the journal vanished`);
   }
-  if (journal.phase === 'writing') journal = await verify(batchId, pairs, await written(pairs, journal, fresh ? 'fresh' : 'resumed'));
+  if (journal.phase === 'writing') journal = await verify(batchId, pairs, journal, await write(pairs, journal, fresh ? 'fresh' : 'resumed'));
   if (journal.phase === 'counting') await finish(batchId, pairs, journal);
   return resultOf(pairs, journal, repeated);
 }
@@ -84,7 +90,8 @@ async function plan(pairs: readonly FollowPair[], backfill: boolean): Promise<Im
   const all = pairs.map((_, i) => i);
   const followers = unique(pairs.map((p) => p.follower));
   const followees = unique(pairs.map((p) => p.followee));
-  const read = await readForImport(pairs, { edges: all, controls: all, erasure: [...followers, ...followees], profiles: [...followers, ...followees] });
+  // Followees' profiles (pulled) only matter here to decide backfills; verify reads them after the writes anyway.
+  const read = await readForImport(pairs, { edges: all, controls: all, erasure: [...followers, ...followees], profiles: backfill ? [...followers, ...followees] : followers });
   const decided = planFollows(
     pairs,
     {
@@ -120,36 +127,37 @@ async function plan(pairs: readonly FollowPair[], backfill: boolean): Promise<Im
 }
 
 /**
- * Write the plan's follows. A resumed plan first reads which are there already (at our order: ours;
- * at another: another writer's, verify sorts them out) and writes only the absent ones.
+ * Write the plan's follows; the ones another writer made meanwhile (not counted by us). A resumed
+ * plan first reads which are there already — at our order: ours, written by the failed call; at
+ * another: another writer's, made since the plan (our list entries, if the failed call wrote them,
+ * go) — and writes only the absent ones.
  */
-async function written(pairs: readonly FollowPair[], journal: ImportJournal, how: 'fresh' | 'resumed'): Promise<ImportJournal> {
+async function write(pairs: readonly FollowPair[], journal: ImportJournal, how: 'fresh' | 'resumed'): Promise<number[]> {
   const muted = new Set(journal.muted);
   const backfills = new Set(journal.backfills);
   let todo = journal.created;
+  let lost: number[] = [];
   if (how === 'resumed') {
     const { edges } = await readForImport(pairs, { edges: journal.created });
     todo = journal.created.filter((i) => edges.get(i) === undefined);
+    lost = journal.created.filter((i) => edges.get(i) !== undefined && edges.get(i)!.order !== importOrder(journal.nonce, i));
+    await deleteListEntries(lost.map((i) => ({ ...pairs[i]!, order: importOrder(journal.nonce, i) })));
   }
   await writeImportedFollows(pairs, journal.nonce, todo.map((index) => ({ index, muted: muted.has(index), backfillPending: backfills.has(index) })));
-  return journal;
+  return lost;
 }
 
-/** Read again after writing; the journal of what to count and repair (phase `counting`), saved. */
-async function verify(batchId: string, pairs: readonly FollowPair[], journal: ImportJournal): Promise<ImportJournal> {
-  const created = journal.created;
+/** After writing: the journal of what to count and repair (phase `counting`), saved. */
+async function verify(batchId: string, pairs: readonly FollowPair[], journal: ImportJournal, lostToOthers: readonly number[]): Promise<ImportJournal> {
+  const lost = new Set(lostToOthers);
+  const created = journal.created.filter((i) => !lost.has(i));
   const users = unique(created.flatMap((i) => [pairs[i]!.follower, pairs[i]!.followee]));
-  const read = await readForImport(pairs, { edges: created, controls: created, erasure: users, profiles: unique(created.map((i) => pairs[i]!.follower)) });
-  const ours = (i: number) => read.edges.get(i)?.order === importOrder(journal.nonce, i);
-
-  // Another writer's edge: not ours to count; our list entries, written under it, go.
-  const lost = created.filter((i) => !ours(i));
-  await deleteListEntries(lost.map((i) => ({ ...pairs[i]!, order: importOrder(journal.nonce, i) })));
+  const read = await readForImport(pairs, { controls: created, erasure: users, profiles: unique(created.map((i) => pairs[i]!.follower)) });
 
   // A follower who made follows of their own meanwhile may have made one of ours first: our edge
   // then overwrote theirs (same key). Theirs counted itself; its list entries go, ours stay.
   const overwritten = new Set(await overwrittenFollows(pairs, journal, read));
-  const counted = created.filter((i) => ours(i) && !overwritten.has(i));
+  const counted = created.filter((i) => !overwritten.has(i));
 
   const undo = [...journal.undo];
   const remute = [...journal.remute];
@@ -160,7 +168,7 @@ async function verify(batchId: string, pairs: readonly FollowPair[], journal: Im
     else if (read.blocked.has(i)) undo.push({ index: i, reason: 'blocked' });
     else if (read.muted.has(i) !== wasMuted.has(i)) remute.push({ index: i, muted: read.muted.has(i) });
   }
-  const next: ImportJournal = { ...journal, phase: 'counting', created: counted, existing: journal.existing + lost.length + overwritten.size, undo, remute };
+  const next: ImportJournal = { ...journal, phase: 'counting', created: counted, existing: journal.existing + lost.size + overwritten.size, undo, remute };
   await saveImportJournal(batchId, next);
   return next;
 }
@@ -225,8 +233,14 @@ async function finish(batchId: string, pairs: readonly FollowPair[], journal: Im
   const failed = await enqueueJobs(backfills.map((i) => ({ kind: 'backfill' as const, follower: pairs[i]!.follower, followee: pairs[i]!.followee })));
   if (failed.length) throw new Error(`import ${batchId}: ${failed.length} backfill jobs not enqueued`);
 
-  // Followees that gained followers and are pushed may have crossed FANOUT_PULL_THRESHOLD.
-  await forEachLimit(followees.filter((f) => !profiles.get(f)!.pulled), 16, async (f) => void (await checkThreshold(f)));
+  // A pushed followee that gained followers may have crossed FANOUT_PULL_THRESHOLD. Reading a
+  // count costs a Query, so each is checked with a chance of its gain in hundredths of the
+  // threshold (certain from 1 %): about one check per 1 % gained, as trims are drawn per copy.
+  const gained = new Map<string, number>();
+  for (const i of kept) gained.set(pairs[i]!.followee, (gained.get(pairs[i]!.followee) ?? 0) + 1);
+  const { pullAt } = pullThresholds();
+  const due = followees.filter((f) => !profiles.get(f)!.pulled && thresholdDraw() < (gained.get(f)! * 100) / pullAt);
+  await forEachLimit(due, 16, async (f) => void (await checkThreshold(f)));
   await saveImportJournal(batchId, { ...journal, phase: 'done' });
 }
 

@@ -1,0 +1,227 @@
+/**
+ * Scenario — follows (issue 19, items 3 and 4), side by side in one run:
+ *
+ * 1. Hot user: follows of one user vs follows spread over as many users, through the API
+ *    (PUT /following, FOLLOW_CONCURRENCY in flight), as follows/s from the first request to the
+ *    last answer; runs alternate so noise hits both alike; the hot user's count is checked exact.
+ *
+ * 2. Bulk import: a generated follow graph (followers with FOLLOWS_EACH follows each, followees
+ *    drawn from a power law over POPULATION users, so a few are followed by many) imported with
+ *    POST /batch/follows in batches of 1,000 grouped by follower, IMPORT_IN_FLIGHT in flight;
+ *    elapsed from the first request to the last answer (no backfill asked: no job follows). The
+ *    minimum it must write: per created follow its edge and two list entries, per batch one
+ *    counter change per user it touches. The raw ceiling: BatchWriteItem of that many items of the
+ *    same sizes (edges, list entries and shard items built with the model, for ids of the same
+ *    length) on the same DynamoDB Local, at the import's 8 calls in flight and at 16 (the faster
+ *    counts). Target: (minimum items ÷ raw items/s) ÷ elapsed ≥ 0.8. Counts are checked exact.
+ */
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import { activeEdgeItem } from '../../functions/model/follow-edge.js';
+import { followListItem } from '../../functions/model/follow-lists.js';
+import { followerShardKey } from '../../functions/model/profile.js';
+import { nowTicks } from '../../functions/platform/clock.js';
+import { mintToken } from '../../local/jwt.js';
+import type { BenchContext } from '../context.js';
+import { FOLLOW_CONCURRENCY, hasRoute, notMeasured, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
+import { type Figure, progress } from '../report.js';
+import { median, pool, round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'follows';
+const HOT_FOLLOWS = 400;
+const HOT_REPS = 3;
+
+const POPULATION = 1000;
+const IMPORT_FOLLOWERS = 200;
+const FOLLOWS_EACH = 50;
+const BATCH = 1000;
+const IMPORT_IN_FLIGHT = 2;
+const IMPORT_REPS = 3;
+
+async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, string])[]): Promise<number> {
+  const t0 = now();
+  await pool(pairs.length, FOLLOW_CONCURRENCY, async (i) => {
+    const [follower, followee] = pairs[i]!;
+    const res = await ctx.call('PUT', `/following/${encodeURIComponent(followee)}`, follower);
+    if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  });
+  return pairs.length / ((now() - t0) / 1000);
+}
+
+const followersOf = async (ctx: BenchContext, user: string): Promise<number> => (await ctx.call('GET', `/users/${encodeURIComponent(user)}`, user)).body.followers;
+
+async function hotUser(ctx: BenchContext): Promise<Figure[]> {
+  const hot: number[] = [];
+  const spread: number[] = [];
+  for (let rep = 0; rep < HOT_REPS; rep++) {
+    for (const kind of rep % 2 ? ['spread', 'hot'] : ['hot', 'spread']) {
+      progress(`  follows: ${kind} run ${rep + 1}/${HOT_REPS}`);
+      await quiesce(ctx, 300);
+      const star = uid(`star${rep}`);
+      const pairs = Array.from({ length: HOT_FOLLOWS }, (_, i) => [uid(`${kind}${rep}-fan`, i), kind === 'hot' ? star : uid(`${kind}${rep}-idol`, i)] as const);
+      (kind === 'hot' ? hot : spread).push(await followAll(ctx, pairs));
+      if (kind === 'hot' && (await followersOf(ctx, star)) !== HOT_FOLLOWS) throw new Error(`the hot user counts ${await followersOf(ctx, star)}, not ${HOT_FOLLOWS}`);
+    }
+  }
+  const ratio = median(hot) / median(spread);
+  return [
+    { scenario: S, metric: `follows of one user (${HOT_FOLLOWS}, ${FOLLOW_CONCURRENCY} in flight, p50 of ${HOT_REPS})`, value: Math.round(median(hot)), unit: 'follows/s' },
+    { scenario: S, metric: `follows spread over ${HOT_FOLLOWS} users (p50 of ${HOT_REPS})`, value: Math.round(median(spread)), unit: 'follows/s' },
+    {
+      scenario: S,
+      metric: 'hot user: follows of one user / spread',
+      value: round(ratio),
+      unit: '×',
+      target: '≥ 0.8',
+      met: ratio >= 0.8,
+      note: `runs ${hot.map(Math.round).join(', ')} vs ${spread.map(Math.round).join(', ')} follows/s; the hot user's count exact after each run`,
+    },
+  ];
+}
+
+/** A deterministic stream of numbers in [0, 1) (a bench graph is the same in every run). */
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+interface ImportGraph {
+  readonly batches: { follower: string; followee: string }[][];
+  readonly followees: string[];
+  /** Follower counts each followee must end with. */
+  readonly expected: Map<string, number>;
+  /** The minimum item writes: 3 per follow, and per batch one per user it touches. */
+  readonly minimumItems: number;
+}
+
+function importGraph(rep: number): ImportGraph {
+  const random = lcg(19 + rep);
+  const population = Array.from({ length: POPULATION }, (_, i) => uid(`imp${rep}-u`, i));
+  const edges: { follower: string; followee: string }[] = [];
+  for (let f = 0; f < IMPORT_FOLLOWERS; f++) {
+    const follower = uid(`imp${rep}-fan`, f);
+    const chosen = new Set<number>();
+    // u³ is skewed toward 0: the first few users are followed by most, the tail by a few.
+    while (chosen.size < FOLLOWS_EACH) chosen.add(Math.floor(POPULATION * random() ** 3));
+    for (const i of [...chosen].sort((a, b) => a - b)) edges.push({ follower, followee: population[i]! });
+  }
+  const batches: { follower: string; followee: string }[][] = [];
+  for (let i = 0; i < edges.length; i += BATCH) batches.push(edges.slice(i, i + BATCH));
+  const expected = new Map<string, number>();
+  for (const e of edges) expected.set(e.followee, (expected.get(e.followee) ?? 0) + 1);
+  const touched = batches.reduce((sum, b) => sum + new Set(b.flatMap((e) => [`r${e.follower}`, `e${e.followee}`])).size, 0);
+  const followees = [...expected.entries()].sort((a, b) => b[1] - a[1]).map(([f]) => f);
+  return { batches, followees, expected, minimumItems: 3 * edges.length + touched };
+}
+
+/** Items of the same sizes as the import's, for raw ids of the same length. */
+function rawItemsLike(graph: ImportGraph, tag: string) {
+  const ticks = nowTicks();
+  const raw = (id: string) => `${tag}${id.slice(tag.length)}`;
+  const items: Record<string, unknown>[] = [];
+  for (const batch of graph.batches) {
+    const touched = new Set<string>();
+    for (const { follower, followee } of batch) {
+      const edge = activeEdgeItem(raw(follower), raw(followee), ticks, false);
+      items.push(edge, followListItem('followers', raw(followee), edge.order, raw(follower)), followListItem('following', raw(follower), edge.order, raw(followee)));
+      touched.add(follower).add(followee);
+    }
+    for (const u of touched) items.push({ ...followerShardKey(raw(u), 7), followers: 3 });
+  }
+  return items.map((i) => marshall(i));
+}
+
+async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
+  const admin = await mintToken(ctx.keys, uid('importer'), { scope: ADMIN_SCOPE, expiresIn: '2h' });
+  const ours: number[] = [];
+  const rawBest: number[] = [];
+  const spentWrites: number[] = [];
+  let minimum = 0;
+  let follows = 0;
+  const importAll = async (graph: ImportGraph): Promise<number> => {
+    await quiesce(ctx, 300);
+    const before = ctx.handlerCapacity.snapshot();
+    const t0 = now();
+    await pool(graph.batches.length, IMPORT_IN_FLIGHT, async (b) => {
+      const res = await fetch(`${ctx.stack.apiUrl}/batch/follows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ follows: graph.batches[b] }),
+      });
+      const body = (await res.json()) as { created?: number };
+      if (res.status !== 200 || body.created !== graph.batches[b]!.length) throw new Error(`POST /batch/follows: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    });
+    const elapsed = (now() - t0) / 1000;
+    spentWrites.push(ctx.handlerCapacity.since(before).write);
+    // Counts exact (the 20 most followed followees).
+    for (const f of graph.followees.slice(0, 20)) {
+      const got = await followersOf(ctx, f);
+      if (got !== graph.expected.get(f)) throw new Error(`${f}: ${got} followers after the import, not ${graph.expected.get(f)}`);
+    }
+    return elapsed;
+  };
+  const rawRate = async (graph: ImportGraph): Promise<number> => {
+    const rates: number[] = [];
+    for (const concurrency of [8, 16]) {
+      const items = rawItemsLike(graph, `raw${concurrency}-`);
+      await quiesce(ctx, 300);
+      const r0 = now();
+      await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, concurrency);
+      rates.push(items.length / ((now() - r0) / 1000));
+    }
+    return Math.max(...rates);
+  };
+  // One unmeasured round first: the JVM's first minutes of this work run slower (JIT), for both sides.
+  progress('  follows: import warm-up');
+  const warm = importGraph(99);
+  await importAll(warm);
+  await rawRate(warm);
+  spentWrites.length = 0;
+  for (let rep = 0; rep < IMPORT_REPS; rep++) {
+    const graph = importGraph(rep);
+    minimum = graph.minimumItems;
+    follows = graph.batches.reduce((s, b) => s + b.length, 0);
+    progress(`  follows: import run ${rep + 1}/${IMPORT_REPS} (${follows} follows in ${graph.batches.length} batches)`);
+    // Alternating which side goes first, so a drift in the machine's speed hits both alike.
+    let raw = 0;
+    if (rep % 2) raw = await rawRate(graph);
+    const elapsed = await importAll(graph);
+    if (!(rep % 2)) raw = await rawRate(graph);
+    rawBest.push(raw);
+    ours.push(graph.minimumItems / raw / elapsed);
+  }
+  const ratio = median(ours);
+  return [
+    {
+      scenario: S,
+      metric: `bulk import: ${follows} follows (${IMPORT_FOLLOWERS} followers × ${FOLLOWS_EACH}, power law over ${POPULATION}) in batches of ${BATCH}, ${IMPORT_IN_FLIGHT} in flight`,
+      value: Math.round((follows * median(ours) * median(rawBest)) / minimum),
+      unit: 'follows/s',
+      note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(", ")} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
+    },
+    { scenario: S, metric: 'raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)', value: Math.round(median(rawBest)), unit: 'items/s' },
+    {
+      scenario: S,
+      metric: 'bulk import: (minimum item writes ÷ raw items/s) ÷ elapsed',
+      value: round(ratio),
+      unit: '×',
+      target: '≥ 0.8',
+      met: ratio >= 0.8,
+      note: `runs ${ours.map((r) => round(r)).join(', ')}; every followee's count checked exact (the 20 most followed)`,
+    },
+  ];
+}
+
+export const follows: Scenario = {
+  id: 'follows',
+  title: 'follows of one user vs spread over many; bulk import vs raw BatchWriteItem',
+  async run(ctx) {
+    const figures: Figure[] = [];
+    if (!hasRoute('PUT', '/following/{userId}')) figures.push(notMeasured(S, 'hot / spread', 'following is not in this build', '≥ 0.8'));
+    else figures.push(...(await hotUser(ctx)));
+    if (!hasRoute('POST', '/batch/follows')) figures.push(notMeasured(S, 'bulk import / raw', 'bulk import is not in this build', '≥ 0.8'));
+    else figures.push(...(await bulkImport(ctx)));
+    return figures;
+  },
+};
