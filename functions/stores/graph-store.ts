@@ -5,6 +5,8 @@
  * A follow or unfollow is one transaction: the edge (whose condition makes a repeat a no-op),
  * both list entries, both counters and — for a pulled followee — the follower's pulled set in
  * their home-feed head, so counters stay exact and the pulled set in step under any concurrency.
+ * The followee's count is one of its follower-count shards (model/profile.ts), so follows of one
+ * user at once do not all hold one item; a profile read sums them (one Query).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey, erasureShardKey } from '../model/erasure.js';
