@@ -10,6 +10,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { type LocalKeys, mintToken } from '../local/jwt.js';
 import type { LocalStack } from '../local/stack.js';
+import { PRESENCE_PARTITION } from '../functions/model/connection.js';
 import { homeFeedPartition } from '../functions/model/feed-copy.js';
 import { HEAD_RK } from '../functions/model/feed-head.js';
 import { followListPartition } from '../functions/model/follow-lists.js';
@@ -110,6 +111,7 @@ export function classifyCalls(tables: LocalStack['tableNames']): CallClassifier 
           return 'timeline query';
         }
         if (qpk?.startsWith(followListPartition('followers', ''))) return 'follower list read';
+        if (qpk === PRESENCE_PARTITION) return 'connected set read';
         return 'graph query';
       }
       case 'BatchWriteItemCommand': {

@@ -2,6 +2,7 @@ import { cost } from './cost.js';
 import { fanoutRate } from './fanout-rate.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';
+import { realtime } from './realtime.js';
 import { rollups } from './rollups.js';
 import { social } from './social.js';
 import { steadyLoad } from './steady-load.js';
@@ -13,4 +14,4 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, realtime];

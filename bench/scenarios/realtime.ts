@@ -1,0 +1,253 @@
+/**
+ * Scenario — realtime (issue 22). An author with 1,000 followers, every follower connected over a
+ * WebSocket (the `ws` package, to the local realtime API on loopback: the same $connect handler
+ * and @connections sends as in AWS). Measured:
+ * - 201 of a post → its `feed.item` at each subscriber (p50/p99 over every subscriber of every
+ *   post), and at the last of them; deliveries per subscriber per post (exactly once: 1);
+ * - the push cost per post per connected follower — DynamoDB reads and writes (the meter on the
+ *   handlers' own client, trims left out: they start at random) and PostToConnection sends — as
+ *   the difference between the same author's posts with all followers connected and with all of
+ *   them offline, side by side in this run;
+ * - the push cost of an offline follower: the fan-out's push (services/realtime/push.ts) for
+ *   1,000 offline followers against 1 — the difference per follower, which must be zero;
+ * - the push alone to the 1,000 connected (no fan-out around it): how much of a delivery's time
+ *   is the sends themselves.
+ * The clients run in the bench process, beside the handlers: a delivery's time includes their
+ * share of one event loop.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { WebSocket } from 'ws';
+import { toActivity } from '../../functions/model/activity.js';
+import { PRESENCE_PARTITION } from '../../functions/model/connection.js';
+import { nowTicks } from '../../functions/platform/clock.js';
+import { type CapacityTotals, sumTags } from '../capacity.js';
+import { type BenchContext, isTrimTag } from '../context.js';
+import { benchOriginal, followersOf, hasRoute, notMeasured, now, quiesce, sleep, uid, waitForCopies } from '../fixtures.js';
+import { type Figure, progress } from '../report.js';
+import { median, percentile, pool, round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'realtime';
+const SUBSCRIBERS = 1000;
+const POSTS = 8;
+const CONNECT_CONCURRENCY = 16;
+
+interface Spent {
+  read: number;
+  write: number;
+  sends: number;
+  calls: Record<string, number>;
+  tags: CapacityTotals['tags'];
+}
+
+/** Units outside the trims (a copy write starts one at random: noise in a difference of two runs). */
+function spentOf(t: CapacityTotals, sends: number): Spent {
+  const trims = sumTags(t, isTrimTag);
+  return { read: t.read - trims.read, write: t.write - trims.write, sends, calls: t.calls, tags: t.tags };
+}
+
+/** Runs `fn` and returns what the handlers spent on it (DynamoDB units, sends) once they are quiet again. */
+async function metered(ctx: BenchContext, fn: () => Promise<void>): Promise<Spent> {
+  const before = ctx.handlerCapacity.snapshot();
+  const sentBefore = ctx.stack.realtime.stats.sent;
+  await fn();
+  await quiesce(ctx, 300);
+  return spentOf(ctx.handlerCapacity.since(before), ctx.stack.realtime.stats.sent - sentBefore);
+}
+
+async function presenceCount(ctx: BenchContext): Promise<number> {
+  const out = await ctx.doc.send(
+    new QueryCommand({ TableName: ctx.stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': PRESENCE_PARTITION }, Select: 'COUNT' }),
+  );
+  return out.Count ?? 0;
+}
+
+/** Opens one WebSocket per user; every `feed.item` is recorded as (activity id → arrival times). */
+async function connectAll(ctx: BenchContext, url: string, users: readonly string[], arrivals: Map<string, number[]>): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = new Array(users.length);
+  await pool(users.length, CONNECT_CONCURRENCY, async (i) => {
+    const ws = new WebSocket(`${url}?token=${encodeURIComponent(await ctx.token(users[i]!))}`);
+    ws.on('message', (data) => {
+      const at = now();
+      const m = JSON.parse(String(data)) as { type: string; item?: { id: string } };
+      if (m.type !== 'feed.item' || !m.item) return;
+      const list = arrivals.get(m.item.id);
+      if (list) list.push(at);
+      else arrivals.set(m.item.id, [at]);
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+      ws.once('error', reject);
+    });
+    sockets[i] = ws;
+  });
+  return sockets;
+}
+
+async function closeAll(sockets: readonly WebSocket[]): Promise<void> {
+  await Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === ws.CLOSED) return resolve();
+          ws.once('close', () => resolve());
+          ws.close(1000);
+        }),
+    ),
+  );
+}
+
+async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = now() + timeoutMs;
+  while (!(await probe())) {
+    if (now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+export const realtime: Scenario = {
+  id: 'realtime',
+  title: `201 → feed.item at ${SUBSCRIBERS} connected followers, and the push cost per connected vs offline follower`,
+  async run(ctx) {
+    if (!hasRoute('GET', '/realtime')) return [notMeasured(S, 'feed.item latency', 'GET /realtime is not in this build')];
+    const author = uid('rt-author');
+    const followers = await followersOf(ctx, author, SUBSCRIBERS, 'rtf');
+    const discovery = await ctx.call('GET', '/realtime', followers[0]!);
+    if (discovery.status !== 200) throw new Error(`GET /realtime: ${discovery.status}`);
+    const url = String(discovery.body.url);
+
+    await quiesce(ctx, 300);
+    const presentBefore = await presenceCount(ctx);
+    const arrivals = new Map<string, number[]>();
+    progress(`  realtime: connecting ${SUBSCRIBERS} WebSockets`);
+    const sockets = await connectAll(ctx, url, followers, arrivals);
+    await waitUntil('the connections', async () => (await presenceCount(ctx)) === presentBefore + SUBSCRIBERS);
+
+    // 1. Every follower connected: latency to each subscriber, and what the fan-out spent. One
+    // post first, not counted: the first sends open the management client's connections.
+    const post = (content: string) => ctx.call('POST', '/activities', author, { verb: 'post', content });
+    const warmUp = await post('warm-up');
+    await waitUntil('the warm-up post at every subscriber', () => (arrivals.get(String(warmUp.body.id))?.length ?? 0) >= SUBSCRIBERS, 60_000);
+    const latencies: number[] = [];
+    const lastAt: number[] = [];
+    const deliveries: number[] = [];
+    const connected: Spent[] = [];
+    for (let p = 0; p < POSTS; p++) {
+      progress(`  realtime: connected post ${p + 1}/${POSTS}`);
+      await quiesce(ctx, 300);
+      connected.push(
+        await metered(ctx, async () => {
+          const res = await post(`live ${p}`);
+          const t201 = now();
+          if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+          const id = String(res.body.id);
+          await waitUntil(`feed.item at ${SUBSCRIBERS} subscribers`, () => (arrivals.get(id)?.length ?? 0) >= SUBSCRIBERS, 60_000);
+          const drained = await waitForCopies(ctx, followers, String(res.body.rangeKey));
+          if (drained.missing) throw new Error(`fan-out left ${drained.missing} copies missing`);
+          await sleep(200); // a duplicate would arrive with the last page's sends
+          const times = arrivals.get(id)!;
+          latencies.push(...times.map((t) => t - t201));
+          lastAt.push(Math.max(...times) - t201);
+          deliveries.push(times.length / SUBSCRIBERS);
+        }),
+      );
+    }
+
+    // 2. The push for offline followers, beside the connected set: 1,000 of them against 1.
+    const { pushFeedItems } = await import('../../functions/services/realtime/push.js');
+    const source = benchOriginal(uid('rt-offline-author'), nowTicks(), 0);
+    const pushTo = (owners: readonly string[]) => metered(ctx, async () => void (await pushFeedItems(owners.map((owner) => ({ owner, source })), nowTicks())));
+    const offlineOwners = Array.from({ length: SUBSCRIBERS }, (_, i) => uid('rt-offline', i));
+    const pushOne = await pushTo(offlineOwners.slice(0, 1));
+    const pushMany = await pushTo(offlineOwners);
+    // And the push alone to the 1,000 connected (no copies written): where a delivery's time goes locally.
+    const direct = benchOriginal(uid('rt-direct-author'), nowTicks(), 0);
+    const directId = toActivity(direct).id;
+    const pushStarted = now();
+    await pushFeedItems(followers.map((owner) => ({ owner, source: direct })), nowTicks());
+    await waitUntil('the direct push', () => (arrivals.get(directId)?.length ?? 0) >= SUBSCRIBERS, 60_000);
+    const pushAloneMs = now() - pushStarted;
+
+    // 3. Every follower offline: the same author's posts, the same fan-out, no one to send to.
+    progress('  realtime: closing the WebSockets');
+    await closeAll(sockets);
+    await waitUntil('the disconnects', async () => (await presenceCount(ctx)) === presentBefore);
+    const offline: Spent[] = [];
+    for (let p = 0; p < POSTS; p++) {
+      progress(`  realtime: offline post ${p + 1}/${POSTS}`);
+      await quiesce(ctx, 300);
+      offline.push(
+        await metered(ctx, async () => {
+          const res = await post(`away ${p}`);
+          if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+          const drained = await waitForCopies(ctx, followers, String(res.body.rangeKey));
+          if (drained.missing) throw new Error(`fan-out left ${drained.missing} copies missing`);
+        }),
+      );
+    }
+
+    const med = (runs: Spent[], pick: (s: Spent) => number) => median(runs.map(pick));
+    const perConnected = (pick: (s: Spent) => number) => (med(connected, pick) - med(offline, pick)) / SUBSCRIBERS;
+    const perOffline = (pick: (s: Spent) => number) => (pick(pushMany) - pick(pushOne)) / (SUBSCRIBERS - 1);
+    const presence = (s: Spent) => s.tags['connected set read'] ?? { calls: 0, read: 0 };
+    const calls = (s: Spent) => JSON.stringify(s.calls);
+    const typicalConnected = connected[Math.floor(POSTS / 2)]!;
+    const typicalOffline = offline[Math.floor(POSTS / 2)]!;
+    const setup = `${SUBSCRIBERS} followers each with one WebSocket (ws, loopback), ${POSTS} posts`;
+    const figures: Figure[] = [
+      { scenario: S, metric: `201 → feed.item at a subscriber, p50 (${setup})`, value: round(percentile(latencies, 50)), unit: 'ms' },
+      { scenario: S, metric: `201 → feed.item at a subscriber, p99 (${setup})`, value: round(percentile(latencies, 99)), unit: 'ms' },
+      { scenario: S, metric: `201 → feed.item at the last of ${SUBSCRIBERS} subscribers (p50 of ${POSTS} posts)`, value: round(median(lastAt)), unit: 'ms' },
+      {
+        scenario: S,
+        metric: `the push alone: ${SUBSCRIBERS} feed.item sent (PostToConnection through the SDK to the local @connections endpoint) and received`,
+        value: round(pushAloneMs),
+        unit: 'ms',
+        note: `${Math.round(SUBSCRIBERS / (pushAloneMs / 1000))} sends/s: the sender's SDK calls, the local API and the clients share one Node process on 2 cores; in AWS each sender is a Lambda and API Gateway delivers`,
+      },
+      {
+        scenario: S,
+        metric: 'feed.item deliveries per subscriber per post',
+        value: round(Math.max(...deliveries), 3),
+        unit: '',
+        target: '= 1',
+        met: deliveries.every((d) => d === 1),
+      },
+      {
+        scenario: S,
+        metric: 'push cost per post per connected follower: reads',
+        value: round(perConnected((s) => s.read), 4),
+        unit: 'RCU',
+        note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page of 500`,
+      },
+      {
+        scenario: S,
+        metric: `connected-set read per fan-out page with ${SUBSCRIBERS} users connected (paid per connected user, follower or not)`,
+        value: round(presence(typicalConnected).read / Math.max(1, presence(typicalConnected).calls), 2),
+        unit: 'RCU',
+        note: `${presence(typicalConnected).calls} reads per post of a ${SUBSCRIBERS}-follower author; with none connected DynamoDB Local reports ${round(presence(typicalOffline).read / Math.max(1, presence(typicalOffline).calls), 2)}, the pricing rules 0.5`,
+      },
+      { scenario: S, metric: 'push cost per post per connected follower: writes', value: round(perConnected((s) => s.write), 4), unit: 'WCU' },
+      {
+        scenario: S,
+        metric: 'push cost per post per connected follower: sends',
+        value: round(perConnected((s) => s.sends), 4),
+        unit: 'PostToConnection',
+        note: `calls per post connected ${calls(typicalConnected)}, offline ${calls(typicalOffline)}`,
+      },
+      {
+        scenario: S,
+        metric: 'push cost per offline follower: reads',
+        value: round(perOffline((s) => s.read), 4),
+        unit: 'RCU',
+        target: '= 0',
+        met: perOffline((s) => s.read) === 0,
+        note: `the fan-out's push to ${SUBSCRIBERS} offline followers vs 1, ${SUBSCRIBERS} others connected: ${round(pushMany.read, 2)} vs ${round(pushOne.read, 2)} RCU (one Query of the connected set either way), calls ${calls(pushMany)} vs ${calls(pushOne)}`,
+      },
+      { scenario: S, metric: 'push cost per offline follower: writes', value: round(perOffline((s) => s.write), 4), unit: 'WCU', target: '= 0', met: perOffline((s) => s.write) === 0 },
+      { scenario: S, metric: 'push cost per offline follower: sends', value: round(perOffline((s) => s.sends), 4), unit: 'PostToConnection', target: '= 0', met: perOffline((s) => s.sends) === 0 },
+    ];
+    return figures;
+  },
+};
