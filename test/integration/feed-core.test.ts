@@ -189,9 +189,9 @@ describe('auth', () => {
     expect(documented).toEqual(routes.map(routeKey).sort());
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/activities', '/activities/{id}', '/activities/{id}/comments', '/activities/{id}/comments/{commentId}',
-      '/activities/{id}/reactions/{kind}', '/blocks', '/blocks/{userId}', '/feed', '/feed/aggregated', '/following/{userId}',
-      '/health', '/me', '/me/export', '/mutes', '/mutes/{userId}', '/notifications', '/notifications/counts', '/notifications/read',
-      '/notifications/seen', '/openapi.json',
+      '/activities/{id}/reactions/{kind}', '/batch/activities', '/batch/follows', '/blocks', '/blocks/{userId}', '/feed',
+      '/feed/aggregated', '/following/{userId}', '/health', '/me', '/me/export', '/mutes', '/mutes/{userId}', '/notifications',
+      '/notifications/counts', '/notifications/read', '/notifications/seen', '/openapi.json', '/realtime', '/realtime/missed',
       '/rollups/{name}', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
       '/users/{userId}/followers', '/users/{userId}/following',
     ]);

@@ -26,8 +26,10 @@ describe('scopesOf', () => {
     expect(hasAnyScope([], [ADMIN_SCOPE])).toBe(false);
   });
 
-  it('declares the admin scope on the rollups route and erasing another user only', () => {
-    expect(routes.filter((r) => r.scopes).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rollups/{name}', 'DELETE /users/{userId}']);
+  it('declares the admin scope on the rollups route, erasing another user and the bulk imports only', () => {
+    expect(routes.filter((r) => r.scopes).map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      ['DELETE /users/{userId}', 'GET /rollups/{name}', 'POST /batch/activities', 'POST /batch/follows'],
+    );
     expect(routes.find((r) => r.path === '/rollups/{name}')?.scopes).toEqual([ADMIN_SCOPE]);
   });
 });
