@@ -8,7 +8,7 @@
  * may be absent, a plain object tolerates unknown keys) or what it produces (`output`: responses —
  * a plain object has exactly its keys). One named schema may serve both only if both read the same.
  */
-import { z } from 'zod';
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 
 export type JsonSchema = Record<string, unknown>;
 export type Direction = 'input' | 'output';

@@ -2,7 +2,7 @@
  * Request and response schemas of the realtime routes (GET /realtime, GET /realtime/missed).
  * See docs/realtime.md for the protocol these two serve.
  */
-import { z } from 'zod';
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { activitySchema } from './response-schemas.js';
 import { rangeKeySchema } from './schemas.js';
 

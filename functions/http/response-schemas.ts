@@ -4,7 +4,7 @@
  * document made from these (test/support/response-check.ts). Each has an `id`, so the document
  * names it once under `components.schemas` and a typed client gets one type per shape.
  */
-import { z } from 'zod';
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { NOTIFICATION_KINDS } from '../model/notification.js';
 import type { Segment } from '../services/rollups/windows.js';
 import { GRANULARITIES } from './schemas.js';

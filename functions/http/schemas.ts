@@ -8,7 +8,7 @@
  * the one big field, capped at 2,000 characters (a 280-character post plus metadata is ~0.5 KB;
  * the cap allows up to ~6 KB of UTF-8, i.e. up to 6 WCU per copy for the rare long post).
  */
-import { z } from 'zod';
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { MAX_COMMENT_CHARS } from '../model/comment.js';
 import { parseGroupId } from '../model/notification.js';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';

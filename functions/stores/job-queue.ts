@@ -4,7 +4,7 @@
  */
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { QueueId } from '../../lib/defs/queues.js';
-import { sqs } from '../platform/clients.js';
+import { sqs } from '../platform/sqs-client.js';
 import { queueUrl } from '../platform/env.js';
 
 /** Indexes of the bodies that were NOT accepted (entry failures); throws if a call fails outright. */

@@ -18,7 +18,7 @@
  *            notifications about it
  */
 import type { AttributeValue } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { ERASE_PHASES } from '../../model/erasure.js';
 import { NOTIFICATION_KINDS } from '../../model/notification.js';
 import { isValidUserId } from '../../model/user-id.js';
