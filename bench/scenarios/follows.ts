@@ -36,7 +36,7 @@ const POPULATION = 1000;
 const IMPORT_FOLLOWERS = 200;
 const FOLLOWS_EACH = 50;
 const BATCH = 1000;
-const IMPORT_IN_FLIGHT = 2;
+const IMPORT_IN_FLIGHT = 4;
 const IMPORT_REPS = 3;
 
 async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, string])[]): Promise<number> {
