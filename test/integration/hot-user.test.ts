@@ -44,34 +44,34 @@ const isPulledFor = async (reader: string, author: string) =>
 describe('a user followed by many at once', () => {
   it('counts every concurrent follow and unfollow exactly, on many items, and crosses the pull threshold', async () => {
     const star = uid('star');
-    const fans = Array.from({ length: 120 }, () => uid('fan'));
+    const fans = Array.from({ length: 80 }, () => uid('fan'));
     await inFlight(fans, 24, async (fan) => {
       expect((await api('PUT', `/following/${star}`, { as: fan })).status).toBe(204);
     });
-    expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 120, following: 0 });
+    expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 80, following: 0 });
 
     // The count is spread: no item holds it all, and the profile item itself holds none of it.
     const items = await profileItems(star);
     const counts = items.filter((i) => i.sk !== profileKey(star).sk).map((i) => Number(String(i.followers ?? 0)));
     expect(counts.length).toBeGreaterThan(FOLLOWER_SHARDS / 2);
     expect(Math.max(...counts)).toBeLessThan(20);
-    expect(counts.reduce((s, n) => s + n, 0)).toBe(120);
+    expect(counts.reduce((s, n) => s + n, 0)).toBe(80);
 
     // 50 is the threshold: the star is pulled, and every fan's pulled set names them — the follows
     // that raced the pull job included (each checked the flag on its own shard).
     await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), 30_000, 200);
     expect((await profileItems(star)).every((i) => i.pulled === true)).toBe(true);
 
-    const leaving = fans.slice(0, 80);
+    const leaving = fans.slice(0, 40);
     await inFlight(leaving, 24, async (fan) => {
       expect((await api('DELETE', `/following/${star}`, { as: fan })).status).toBe(204);
     });
     expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 40, following: 0 });
-    expect((await api('GET', '/me', { as: fans[100]! })).body).toMatchObject({ following: 1 });
+    expect((await api('GET', '/me', { as: fans[60]! })).body).toMatchObject({ following: 1 });
     expect((await api('GET', '/me', { as: fans[0]! })).body).toMatchObject({ following: 0 });
     // Below 45 (90 % of 50): pushed again, and the pulled sets are emptied.
-    await eventually(async () => !(await isPulledFor(fans[100]!, star)), 30_000, 200);
-  });
+    await eventually(async () => !(await isPulledFor(fans[60]!, star)), 30_000, 200);
+  }, 120_000); // two threshold crossings, each a job of the maintenance lane
 
   describe('a follow that loses a transaction race', () => {
     let conflicts = 0;
