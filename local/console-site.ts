@@ -26,6 +26,8 @@ export interface ConsoleSiteOptions {
   readonly keys: LocalKeys;
   /** The stack's rollup spec (ROLLUPS), for the series picker. */
   readonly rollups: RollupSpec;
+  /** The realtime WebSocket API (`ws://127.0.0.1:<port>/live`): another origin, which the CSP must let the page connect to. */
+  readonly realtimeUrl?: string;
 }
 
 /** Handles a request under /console; false for any other path (the API's routes take it). */
@@ -45,11 +47,15 @@ const CONTENT_TYPES: Record<string, string> = {
 // CSSOM, which style-src does not restrict.
 const CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** The CSP, with the realtime API's origin (only) added to what the page may connect to. */
+const cspWith = (realtimeUrl: string | undefined) => (realtimeUrl ? `${CSP}; connect-src 'self' ${new URL(realtimeUrl).origin}` : CSP);
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export function createConsoleSite(opts: ConsoleSiteOptions): ConsoleSite {
   const root = resolve(opts.assetsDir);
   const series = seriesOf(opts.rollups);
+  const csp = cspWith(opts.realtimeUrl);
 
   return async (req, res, url) => {
     const path = url.pathname;
@@ -67,7 +73,7 @@ export function createConsoleSite(opts: ConsoleSiteOptions): ConsoleSite {
     const rest = path.slice(CONSOLE_PREFIX.length + 1);
     if (rest === 'token') await sendToken(req, res, url, opts.keys);
     else if (rest === 'config.json') sendJson(res, 200, { series, adminScope: ADMIN_SCOPE });
-    else await sendAsset(res, root, rest === '' ? 'index.html' : rest);
+    else await sendAsset(res, root, rest === '' ? 'index.html' : rest, csp);
     return true;
   };
 }
@@ -94,7 +100,7 @@ async function sendToken(req: IncomingMessage, res: ServerResponse, url: URL, ke
   sendJson(res, 200, { user, admin, token });
 }
 
-async function sendAsset(res: ServerResponse, root: string, relative: string): Promise<void> {
+async function sendAsset(res: ServerResponse, root: string, relative: string, csp: string): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(relative);
@@ -118,7 +124,7 @@ async function sendAsset(res: ServerResponse, root: string, relative: string): P
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
   // Vite puts a content hash in every asset name; index.html names the current ones.
   const cache = relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-  send(res, 200, { 'content-type': type, 'cache-control': cache, 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' }, body);
+  send(res, 200, { 'content-type': type, 'cache-control': cache, 'content-security-policy': csp, 'x-content-type-options': 'nosniff' }, body);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -119,7 +119,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     Object.assign(process.env, env); // before any handler module loads: they read env once
 
     // The console's assets are read per request: a build finished after the start is served too.
-    const site = createConsoleSite({ assetsDir: consoleDist, keys: opts.keys, rollups: readConfig('ROLLUPS', env) });
+    const site = createConsoleSite({ assetsDir: consoleDist, keys: opts.keys, rollups: readConfig('ROLLUPS', env), realtimeUrl: realtime.url });
     const api: HttpApi = await startHttpApi({ port: opts.port, verify, site });
     started.push(api);
 

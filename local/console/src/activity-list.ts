@@ -22,6 +22,16 @@ export interface ActivityList {
   reload(): Promise<void>;
   /** Prepends what is newer than the top item; returns how many arrived. */
   newer(): Promise<number>;
+  /**
+   * Shows an item pushed live in its place by range key: on top when newer than everything shown,
+   * among the items when a late copy lands inside their range; one below them is left to "Older"
+   * while older pages remain. Once per id; returns whether it is shown now.
+   */
+  insert(item: Activity): boolean;
+  /** Takes an item away (an id not shown is ignored). */
+  remove(id: string): void;
+  /** What is shown: the newest and oldest range keys and the ids (a realtime catch-up's starting point). */
+  shown(): { newest?: string; oldest?: string; ids: string[] };
 }
 
 export function activityList(opts: { user: string; limit: number; read: ReadPage; empty: string }): ActivityList {
@@ -33,10 +43,15 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
   let top: string | undefined; // rangeKey of the newest item shown
   let cursor: string | null = null; // lastRangeKey of the last page read
 
-  const show = (where: 'start' | 'end', items: Activity[]) => {
-    const rows = items.map((a) => activityRow(a, user));
-    if (where === 'start') list.prepend(...rows);
-    else list.append(...rows);
+  const rows = () => [...list.children] as HTMLElement[];
+  const isShown = (id: string) => rows().some((r) => r.dataset.id === id);
+
+  const show = (where: 'start' | 'end', all: Activity[]) => {
+    // A live push may have shown some already.
+    const items = all.filter((a) => !isShown(a.id));
+    const added = items.map((a) => activityRow(a, user));
+    if (where === 'start') list.prepend(...added);
+    else list.append(...added);
     if (items.length && (where === 'start' || top === undefined)) top = items[0]!.rangeKey;
     olderButton.hidden = cursor === null;
     if (!list.childElementCount) replace(status, h('p', { class: 'muted' }, opts.empty));
@@ -84,15 +99,33 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
     }),
   );
 
+  const insert = (item: Activity) => {
+    if (isShown(item.id)) return false;
+    const rk = BigInt(item.rangeKey);
+    const next = rows().find((r) => BigInt(r.dataset.rk!) > rk); // the first older item shown
+    if (!next && cursor !== null) return false;
+    const row = activityRow(item, user);
+    if (next) list.insertBefore(row, next);
+    else list.append(row);
+    if (top === undefined || rk < BigInt(top)) top = item.rangeKey;
+    replace(status);
+    return true;
+  };
+  const remove = (id: string) => rows().find((r) => r.dataset.id === id)?.remove();
+  const shown = () => {
+    const all = rows();
+    return { newest: top, oldest: all.at(-1)?.dataset.rk, ids: all.map((r) => r.dataset.id!) };
+  };
+
   const element = h('section', { class: 'activity-list' }, h('div', { class: 'toolbar' }, newerButton), status, list, olderButton);
   olderButton.hidden = true;
-  return { element, reload, newer };
+  return { element, reload, newer, insert, remove, shown };
 }
 
 function activityRow(a: Activity, user: string): HTMLLIElement {
   return h(
     'li',
-    { class: 'activity', 'data-id': a.id },
+    { class: 'activity', 'data-id': a.id, 'data-rk': a.rangeKey },
     h(
       'div',
       { class: 'meta' },

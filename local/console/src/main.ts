@@ -1,11 +1,13 @@
 /**
  * The tickfeed web console (local only, served by `npm start` at /console). Each view is a page of
- * its own (links.ts); this file signs in, draws the navigation and renders the view the URL names.
+ * its own (links.ts); this file signs in, draws the navigation, renders the view the URL names and
+ * then opens the realtime channel (live.ts): the badge and the feed update as things happen.
  */
 import './style.css';
 import { errorBox, h, replace } from './dom.js';
 import { dataOf } from './api.js';
 import { hrefOf, placeOf, type View, VIEW_LABELS, VIEWS } from './links.js';
+import { createLive, type LiveStatus } from './live.js';
 import { loadConfig, type Session, signIn } from './session.js';
 import { renderActivity } from './views/activity.js';
 import type { ViewRenderer } from './views/context.js';
@@ -41,17 +43,35 @@ async function start(): Promise<void> {
     badge.textContent = String(unseen);
     badge.hidden = unseen === 0;
   };
-  replace(top, nav(session, place.view, badge), signInForm(session.user));
+  const liveStatus = h('span', { class: 'live', 'data-testid': 'live', 'data-status': 'connecting', title: 'realtime updates' });
+  replace(top, nav(session, place.view, badge), liveStatus, signInForm(session.user));
   document.title = `${VIEW_LABELS[place.view]} · ${session.user} · tickfeed`;
+  let pushed = false; // counts pushed since: newer than what the first read may still bring
   // The notifications view reads the counts itself (and changes them): no second, racing read.
-  if (place.view !== 'notifications') void refreshBadge(session, setUnseen);
+  if (place.view !== 'notifications') void refreshBadge(session, (unseen) => pushed || setUnseen(unseen));
+  const live = createLive();
   try {
     const config = await loadConfig();
-    await RENDERERS[place.view]({ session, place: { ...place, user: place.user }, config, setUnseen }, root);
+    await RENDERERS[place.view]({ session, place: { ...place, user: place.user }, config, setUnseen, live }, root);
   } catch (error) {
     replace(root, h('h1', {}, VIEW_LABELS[place.view]), errorBox(error));
   }
   root.dataset.ready = 'true'; // the view has drawn (or failed): what browser tests wait for
+  live.start(session, {
+    counts: ({ unseen }) => {
+      pushed = true;
+      setUnseen(unseen);
+    },
+    status: (status) => showLiveStatus(liveStatus, status),
+  });
+}
+
+const LIVE_TEXT: Record<LiveStatus, string> = { connecting: 'connecting…', open: 'live', caughtUp: 'live', closed: 'reconnecting…' };
+
+/** The channel's state in the header; `data-status` is what browser tests wait for (`caughtUp`). */
+function showLiveStatus(el: HTMLElement, status: LiveStatus): void {
+  el.dataset.status = status;
+  el.textContent = LIVE_TEXT[status];
 }
 
 function nav(session: Session, current: View, badge: HTMLElement): HTMLElement {

@@ -11,6 +11,8 @@ export interface Session {
   readonly client: TickfeedClient;
   /** Acts as `user` with the tickfeed/admin scope (rollups, anyone's activity window). */
   readonly admin: TickfeedClient;
+  /** `user`'s token, for what the client does not call: the realtime WebSocket (live.ts). */
+  readonly token: () => Promise<string>;
 }
 
 /** Minted tokens live 12 h; ask for a new one well before. */
@@ -18,10 +20,12 @@ const TOKEN_REUSE_MS = 60 * 60 * 1000;
 
 export function signIn(user: string): Session {
   const baseUrl = window.location.origin;
+  const token = tokenSource(user, false);
   return {
     user,
-    client: createTickfeedClient({ baseUrl, token: tokenSource(user, false) }),
+    client: createTickfeedClient({ baseUrl, token }),
     admin: createTickfeedClient({ baseUrl, token: tokenSource(user, true) }),
+    token,
   };
 }
 

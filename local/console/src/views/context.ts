@@ -1,4 +1,5 @@
 import type { Place } from '../links.js';
+import type { Live } from '../live.js';
 import type { ConsoleConfig, Session } from '../session.js';
 
 /** What every view is given: who is signed in, where we are, and the stack's console config. */
@@ -8,6 +9,8 @@ export interface ViewContext {
   readonly config: ConsoleConfig;
   /** Updates the unseen-notifications badge in the navigation. */
   readonly setUnseen: (unseen: number) => void;
+  /** The realtime channel, opened once the view has drawn: register for its pushes while rendering. */
+  readonly live: Live;
 }
 
 /** Renders a view into `root`; a rejection is shown by the caller. */

@@ -1,11 +1,14 @@
-/** The home feed: a post form, then the feed with "Newer" (a `since` catch-up) and "Older" paging. */
+/**
+ * The home feed: a post form, then the feed with "Newer" (a `since` catch-up) and "Older" paging;
+ * copies pushed over the realtime channel appear live, in their place (live.ts).
+ */
 import { activityList } from '../activity-list.js';
 import { dataOf } from '../api.js';
 import { busy, h, replace } from '../dom.js';
 import { limitOf } from '../links.js';
 import type { ViewRenderer } from './context.js';
 
-export const renderFeed: ViewRenderer = async ({ session, place }, root) => {
+export const renderFeed: ViewRenderer = async ({ session, place, live }, root) => {
   const { client, user } = session;
   const list = activityList({
     user,
@@ -33,4 +36,9 @@ export const renderFeed: ViewRenderer = async ({ session, place }, root) => {
 
   replace(root, h('h1', {}, 'Home feed'), form, list.element);
   await list.reload();
+  live.showFeed({
+    ...list,
+    // Nothing shown, nothing to catch up from: read the first page (what arrived meanwhile).
+    caughtUp: async () => (list.shown().ids.length ? undefined : list.newer()),
+  });
 };

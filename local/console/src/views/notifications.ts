@@ -1,14 +1,15 @@
 /**
  * The caller's notifications (GET /notifications, "Older" pages with `before`), the unseen badge
  * (the page's `unseen`, GET /notifications/counts after a change) and "Mark all seen/read"
- * (POST /notifications/seen|read with no body: every group).
+ * (POST /notifications/seen|read with no body: every group). Counts pushed over the realtime
+ * channel redraw the page (a new event, or a mark from another tab).
  */
 import { dataOf, type NotificationGroup } from '../api.js';
-import { ago, busy, h, replace } from '../dom.js';
+import { ago, busy, errorBox, h, replace } from '../dom.js';
 import { hrefOf, limitOf } from '../links.js';
 import type { ViewRenderer } from './context.js';
 
-export const renderNotifications: ViewRenderer = async ({ session, place, setUnseen }, root) => {
+export const renderNotifications: ViewRenderer = async ({ session, place, setUnseen, live }, root) => {
   const api = session.client;
   const limit = limitOf(place.params);
   const list = h('ol', { class: 'notifications', 'data-testid': 'notifications' });
@@ -53,6 +54,7 @@ export const renderNotifications: ViewRenderer = async ({ session, place, setUns
 
   replace(root, h('h1', {}, 'Notifications'), counts, h('div', { class: 'toolbar' }, mark('seen'), ' ', mark('read')), status, list, older);
   await reload();
+  live.onCounts(() => void reload().catch((error: unknown) => replace(status, errorBox(error))));
 };
 
 /** "bob and 2 others started following you", linking the actors to their timelines. */
