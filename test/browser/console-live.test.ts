@@ -43,7 +43,7 @@ describe('live console', () => {
     expect(await badge().isHidden()).toBe(true);
     await page.waitForSelector('[data-testid="live"][data-status="caughtUp"]', { timeout: 15_000 });
     // A reload would lose this.
-    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.evaluate(() => ((globalThis as unknown as { sameDocument: boolean }).sameDocument = true));
 
     const posted = await api('POST', '/activities', { as: followee, json: { verb: 'post', content: 'gus, live' } });
     expect(posted.status).toBe(201);
@@ -58,7 +58,7 @@ describe('live console', () => {
     expect((await api('DELETE', `/activities/${posted.body.id}`, { as: followee })).status).toBe(204);
     await expect.poll(contents, { timeout: 30_000 }).toEqual(['fern says hi']);
 
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   }, 90_000);
 
   it('updates the notifications view’s counts and list when a notification arrives', async () => {
