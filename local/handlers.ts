@@ -17,9 +17,29 @@ export type AnyHandler = (event: any, context?: unknown) => Promise<any>;
 const projectRoot = resolve(import.meta.dirname, '..');
 const cache = new Map<FunctionId, Promise<AnyHandler>>();
 
-/** Sees every event a loaded handler is invoked with, in this process (tests: what a function received). */
-export type InvocationTap = (fn: FunctionId, event: unknown) => void;
+/** How an invocation ended: its result, or what it threw. */
+export type InvocationOutcome = { readonly result: unknown } | { readonly error: unknown };
+
+/**
+ * Sees every event a loaded handler is invoked with, in this process (tests: what a function
+ * received). It may return a function that is told how that invocation ended (tests: wait for a
+ * job to be done instead of for a while).
+ */
+export type InvocationTap = (fn: FunctionId, event: unknown) => void | ((outcome: InvocationOutcome) => void);
 const taps = new Set<InvocationTap>();
+
+/** Runs `invoke` with the taps told before and after. */
+async function tapped(fn: FunctionId, event: unknown, invoke: () => Promise<unknown>): Promise<unknown> {
+  const ends = [...taps].map((tap) => tap(fn, event)).filter((end) => typeof end === 'function');
+  try {
+    const result = await invoke();
+    for (const end of ends) end({ result });
+    return result;
+  } catch (error) {
+    for (const end of ends) end({ error });
+    throw error;
+  }
+}
 
 /** Adds `tap`; returns its remover. */
 export function tapInvocations(tap: InvocationTap): () => void {
@@ -45,10 +65,7 @@ export function loadHandler(id: FunctionId): Promise<AnyHandler> {
     // Local IAM is the bundle's own endpoint proxy here (its SDK is inside the bundle).
     loaded = bundles.then((runtime) => {
       const handler = runtime.handler(id);
-      return (event, context) => {
-        for (const tap of taps) tap(id, event);
-        return handler(event, context);
-      };
+      return (event, context) => tapped(id, event, () => handler(event, context));
     });
     cache.set(id, loaded);
   }
@@ -65,10 +82,7 @@ export function loadHandler(id: FunctionId): Promise<AnyHandler> {
       .then((mod: { handler?: AnyHandler }) => {
         const handler = mod.handler;
         if (typeof handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
-        return (event, context) => {
-          for (const tap of taps) tap(id, event);
-          return runAs(id, () => handler(event, context));
-        };
+        return (event, context) => tapped(id, event, () => runAs(id, () => handler(event, context)));
       });
     cache.set(id, loaded);
   }

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
-import { call, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
+import { call, sqs, stack, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
+import { jobQueuesEmpty } from '../support/settle.js';
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s' } });
@@ -31,7 +32,7 @@ async function raceWith(control: 'mutes' | 'blocks') {
   gate.open(); // the late copy lands now, after the first cleanup
   await until(async () => (await storedCopies(other)).includes(during.body.rangeKey), 'the held page written');
   await until(async () => (await storedCopies(reader)).length === 0, 'the settle cleanup takes the late copy back', 20_000);
-  await new Promise((r) => setTimeout(r, 2500)); // nothing lands later
+  await until(() => jobQueuesEmpty(sqs, stack.queueUrls), 'every queued job to be done'); // nothing lands later
   expect(await storedCopies(reader)).toEqual([]);
   const after = await call('POST', '/activities', author, { verb: 'post', content: 'after' });
   await until(async () => (await storedCopies(other)).includes(after.body.rangeKey), 'the next post fanned out');

@@ -9,7 +9,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
-import { call, seedFollowers, startOwnStack, stopOwnStack, storedCopies, tally, uid, until } from '../support/own-stack.js';
+import { jobDone } from '../support/job-done.js';
+import { call, seedFollowers, sqs, stack, startOwnStack, stopOwnStack, storedCopies, tally, uid, until } from '../support/own-stack.js';
+import { jobQueuesEmpty } from '../support/settle.js';
+
+/** Every job this stack queued has run (its queues are its own): what could land late has landed. */
+const settled = () => until(() => jobQueuesEmpty(sqs, stack.queueUrls), 'every queued job to be done');
 
 const N = 10;
 
@@ -89,28 +94,34 @@ describe('4. a DELETE during a fan-out or a backfill leaves no copy', () => {
     const posted = await call('POST', '/activities', author, { verb: 'post', content: 'regret' });
     expect(posted.status).toBe(201);
     await gate.atGate; // the worker read the followers and holds its writes
+    const retracted = jobDone('retract', (job) => job.rk === posted.body.rangeKey);
     expect((await call('DELETE', `/activities/${posted.body.id}`, author)).status).toBe(204);
-    await new Promise((r) => setTimeout(r, 1500)); // let the retract job pass these followers first
+    await retracted; // the retract job passed these followers first (nothing to remove yet)
     gate.open();
     await until(async () => (await tally([...followers, author], posted.body.rangeKey)).exact === 0, 'no copy left');
-    await new Promise((r) => setTimeout(r, 2000)); // nothing lands late
+    await settled(); // nothing lands late
     expect(await tally([...followers, author], posted.body.rangeKey)).toEqual({ exact: 0, wrong: 0 });
   }, 60_000);
 
   it('backfill: DELETE while a new follower\'s backfill holds its writes', async () => {
     const author = uid('delbf');
+    // A sentinel follower tells when the posts' own fan-out is over: it cannot reach the reader,
+    // who follows next, and be taken for the backfill at the gate.
+    const [sentinel] = await seedFollowers(author, 1);
     const kept = await call('POST', '/activities', author, { verb: 'post', content: 'kept' });
     const gone = await call('POST', '/activities', author, { verb: 'post', content: 'gone' });
-    await new Promise((r) => setTimeout(r, 1000)); // the posts' own fan-out (to the author) is done
+    const both = [gone.body.rangeKey, kept.body.rangeKey].join();
+    await until(async () => (await storedCopies(sentinel!)).join() === both, "the posts' fan-out to the sentinel");
     const reader = uid('delbf-r');
     const gate = holdCopiesOf(author);
     expect((await call('PUT', `/following/${author}`, reader)).status).toBe(204);
     await gate.atGate;
+    const retracted = jobDone('retract', (job) => job.rk === gone.body.rangeKey);
     expect((await call('DELETE', `/activities/${gone.body.id}`, author)).status).toBe(204);
-    await new Promise((r) => setTimeout(r, 1500));
+    await retracted;
     gate.open();
     await until(async () => (await storedCopies(reader)).join() === kept.body.rangeKey, 'only the kept post remains');
-    await new Promise((r) => setTimeout(r, 2000));
+    await settled();
     expect(await storedCopies(reader)).toEqual([kept.body.rangeKey]);
   }, 60_000);
 });
