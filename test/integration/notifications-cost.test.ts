@@ -12,6 +12,7 @@ import type { FunctionId } from '../../lib/defs/index.js';
 import { currentFunction } from '../../local/iam.js';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { call, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+import { jobQueuesEmpty } from '../support/settle.js';
 
 let meter: CapacityMeter;
 
@@ -100,7 +101,7 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
     ];
     await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
     await until(async () => (await call('GET', '/notifications', user)).body.items.length === 1, 'the fresh group');
-    await new Promise((r) => setTimeout(r, 500));
+    await until(() => jobQueuesEmpty(sqs, stack.queueUrls), 'the notify job to be done'); // the old event had its chance
     const page = (await call('GET', '/notifications', user)).body;
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(['new:1']);
     expect([page.unseen, page.unread]).toEqual([1, 1]);
