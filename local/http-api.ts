@@ -42,6 +42,11 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier; si
     });
   });
   server.on('clientError', answerClientError);
+  // Idle keep-alive connections stay open a minute (Node's default is 5 s). A client closes its
+  // idle sockets a little before the server's announced timeout; with 5 s, a busy machine's event
+  // loop lag lets a client send on a socket the server is just closing ("other side closed").
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
@@ -57,7 +62,8 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier; si
 
 async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVerifier, site?: ConsoleSite): Promise<void> {
   if (Buffer.byteLength(req.url ?? '') > MAX_REQUEST_TARGET_BYTES) {
-    req.resume();
+    // Read the body to its end first: closing on unread bytes would reset the connection under the answer.
+    await readBody(req);
     return sendProblem(res, 414, `The request target exceeds ${MAX_REQUEST_TARGET_BYTES} bytes.`);
   }
   const url = new URL(req.url ?? '/', 'http://local');
@@ -197,7 +203,7 @@ function problemBody(status: number, detail: string): string {
 }
 
 function sendProblem(res: ServerResponse, status: number, detail: string): void {
-  send(res, status, { 'content-type': PROBLEM_CONTENT_TYPE, connection: 'close' }, problemBody(status, detail));
+  send(res, status, { 'content-type': PROBLEM_CONTENT_TYPE }, problemBody(status, detail));
 }
 
 /**

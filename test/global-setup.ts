@@ -18,6 +18,9 @@ export const TEST_ROLLUPS = [
   'bench_play:sum(score)', 'bench_play:max(score)',
 ].join(',');
 
+/** Rate limits the shared test stack's tests never meet (the defaults are tested on a stack of their own). */
+export const TEST_RATE_LIMITS = 'posts=20000/1m,follows=20000/1m,reactions=20000/1m,reads=100000/1m';
+
 /** The verb the trust tests protect (PROTECTED_VERBS); no other test posts it. */
 export const TEST_PROTECTED_VERB = 'trust_protected';
 
@@ -40,6 +43,9 @@ export default async function setup(project: TestProject) {
       PROTECTED_VERBS: process.env.PROTECTED_VERBS ?? TEST_PROTECTED_VERB,
       // Rollups are written once per tumbling window: a 1-second one locally, so tests wait seconds, not minutes.
       LOCAL_TUMBLING_WINDOW_SECONDS: process.env.LOCAL_TUMBLING_WINDOW_SECONDS ?? '1',
+      // Tests make thousands of requests per user (the OpenAPI fuzzer ~3,500): limits they never
+      // meet, still on, so every route spends tokens. rate-limits.test.ts proves the defaults bite.
+      RATE_LIMITS: process.env.RATE_LIMITS ?? TEST_RATE_LIMITS,
     },
   }, bundles);
   const info: LocalStackInfo = {

@@ -5,10 +5,10 @@
 import { resolveRoute } from '../../lib/defs/routes.js';
 import { NotFoundError } from '../model/errors.js';
 import { MethodNotAllowedError } from '../http/errors.js';
-import { httpHandler } from '../http/handler.js';
+import { publicHandler } from '../http/respond.js';
 import type { PublicEvent } from '../http/types.js';
 
-export const handler = httpHandler<PublicEvent>(async (event) => {
+export const handler = publicHandler<PublicEvent>(async (event) => {
   const method = event.requestContext.http.method;
   const resolved = resolveRoute(method, event.rawPath);
   if (resolved.route === undefined && resolved.allow.length > 0) {

@@ -1,5 +1,5 @@
 /** GET /health — unauthenticated liveness probe. */
-import { httpHandler, json } from '../http/handler.js';
+import { json, publicHandler } from '../http/respond.js';
 import type { PublicEvent } from '../http/types.js';
 
-export const handler = httpHandler<PublicEvent>(async () => json(200, { status: 'ok' }));
+export const handler = publicHandler<PublicEvent>(async () => json(200, { status: 'ok' }));

@@ -1,8 +1,8 @@
 /** GET /openapi.json — unauthenticated; generated once per container from the request schemas. */
 import { openApiDocument } from '../http/openapi.js';
-import { httpHandler, json } from '../http/handler.js';
+import { json, publicHandler } from '../http/respond.js';
 import type { PublicEvent } from '../http/types.js';
 
 const body = openApiDocument();
 
-export const handler = httpHandler<PublicEvent>(async () => json(200, body, { 'cache-control': 'public, max-age=300' }));
+export const handler = publicHandler<PublicEvent>(async () => json(200, body, { 'cache-control': 'public, max-age=300' }));

@@ -1,22 +1,21 @@
 /**
- * Wraps a route function so every exit is a well-formed HTTP result: a JSON body on success,
- * problem+json on a known error, a bare 500 otherwise. `routes()` dispatches on the route key
- * API Gateway puts in the event, so one Lambda can serve a capability's few routes.
+ * Wraps a route function of a caller's route so every exit is a well-formed HTTP result
+ * (respond.ts), once the caller's rate limit admitted the request (rate-limit.ts: a 429 otherwise,
+ * before anything is done). `routes()` dispatches on the route key API Gateway puts in the event,
+ * so one Lambda can serve a capability's few routes.
  */
 import { NotFoundError } from '../model/errors.js';
-import { problemResponse } from './problem.js';
+import { admitCaller } from './rate-limit.js';
+import { publicHandler, type RouteFn } from './respond.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
-export type RouteFn<E extends HttpEvent> = (event: E) => Promise<HttpResult>;
+export { json, type RouteFn } from './respond.js';
 
 export function httpHandler<E extends HttpEvent>(fn: RouteFn<E>): (event: E) => Promise<HttpResult> {
-  return async (event) => {
-    try {
-      return await fn(event);
-    } catch (error) {
-      return problemResponse(error, event.rawPath);
-    }
-  };
+  return publicHandler(async (event) => {
+    await admitCaller(event);
+    return fn(event);
+  });
 }
 
 export function routes<E extends HttpEvent>(table: Record<string, RouteFn<E>>): (event: E) => Promise<HttpResult> {
@@ -25,12 +24,4 @@ export function routes<E extends HttpEvent>(table: Record<string, RouteFn<E>>): 
     if (!fn) throw new NotFoundError(`No route for ${event.routeKey}.`);
     return fn(event);
   });
-}
-
-export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  };
 }

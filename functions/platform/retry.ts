@@ -32,6 +32,8 @@ export const RETRY = {
   step: { attempts: 8, baseMs: 10, capMs: 200 },
   /** BatchWriteItem/BatchGetItem leftovers and throttling. */
   batch: { attempts: 8, baseMs: 25, capMs: 2000 },
+  /** A rate bucket's conditional writes: a failed one returns the bucket as it stands, so the next needs no wait. */
+  lease: { attempts: 4, baseMs: 0, capMs: 0 },
   /** A post racing another with the same foreignId: only until the winner's marker is readable. */
   marker: { attempts: 4, baseMs: 20, capMs: 200 },
 } as const satisfies Record<string, RetryPolicy>;

@@ -6,6 +6,7 @@
  */
 import { parseBucketSize, parseSegments, type WindowConfig } from './activity-window.js';
 import { parseDuration } from './durations.js';
+import { DEFAULT_RATE_LIMITS, parseRateLimits } from './rate-limits.js';
 import { parseRollupSpec } from './rollup-spec.js';
 
 export interface ConfigKeyDef {
@@ -144,6 +145,13 @@ export const configKeys = {
     default: '',
     description: 'Comma-separated verbs only tokens with the tickfeed/admin scope may post (e.g. purchase); a user token gets 403.',
   },
+  RATE_LIMITS: {
+    envVar: 'RATE_LIMITS',
+    contextKey: 'rateLimits',
+    default: DEFAULT_RATE_LIMITS,
+    description:
+      'Per-caller rate limits, a token bucket per user per class of route (lib/defs/rate-limits.ts): class=burst/period pairs for posts, follows (also unfollow, mute, block, erase), reactions (also comments and marking notifications) and reads; past one, 429 with Retry-After. Admin tokens are not limited. off turns them off.',
+  },
 } as const satisfies Record<string, ConfigKeyDef>;
 
 export type ConfigKey = keyof typeof configKeys;
@@ -248,6 +256,7 @@ export const configParsers = {
   REACTION_KINDS: parseReactionKinds,
   CONTROL_SETTLE: settleDelay,
   PROTECTED_VERBS: parseVerbList,
+  RATE_LIMITS: parseRateLimits,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 
 export type ConfigValue<K extends ConfigKey> = ReturnType<(typeof configParsers)[K]>;

@@ -74,6 +74,13 @@ export type FunctionId =
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
+/**
+ * What a function serving a caller's routes needs to spend their rate-limit tokens
+ * (services/rate-limits.ts): UpdateItem on the limits table, nothing else there. Functions whose
+ * routes need the admin scope (rollups, bulk import) do without: admin tokens are not limited.
+ */
+const RATE_LIMITED = { limits: ['UpdateItem'] } as const satisfies Partial<Record<TableId, TableAccess>>;
+
 /** A lane's consumer: its entry, its lane's timeout, and sends to its own queue (continuations). */
 function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'>): FunctionDef {
   return {
@@ -89,7 +96,7 @@ function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'confi
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
   // profileOf → profileAndErasure (the profile and its follower-count shards: Query; the erase mark: GetItem)
-  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { graph: ['Query', 'GetItem'] }, sendsTo: [], config: [] },
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { ...RATE_LIMITED, graph: ['Query', 'GetItem'] }, sendsTo: [], config: ['RATE_LIMITS'] },
   fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
   outbox: {
     id: 'outbox',
@@ -111,9 +118,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // The follow transaction also checks the followee's block and the follower's mute
     // (ConditionCheckItem); a follow reads the mute first (BatchGetItem). A follow asks whether the
     // followee ever posted (feed Query, Limit 1) to skip a backfill that would copy nothing.
-    tables: { graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
+    tables: { ...RATE_LIMITED, graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
     sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
-    config: ['FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
+    config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/run.ts).
   // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
@@ -192,9 +199,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     id: 'activityRead',
     entry: 'functions/handlers/activity-read.ts',
     ...http,
-    tables: { stats: ['Query'] }, // readActivityEntries
+    tables: { ...RATE_LIMITED, stats: ['Query'] }, // readActivityEntries
     sendsTo: [],
-    config: ['ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
+    config: ['RATE_LIMITS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** POST /activities, GET and DELETE /activities/{id}: originals, the author's own copy, foreignId markers. */
   activities: {
@@ -207,11 +214,12 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem; the
     // caller's own reactions (BatchGetItem).
     tables: {
+      ...RATE_LIMITED,
       feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem'],
       graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
     sendsTo: [],
-    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
   },
   /** GET /feed, GET /users/{userId}/activities: one Query on one partition of the feed table. */
   feedRead: {
@@ -220,9 +228,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     ...http,
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
     // counters (feed) and the caller's reactions (graph), one BatchGetItem each.
-    tables: { feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem'] },
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem'] },
     sendsTo: [],
-    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },
   /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
   social: {
@@ -233,9 +241,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // (UpdateItem) and the comment (PutItem, DeleteItem) inside the transactions.
     // graph: the user's reaction item and their ledger entries (UpdateItem, PutItem, DeleteItem, in
     // the transactions); the activity author's block of the caller, the viewer check (BatchGetItem).
-    tables: { feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'] },
+    tables: { ...RATE_LIMITED, feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'] },
     sendsTo: [],
-    config: ['REACTION_KINDS'],
+    config: ['RATE_LIMITS', 'REACTION_KINDS'],
   },
   /** Mutes and blocks. A block unfollows both ways (as the graph function does); a mute flags the edge. */
   controls: {
@@ -247,11 +255,12 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // counters, list flags); an unmute's addPulledWhileFollowing (ConditionCheckItem).
     // feed: the pulled set in the muter's (or unfollower's) home-feed head (UpdateItem).
     tables: {
+      ...RATE_LIMITED,
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
       feed: ['UpdateItem'],
     },
     sendsTo: ['followup', 'maintenance'], // cleanups and backfills; pull/unpull and settle re-runs
-    config: ['CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
+    config: ['RATE_LIMITS', 'CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
   },
   /** GET /me/export (read-only), DELETE /me and DELETE /users/{userId} (start the erase job). */
   account: {
@@ -262,9 +271,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // blocks (graph Query), comments (feed BatchGetItem), profile (graph Query) and erase mark
     // (graph GetItem), the activity window (stats Query). Erase: the mark (graph PutItem) and its
     // shard copies (graph BatchWriteItem), the job.
-    tables: { feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'BatchWriteItem'], stats: ['Query'] },
+    tables: { ...RATE_LIMITED, feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'BatchWriteItem'], stats: ['Query'] },
     sendsTo: ['maintenance'], // the erase job
-    config: ['TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** GET /notifications, counts, and marking seen/read. */
   notifications: {
@@ -274,9 +283,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // graph: the head and a group (GetItem), pages and every group for "mark all" (Query); a mark is
     // a transaction of the group and its order item (PutItem) and the head (UpdateItem). A mark
     // pushes the new counts to the user's connections (Query; a dead one's item: DeleteItem).
-    tables: { graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    tables: { ...RATE_LIMITED, graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     sendsTo: [],
-    config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
+    config: ['RATE_LIMITS', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
     realtime: { pushes: true },
   },
   openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
@@ -285,7 +294,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
   realtimeAuthorizer: { id: 'realtimeAuthorizer', entry: 'functions/handlers/realtime-authorizer.ts', ...http, tables: {}, sendsTo: [], config: [], realtime: { jwt: true } },
   /** GET /realtime (where to connect) and GET /realtime/missed (the catch-up: home-feed Query, filtered by write time). */
-  realtime: { id: 'realtime', entry: 'functions/handlers/realtime.ts', ...http, tables: { feed: ['Query'] }, sendsTo: [], config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'], realtime: { url: true } },
+  realtime: { id: 'realtime', entry: 'functions/handlers/realtime.ts', ...http, tables: { ...RATE_LIMITED, feed: ['Query'] }, sendsTo: [], config: ['RATE_LIMITS', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'], realtime: { url: true } },
   /**
    * POST /batch/follows and /batch/activities (admin). Follows — graph: the import's reads
    * (BatchGetItem), its journal (GetItem, PutItem), list entries and edges (BatchWriteItem), a

@@ -6,6 +6,7 @@ export * from './key-prefixes.js';
 export * from './lanes.js';
 export * from './metrics.js';
 export * from './queues.js';
+export * from './rate-limits.js';
 export * from './realtime.js';
 export * from './routes.js';
 export * from './scopes.js';

@@ -23,7 +23,7 @@ export interface TableDef {
   readonly ttlAttribute?: string;
 }
 
-export type TableId = 'feed' | 'graph' | 'stats';
+export type TableId = 'feed' | 'graph' | 'stats' | 'limits';
 
 /**
  * feed  — what users own and what they are shown, in separate partitions of one table (one stream):
@@ -37,6 +37,10 @@ export type TableId = 'feed' | 'graph' | 'stats';
  *         (`r#<activityId>` / user) and notification feeds (`n#<user>`; string keys). Notification
  *         groups expire by TTL.
  * stats — rollup rows and recent-activity entries; expiring rows carry a TTL.
+ * limits — the per-caller rate buckets (RATE_LIMITS): one small item per user and class, written
+ *          only by a conditional UpdateItem when a Lambda instance's own allowance runs out,
+ *          expiring (TTL) once the bucket is full again. A table of its own, so the one grant the
+ *          HTTP functions need for it (UpdateItem) reaches nothing else.
  */
 export const tables: Record<TableId, TableDef> = {
   feed: {
@@ -57,6 +61,13 @@ export const tables: Record<TableId, TableDef> = {
   stats: {
     id: 'stats',
     envVar: 'STATS_TABLE',
+    partitionKey: { name: 'pk', type: 'S' },
+    sortKey: { name: 'sk', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+  limits: {
+    id: 'limits',
+    envVar: 'LIMITS_TABLE',
     partitionKey: { name: 'pk', type: 'S' },
     sortKey: { name: 'sk', type: 'S' },
     ttlAttribute: 'expiresAt',

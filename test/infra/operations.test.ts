@@ -239,12 +239,20 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets feed reads Query and GetItem the feed table, and batch-read reactions (enrich), nothing else anywhere', () => {
+  it('lets feed reads Query and GetItem the feed table, batch-read reactions (enrich) and spend rate-limit tokens, nothing else anywhere', () => {
     expect(tableActions(template, 'feedRead', 'feed')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     expect(tableActions(template, 'feedRead', 'graph')).toEqual(['dynamodb:BatchGetItem']);
     expect(tableActions(template, 'feedRead', 'stats')).toEqual([]);
+    expect(tableActions(template, 'feedRead', 'limits')).toEqual(['dynamodb:UpdateItem']);
     const other = statementsOf(template, 'feedRead').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
-    expect(other.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    expect(other.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+  });
+
+  it('grants the limits table to the functions serving a caller’s routes, UpdateItem only', () => {
+    for (const fn of ['me', 'graph', 'activities', 'feedRead', 'social', 'controls', 'account', 'notifications', 'activityRead', 'realtime']) {
+      expect(tableActions(template, fn, 'limits'), fn).toEqual(['dynamodb:UpdateItem']);
+    }
+    for (const fn of ['outbox', 'rollups', 'health', 'openapi']) expect(tableActions(template, fn, 'limits'), fn).toEqual([]);
   });
 
   it('keeps the stream read actions of the stream consumers, on the feed table’s stream', () => {
