@@ -1,6 +1,6 @@
 /**
  * The abuse suite (beside the OpenAPI fuzzer): scripted hostile users against a local stack of its
- * own, with the defaults a deployment has (NOTIFY_STRANGER_LIMIT 20, REACTION_KINDS …) except a
+ * own, with the defaults a deployment has (NOTIFY_STRANGER_LIMIT 20, REACTION_KINDS, RATE_LIMITS …) except a
  * short CONTROL_SETTLE (an erase finishes in seconds) and NOTIFICATIONS_MAX_ITEMS 24 (a trim past
  * 30 groups, so a flood that got through would push real notifications out).
  *
@@ -14,12 +14,14 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS, parseRateLimits } from '../../lib/defs/rate-limits.js';
+import { burstPerInstance } from '../../functions/model/rate-bucket.js';
 import { counterKey } from '../../functions/model/reaction.js';
 import { itemSizeBytes, jobQueuesEmpty } from '../support/settle.js';
 import { call, doc, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', NOTIFICATIONS_MAX_ITEMS: '24' } });
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', NOTIFICATIONS_MAX_ITEMS: '24', RATE_LIMITS: DEFAULT_RATE_LIMITS } });
 }, 120_000);
 
 afterAll(stopOwnStack);
@@ -175,8 +177,69 @@ const reactionKinds: AbuseCase = {
   },
 };
 
+const followChurn: AbuseCase = {
+  name: 'follow churn: a script follows and unfollows the victim (20 posts) as fast as it can',
+  async script(hostile) {
+    const v = await victimWithNotifications();
+    for (let i = 1; i < 20; i++) await postAs(v.alice, { content: `post ${i}` });
+    const mallory = uid('mallory');
+    // Each pair costs a backfill and two cleanups of the victim's 20 posts: the follows class bounds it.
+    const started = Date.now();
+    let accepted = 0;
+    let limited = 0;
+    let following = false;
+    for (let i = 0; i < 400 && limited < 5; i++) {
+      const res = await hostile('contained', following ? 'DELETE' : 'PUT', `/following/${v.alice}`, mallory);
+      if (res.status === 204) {
+        accepted += 1;
+        following = !following;
+      } else if (res.status === 429) limited += 1;
+      else throw new Error(`churn request ${i}: ${res.status}`);
+    }
+    const refill = Math.ceil((Date.now() - started) / 6_000) + 1; // follows refill one per 6 s
+    expect(limited).toBeGreaterThan(0);
+    expect(accepted).toBeLessThanOrEqual(burstPerInstance(parseRateLimits(DEFAULT_RATE_LIMITS)!.follows) + refill);
+    await settled('the churn');
+    // The victim: her timeline, her real notifications and her followers as they were (plus mallory while she follows).
+    const timeline = (await call('GET', `/users/${v.alice}/activities?limit=100`, v.alice)).body.items as { id: string }[];
+    expect(timeline).toHaveLength(20);
+    expect((await call('GET', `/users/${v.alice}`, v.alice)).body.followers).toBe(following ? 2 : 1);
+    const groups = await groupsOf(v.alice);
+    expect(groups.find((g) => g.kind === 'follow')?.actors).toContain(v.bob);
+    expect(groups.find((g) => g.kind === 'reaction')?.actors).toEqual([v.carol]);
+    // And the churn left no stray copy in mallory's own feed: all 20 posts while following, none after.
+    const feed = (await call('GET', '/feed?limit=100', mallory)).body.items as { actor: string }[];
+    expect(feed.filter((a) => a.actor === v.alice)).toHaveLength(following ? 20 : 0);
+  },
+};
+
+const sqsUnsafeText: AbuseCase = {
+  name: 'SQS-unsafe text: control characters, U+FFFE/U+FFFF and lone surrogates in posts, ids, comments and tokens',
+  async script(hostile) {
+    const v = await victimWithNotifications();
+    const mallory = uid('mallory');
+    for (const body of [
+      { verb: 'post', content: `@${v.alice} hi \u0001` },
+      { verb: 'post', content: 'bad \uFFFF', to: [v.alice] },
+      { verb: 'post', object: 'photo:\uD800' },
+      { verb: 'post', to: [`${v.alice}\uFFFE`] },
+      { verb: 'post', attributes: { note: 'bell \u0007' } },
+      { verb: 'post', foreignId: 'id\u0000' },
+    ]) {
+      await hostile('refused', 'POST', '/activities', mallory, body);
+    }
+    await hostile('refused', 'POST', `/activities/${enc(v.post.id)}/comments`, mallory, { text: 'esc \u001b[2J' });
+    await hostile('refused', 'PUT', `/following/${enc(`${v.alice}\uFFFF`)}`, mallory);
+    await hostile('refused', 'PUT', `/mutes/${enc(`x\u0002`)}`, mallory);
+    await hostile('refused', 'POST', '/activities', `${mallory}\uFFFF`, { verb: 'post', to: [v.alice] }); // a token whose sub SQS cannot carry
+    await settled('anything queued');
+    expect((await call('GET', `/users/${mallory}/activities`, mallory)).body.items).toEqual([]); // nothing was acknowledged
+    expect(await snapshotOf(v.alice)).toEqual(v.before);
+  },
+};
+
 /** Every case, in order. */
-const cases: AbuseCase[] = [forgery, flooding, eraseAndComeBack, reactionKinds];
+const cases: AbuseCase[] = [forgery, flooding, eraseAndComeBack, reactionKinds, followChurn, sqsUnsafeText];
 
 // ---- the runner ---------------------------------------------------------------------------------
 
