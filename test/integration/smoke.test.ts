@@ -1,5 +1,5 @@
 /**
- * `npm run smoke` (smoke/cli.ts) against the local stack, as a user runs it after a deploy: the
+ * `npm run smoke` (local/smoke-cli.ts) against the local stack, as a user runs it after a deploy: the
  * whole run passes and leaves nothing behind; with one step of the API broken (a proxy in front
  * of the stack answers that route 500) it exits 1 naming that step, and still cleans up; a token
  * command that fails is the "token" step.

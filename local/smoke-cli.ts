@@ -1,6 +1,6 @@
 /**
  * `npm run smoke -- --url <api url> --token-cmd '<command printing a token>'` — after a deploy (or
- * against `npm start`), checks that the API works end to end (smoke/smoke.ts) and says which step
+ * against `npm start`), checks that the API works end to end (local/smoke.ts) and says which step
  * failed. Instead of --url, `--outputs cdk-outputs.json` reads the stack's ApiUrl from the file
  * `npx cdk deploy --outputs-file cdk-outputs.json` writes.
  * The token command runs once per role (author, reader) with `{role}` replaced by the role and
