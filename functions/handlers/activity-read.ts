@@ -4,7 +4,7 @@
  * The window is rounded up to whole buckets and may not exceed what is kept (default 24 × 1 h).
  * Users read their own; a token with the tickfeed/admin scope reads anyone's (403 otherwise).
  */
-import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
+import { setting, windowSetting } from '../../lib/defs/config.js';
 import { parseDuration } from '../../lib/defs/durations.js';
 import { ValidationError } from '../model/errors.js';
 import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
@@ -14,14 +14,12 @@ import { httpHandler, json } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
 import type { AuthedEvent } from '../http/types.js';
 
-const cfg = readWindowConfig();
-const segments = readConfig('ACTIVITY_SEGMENTS');
-
 export const handler = httpHandler<AuthedEvent>(async (event) => {
   const caller = callerOf(event);
   const { path, query } = parseRequest(event, 'GET /users/{userId}/activity');
   const { userId } = path;
   requireSelfOrAdmin(caller.userId, caller.admin, userId, 'activity window'); // 403 before anything is read
+  const cfg = windowSetting();
   const raw = query.window;
   let n = cfg.buckets;
   if (raw !== undefined) {
@@ -32,5 +30,5 @@ export const handler = httpHandler<AuthedEvent>(async (event) => {
     }
   }
   const now = Date.now();
-  return json(200, { userId, windowSeconds: (n * cfg.bucketMs) / 1000, ...(await readActivityWindow(userId, now, n, cfg, segments)) });
+  return json(200, { userId, windowSeconds: (n * cfg.bucketMs) / 1000, ...(await readActivityWindow(userId, now, n, cfg, setting('ACTIVITY_SEGMENTS'))) });
 });

@@ -7,7 +7,7 @@
  * Intervals without data are absent (sparse).
  * Business metrics: tokens with the tickfeed/admin scope only.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import { combineOf } from '../../lib/defs/rollup-spec.js';
 import { ValidationError } from '../model/errors.js';
 import { alignQuery, GRANULARITY_MS, readSeriesPoints, retainedFrom } from '../services/rollups/read.js';
@@ -16,9 +16,6 @@ import { callerOf } from '../http/caller.js';
 import { httpHandler, json } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
 import type { AuthedEvent } from '../http/types.js';
-
-const ttlMs = readConfig('ROLLUP_TTL');
-const partitions = readConfig('ROLLUP_PARTITIONS');
 
 export const handler = httpHandler<AuthedEvent>(async (event) => {
   // The authorizer requires the tickfeed/admin scope on this route (lib/defs/routes.ts); checked
@@ -34,7 +31,7 @@ export const handler = httpHandler<AuthedEvent>(async (event) => {
   // before it is a 400: see boundedReads).
   const from =
     params.from === undefined
-      ? Math.max(to - 60 * GRANULARITY_MS[granularity], retainedFrom(now, ttlMs, granularity) ?? Number.NEGATIVE_INFINITY)
+      ? Math.max(to - 60 * GRANULARITY_MS[granularity], retainedFrom(now, setting('ROLLUP_TTL'), granularity) ?? Number.NEGATIVE_INFINITY)
       : Date.parse(params.from);
 
   let query;
@@ -43,5 +40,5 @@ export const handler = httpHandler<AuthedEvent>(async (event) => {
   } catch (error) {
     throw new ValidationError('Invalid rollup range.', [{ field: 'query.from', message: (error as Error).message }]);
   }
-  return json(200, { name, granularity, points: await readSeriesPoints(query, now, ttlMs, partitions) });
+  return json(200, { name, granularity, points: await readSeriesPoints(query, now, setting('ROLLUP_TTL'), setting('ROLLUP_PARTITIONS')) });
 });

@@ -3,13 +3,12 @@
  * notifications), and the settle delay of the cleanups they start. Placing and lifting them:
  * services/controls.ts.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import { NotFoundError } from '../model/errors.js';
 import { controlId, standingControls } from '../stores/controls-store.js';
 
-let settle: number | undefined;
 /** CONTROL_SETTLE in seconds (see lib/defs/config.ts). */
-export const controlSettleSeconds = () => (settle ??= readConfig('CONTROL_SETTLE'));
+export const controlSettleSeconds = () => setting('CONTROL_SETTLE');
 
 export async function hasMuted(user: string, target: string): Promise<boolean> {
   return (await standingControls([{ kind: 'mute', user, target }])).standing.size > 0;

@@ -27,7 +27,7 @@ import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput 
 import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
-import { homeFeedPolicyFromEnv, timelinePolicyFromEnv } from './retention/policy.js';
+import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
 
 export type { Page };
 
@@ -44,8 +44,7 @@ export const MAX_PULLED_PER_READ = 100;
 /** How long a function instance trusts a reader's pulled set learned from an earlier page. */
 export const HEAD_CACHE_MS = 30_000;
 
-let policies: { feedTtl?: number; timelineTtl?: number } | undefined;
-const ttls = () => (policies ??= { feedTtl: homeFeedPolicyFromEnv().ttlMs, timelineTtl: timelinePolicyFromEnv().ttlMs });
+const ttls = () => ({ feedTtl: homeFeedPolicy().ttlMs, timelineTtl: timelinePolicy().ttlMs });
 
 const minOf = (a: bigint | undefined, b: bigint | undefined) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
 

@@ -12,12 +12,10 @@ import { forEachLimit } from '../platform/pool.js';
 import type { BatchWriteOptions } from '../platform/dynamo/batch-write.js';
 import { deleteCopies, putCopies } from '../stores/feed-store.js';
 import { ageBound, expiresAtFor } from './retention/bounds.js';
-import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from './retention/policy.js';
+import { homeFeedPolicy } from './retention/policy.js';
 import { startsTrim, trimHomeFeed } from './retention/trim.js';
 import { nowTicks } from '../platform/clock.js';
 
-let policy: HomeFeedPolicy | undefined;
-const homeFeedPolicy = () => (policy ??= homeFeedPolicyFromEnv());
 
 /** Trim attempts in flight per call. */
 const TRIM_CONCURRENCY = 4;

@@ -7,7 +7,7 @@
  * `time` is the activity's own time (rollups count it in its minute) and never positions it; one
  * more than FUTURE_TOLERANCE_MS ahead of the server's clock is refused.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import { type Activity, type ActivityInput, toActivity } from '../model/activity.js';
 import { activityIdOf, parseActivityId } from '../model/activity-id.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
@@ -23,15 +23,12 @@ import { postingActor } from './access.js';
 import { assertNotHiddenFrom } from './controls-state.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
-import { type TimelinePolicy, timelinePolicyFromEnv } from './retention/policy.js';
+import { timelinePolicy } from './retention/policy.js';
 
 /** How far ahead of the server's clock a client's `time` may be. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-let policy: TimelinePolicy | undefined;
-const timelinePolicy = () => (policy ??= timelinePolicyFromEnv());
-let protectedVerbs: ReadonlySet<string> | undefined;
-const protectedVerbsOf = () => (protectedVerbs ??= readConfig('PROTECTED_VERBS'));
+const protectedVerbsOf = () => setting('PROTECTED_VERBS');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export interface PostResult {

@@ -10,15 +10,14 @@
  * A refusal costs nothing once the instance has seen the bucket empty (it only fills with time).
  * The clock is injectable (tests).
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import type { RateClass, RateLimit, RateLimits } from '../../lib/defs/rate-limits.js';
 import { RateLimitedError } from '../model/errors.js';
 import { allowanceOf, bucketOf, type BucketSpec, leaseOf, tokensAt, waitForOneUs } from '../model/rate-bucket.js';
 import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../platform/retry.js';
 import { takeFromFull, takeFromPartial } from '../stores/limits-store.js';
 
-let configured: { value: RateLimits | undefined } | undefined;
-const limits = () => (configured ??= { value: readConfig('RATE_LIMITS') }).value;
+const limits = (): RateLimits | undefined => setting('RATE_LIMITS');
 
 let clockMs: () => number = Date.now;
 /** Tests: a clock of their own (milliseconds); returns the function that restores the real one. */

@@ -3,7 +3,7 @@
  * read carries (`counts` for everyone, `own` for the caller). One transaction per change
  * (stores/social-store.ts); the counter's stream record then notifies the activity's author.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
@@ -30,9 +30,8 @@ export function untilSettled(run: () => Promise<SocialOutcome>, what = 'reaction
   });
 }
 
-let allowedKinds: ReadonlySet<string> | undefined;
 /** REACTION_KINDS, read once: the kinds a user may add (each is a counter attribute on the activity, so they are few). */
-const reactionKinds = () => (allowedKinds ??= readConfig('REACTION_KINDS'));
+const reactionKinds = () => setting('REACTION_KINDS');
 
 /** 400 for a kind the deployment does not allow, before anything is read. Removing one is always allowed (it may predate the list). */
 export function assertReactionKind(kind: string): void {

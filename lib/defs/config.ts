@@ -272,6 +272,22 @@ export function readConfig<K extends ConfigKey>(key: K, env: NodeJS.ProcessEnv =
   }
 }
 
+const settled = new Map<ConfigKey, unknown>();
+
+/**
+ * The one way functions read their configuration: the value of `key` in this process's
+ * environment, parsed the first time it is asked for and kept (a function's environment does not
+ * change while it runs). Lazy, so a module can be imported before the local runtime has set the
+ * environment, and a bad value fails the request that needs it, naming the key.
+ */
+export function setting<K extends ConfigKey>(key: K): ConfigValue<K> {
+  if (!settled.has(key)) settled.set(key, readConfig(key));
+  return settled.get(key) as ConfigValue<K>;
+}
+
+/** The activity window (ACTIVITY_BUCKET × ACTIVITY_BUCKETS) as `setting` reads it. */
+export const windowSetting = (): WindowConfig => ({ bucketMs: setting('ACTIVITY_BUCKET'), buckets: setting('ACTIVITY_BUCKETS') });
+
 /** ACTIVITY_BUCKET and ACTIVITY_BUCKETS together: the window every writer and reader of activity entries shares. */
 export const readWindowConfig = (env: NodeJS.ProcessEnv = process.env): WindowConfig => ({
   bucketMs: readConfig('ACTIVITY_BUCKET', env),

@@ -24,7 +24,7 @@
  * batches one after the other); and a retry after a failed call where an edge that call wrote was
  * meanwhile unfollowed and its cleanup already deleted it (the retry writes it again).
  */
-import { readConfig } from '../../../lib/defs/config.js';
+import { setting } from '../../../lib/defs/config.js';
 import { canonicalPairs, type FollowPair, type ImportJournal, importBatchId, importOrder, type SkipReason } from '../../model/follow-import.js';
 import { followerShardOf } from '../../model/profile.js';
 import { nowTicks } from '../../platform/clock.js';
@@ -62,8 +62,7 @@ export interface ImportFollowsResult {
 /** A follow made by the user while a plan ran may carry ticks from up to this long before it (a request's timeout, with room). */
 const CONCURRENT_FOLLOW_WINDOW_NS = 60n * 1_000_000_000n;
 
-let maxFollowing: number | undefined;
-const maxFollowingOf = () => (maxFollowing ??= readConfig('MAX_FOLLOWING'));
+const maxFollowingOf = () => setting('MAX_FOLLOWING');
 
 export async function importFollows(follows: readonly FollowPair[], backfill: boolean): Promise<ImportFollowsResult> {
   const pairs = canonicalPairs(follows);

@@ -4,7 +4,7 @@
  * Also after an unmute. Then two re-checks take copies back: the follow was undone or muted
  * meanwhile (its cleanup may have run before us), or one of the posts was deleted meanwhile (its retract may have passed this feed).
  */
-import { readConfig } from '../../../lib/defs/config.js';
+import { setting } from '../../../lib/defs/config.js';
 import type { Edge } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
@@ -13,8 +13,7 @@ import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
 import { noLongerLive } from './shared.js';
 
-let limit: number | undefined;
-const backfillLimit = () => (limit ??= readConfig('BACKFILL_LIMIT'));
+const backfillLimit = () => setting('BACKFILL_LIMIT');
 
 /** The edge still wants the followee's posts in the follower's feed: active and not muted. */
 const wanted = (edge: Edge | undefined) => edge?.state === 'active' && !edge.muted;

@@ -16,7 +16,7 @@ import { nowTicks } from '../../platform/clock.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
-import { homeFeedPolicyFromEnv } from '../retention/policy.js';
+import { homeFeedPolicy } from '../retention/policy.js';
 import { backfillLimit } from './backfill.js';
 
 export async function cleanup(follower: string, followee: string, final = false): Promise<void> {
@@ -36,8 +36,7 @@ export async function muteCleanup(follower: string, followee: string): Promise<v
   await removeFolloweePosts(follower, followee, edge.followedAt);
 }
 
-let ttlMs: { value: number | undefined } | undefined;
-const homeFeedTtlMs = () => (ttlMs ??= { value: homeFeedPolicyFromEnv().ttlMs }).value;
+const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
 
 /** Delete from `follower`'s feed every copy the follow made at `followedAt` can have put there. */
 export async function removeFolloweePosts(follower: string, followee: string, followedAt: bigint): Promise<void> {

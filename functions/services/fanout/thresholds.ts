@@ -1,4 +1,4 @@
-import { readConfig } from '../../../lib/defs/config.js';
+import { setting } from '../../../lib/defs/config.js';
 
 /**
  * Hybrid fan-out thresholds, with hysteresis: an author is pulled at ≥ FANOUT_PULL_THRESHOLD
@@ -6,6 +6,6 @@ import { readConfig } from '../../../lib/defs/config.js';
  * follow/unfollow (each flip costs a pass over all followers).
  */
 export function pullThresholds(): { pullAt: number; unpullBelow: number } {
-  const pullAt = readConfig('FANOUT_PULL_THRESHOLD');
+  const pullAt = setting('FANOUT_PULL_THRESHOLD');
   return { pullAt, unpullBelow: Math.max(1, Math.floor(pullAt * 0.9)) };
 }

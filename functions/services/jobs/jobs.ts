@@ -17,7 +17,6 @@
  *   purge    after DELETE /activities: remove the activity's reactions, comments and the
  *            notifications about it
  */
-import type { AttributeValue } from 'aws-lambda';
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { ERASE_PHASES } from '../../model/erasure.js';
 import { NOTIFICATION_KINDS } from '../../model/notification.js';

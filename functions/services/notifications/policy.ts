@@ -4,7 +4,7 @@
  * Age is by UTC day, like the groups: the window is today and the days back to now − TTL, so a
  * group leaves pages and counts together, the moment its day falls out.
  */
-import { readConfig } from '../../../lib/defs/config.js';
+import { setting } from '../../../lib/defs/config.js';
 import { dayOf } from '../../model/notification.js';
 
 export interface NotificationPolicy {
@@ -17,15 +17,14 @@ export interface NotificationPolicy {
 let policy: NotificationPolicy | undefined;
 export function notificationPolicy(): NotificationPolicy {
   if (!policy) {
-    const maxItems = readConfig('NOTIFICATIONS_MAX_ITEMS');
-    policy = { maxItems, margin: Math.max(1, Math.ceil(maxItems / 4)), ttlMs: readConfig('NOTIFICATIONS_TTL') };
+    const maxItems = setting('NOTIFICATIONS_MAX_ITEMS');
+    policy = { maxItems, margin: Math.max(1, Math.ceil(maxItems / 4)), ttlMs: setting('NOTIFICATIONS_TTL') };
   }
   return policy;
 }
 
-let strangerLimit: { value: number | undefined } | undefined;
 /** NOTIFY_STRANGER_LIMIT (undefined: off), read once: only the notify job needs it. */
-export const notifyStrangerLimit = (): number | undefined => (strangerLimit ??= { value: readConfig('NOTIFY_STRANGER_LIMIT') }).value;
+export const notifyStrangerLimit = (): number | undefined => setting('NOTIFY_STRANGER_LIMIT');
 
 const DAY_MS = 86_400_000;
 

@@ -12,13 +12,12 @@ import { type Activity, toActivity } from '../../model/activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { copiesWrittenAfter } from '../../stores/feed-store.js';
 import { ageBound } from '../retention/bounds.js';
-import { homeFeedPolicyFromEnv } from '../retention/policy.js';
+import { homeFeedPolicy } from '../retention/policy.js';
 
 /** Items read per page (a few KB each at most: well under a Query's 1 MB). */
 export const READ_PAGE = 200;
 
-let ttlMs: { value: number | undefined } | undefined;
-const homeFeedTtlMs = () => (ttlMs ??= { value: homeFeedPolicyFromEnv().ttlMs }).value;
+const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
 
 export interface MissedPage {
   items: Activity[];

@@ -10,7 +10,7 @@
  * Timelines (originals — what a user owns): kept until deleted, unless TIMELINE_TTL is set.
  * Nothing else deletes anything: a policy only ever touches the items it owns.
  */
-import { readConfig } from '../../../lib/defs/config.js';
+import { readConfig, setting } from '../../../lib/defs/config.js';
 
 export interface HomeFeedPolicy {
   /** Keep at least the N newest; undefined = no count limit. */
@@ -58,3 +58,11 @@ export function homeFeedPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): Hom
 export function timelinePolicyFromEnv(env: NodeJS.ProcessEnv = process.env): TimelinePolicy {
   return { ttlMs: readConfig('TIMELINE_TTL', env) };
 }
+
+let deployed: HomeFeedPolicy | undefined;
+/** This deployment's home-feed policy, from its settings (config.ts `setting`); derived once, as they are read once. */
+export const homeFeedPolicy = (): HomeFeedPolicy =>
+  (deployed ??= homeFeedPolicyOf(setting('FEED_MAX_ITEMS'), setting('FEED_MAX_SPAN'), setting('FEED_TTL'), setting('FEED_TRIM_CHANCE')));
+
+/** This deployment's timeline policy, from its settings. */
+export const timelinePolicy = (): TimelinePolicy => ({ ttlMs: setting('TIMELINE_TTL') });
