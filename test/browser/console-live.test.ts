@@ -3,29 +3,15 @@
  * delete takes it away, and a like of the reader's post raises the unseen badge — pushed over the
  * realtime WebSocket to the page (local/console/src/live.ts), with no reload and no click.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, stack, uid } from '../support/local.js';
-import { launchBrowser, openPage, openView, screenshot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { openView, pagePerTest, screenshot } from './support/browser.js';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let problems: string[];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  ({ context, page, problems } = await openPage(browser));
-});
-afterEach(async () => {
-  await context.close();
-  expect(problems, 'errors in the page').toEqual([]);
-});
+pagePerTest((opened) => ({ page } = opened));
 
 const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params)}`;
 const contents = () => page.locator('[data-testid="activities"] .content').allTextContents();

@@ -6,30 +6,18 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, api, eventually, stack, uid } from '../support/local.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { pixelsOfColor } from './support/canvas.js';
-import { docsScreenshot, launchBrowser, openPage, openView, screenshot } from './support/browser.js';
+import { docsScreenshot, openView, pagePerTest, screenshot } from './support/browser.js';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  ({ context, page, problems } = await openPage(browser));
-});
-afterEach(async () => {
-  await context.close();
-  expect(problems, 'errors in the page').toEqual([]);
-});
+pagePerTest((opened) => ({ page, problems } = opened));
 
 const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params)}`;
 const texts = (selector: string) => page.locator(selector).allTextContents();

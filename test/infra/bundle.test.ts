@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { profileKey } from '../../functions/model/profile.js';
 import { buildApp } from '../../lib/app.js';
 import type { FunctionId } from '../../lib/defs/index.js';
-import { doc, stack, uid } from '../support/local.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 
 const cdkOut = resolve(import.meta.dirname, '../../cdk.out');
 let bundleDirs: Record<string, string>;

@@ -10,15 +10,19 @@
  * case, none of its hostile requests got a 5xx and every `refused` one a 4xx.
  *
  * To add a case: append an AbuseCase to `cases` (its name, then a script using `hostile` for the
- * attacker's requests and `call` for everyone else's).
+ * attacker's requests and `api` for everyone else's).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, parseRateLimits } from '../../lib/defs/rate-limits.js';
 import { burstPerInstance } from '../../functions/model/rate-bucket.js';
 import { counterKey } from '../../functions/model/reaction.js';
-import { itemSizeBytes, jobQueuesEmpty } from '../support/settle.js';
-import { call, doc, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+import { api, type ApiResponse, mustPost } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { groupsOf, groupsWhen } from '../support/notifications.js';
+import { doc, own, settled, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { itemSizeBytes } from '../support/settle.js';
+import { eventually } from '../support/wait.js';
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', NOTIFICATIONS_MAX_ITEMS: '24', RATE_LIMITS: DEFAULT_RATE_LIMITS } });
@@ -27,7 +31,7 @@ beforeAll(async () => {
 afterAll(stopOwnStack);
 
 type Expectation = 'refused' | 'contained';
-type Response = Awaited<ReturnType<typeof call>>;
+type Response = ApiResponse;
 type Hostile = (expectation: Expectation, method: string, path: string, as: string, json?: unknown) => Promise<Response>;
 
 interface AbuseCase {
@@ -43,41 +47,19 @@ interface Logged {
 
 // ---- helpers shared by the cases ----------------------------------------------------------------
 
-interface Group {
-  id: string;
-  kind: string;
-  verb: string;
-  object: string;
-  actors: string[];
-  actorCount: number;
-  activityCount: number;
-  seen: boolean;
-}
 const enc = encodeURIComponent;
-const groupsOf = async (user: string): Promise<Group[]> => (await call('GET', '/notifications?limit=100', user)).body.items;
-const groupsWhen = async (user: string, ok: (g: Group[]) => boolean, what: string): Promise<Group[]> => {
-  let groups: Group[] = [];
-  await until(async () => ok((groups = await groupsOf(user))), what, 60_000);
-  return groups;
-};
-const settled = (what: string) => until(() => jobQueuesEmpty(sqs, stack.queueUrls), `${what}: every job run`, 60_000);
-const postAs = async (user: string, body: Record<string, unknown> = {}) => {
-  const res = await call('POST', '/activities', user, { verb: 'post', ...body });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
-};
 /** What a victim's notifications look like, for a before/after comparison (seen/read included). */
 const snapshotOf = async (user: string) =>
-  (await groupsOf(user)).map(({ id, kind, verb, object, actors, actorCount, activityCount, seen }) => ({ id, kind, verb, object, actors, actorCount, activityCount, seen }));
+  (await groupsOf(user, own)).map(({ id, kind, verb, object, actors, actorCount, activityCount, seen }) => ({ id, kind, verb, object, actors, actorCount, activityCount, seen }));
 
 /** A victim with a follower (bob) and a liked post (carol): two real notification groups. */
 async function victimWithNotifications() {
   const [alice, bob, carol] = ['alice', 'bob', 'carol'].map(uid) as [string, string, string];
-  expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(204);
-  const post = await postAs(alice, { content: 'my post' });
-  expect((await call('PUT', `/activities/${enc(post.id)}/reactions/like`, carol)).status).toBe(204);
-  await groupsWhen(alice, (g) => g.length === 2, "the victim's follow and like");
-  return { alice, bob, carol, post, before: await snapshotOf(alice), counts: (await call('GET', '/notifications/counts', alice)).body };
+  expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(204);
+  const post = await mustPost(alice, { verb: 'post', content: 'my post' }, own);
+  expect((await api('PUT', `/activities/${enc(post.id)}/reactions/like`, { on: own, as: carol })).status).toBe(204);
+  await groupsWhen(alice, (g) => g.length === 2, "the victim's follow and like", { on: own, timeoutMs: 60_000 });
+  return { alice, bob, carol, post, before: await snapshotOf(alice), counts: (await api('GET', '/notifications/counts', { on: own, as: alice })).body };
 }
 
 // ---- the cases ----------------------------------------------------------------------------------
@@ -96,13 +78,13 @@ const forgery: AbuseCase = {
     await hostile('contained', 'POST', '/notifications/read', mallory, { ids: v.before.map((g) => g.id) }); // marks only her own
     await hostile('contained', 'POST', '/notifications/seen', mallory, { ids: v.before.map((g) => g.id) });
     await hostile('refused', 'DELETE', `/users/${v.alice}`, mallory);
-    await groupsWhen(v.alice, (g) => g.length === 2 + forged.length, 'the forged groups, each of its own kind');
+    await groupsWhen(v.alice, (g) => g.length === 2 + forged.length, 'the forged groups, each of its own kind', { on: own, timeoutMs: 60_000 });
     for (const f of forged) await hostile('contained', 'DELETE', `/activities/${enc(f.id)}`, mallory);
-    await groupsWhen(v.alice, (g) => g.length === 2, 'the forged groups to go');
+    await groupsWhen(v.alice, (g) => g.length === 2, 'the forged groups to go', { on: own, timeoutMs: 60_000 });
     await settled('the deletes');
     expect(await snapshotOf(v.alice)).toEqual(v.before);
-    expect((await call('GET', '/notifications/counts', v.alice)).body).toEqual(v.counts);
-    expect((await call('GET', `/activities/${enc(v.post.id)}`, v.alice)).body.reactions.counts).toEqual({ like: 1 });
+    expect((await api('GET', '/notifications/counts', { on: own, as: v.alice })).body).toEqual(v.counts);
+    expect((await api('GET', `/activities/${enc(v.post.id)}`, { on: own, as: v.alice })).body.reactions.counts).toEqual({ like: 1 });
   },
 };
 
@@ -111,13 +93,13 @@ const flooding: AbuseCase = {
   async script(hostile) {
     const v = await victimWithNotifications();
     const [mallory, watcher] = ['mallory', 'watcher'].map(uid) as [string, string];
-    expect((await call('PUT', `/following/${mallory}`, watcher)).status).toBe(204);
+    expect((await api('PUT', `/following/${mallory}`, { on: own, as: watcher })).status).toBe(204);
     for (let i = 0; i < 40; i++) await hostile('contained', 'POST', '/activities', mallory, { verb: 'invite', object: `game:${i}`, content: `@${v.alice} come`, to: [v.alice] });
     // Her last post reaches the watcher (who follows her): once it has and no job is left, all ran.
     await hostile('contained', 'POST', '/activities', mallory, { verb: 'invite', object: 'game:last', to: [watcher] });
-    await groupsWhen(watcher, (g) => g.length === 1, "the watcher's invite");
+    await groupsWhen(watcher, (g) => g.length === 1, "the watcher's invite", { on: own, timeoutMs: 60_000 });
     await settled('the flood');
-    const after = await groupsOf(v.alice);
+    const after = await groupsOf(v.alice, own);
     expect(after.filter((g) => g.actors.includes(mallory)).length).toBeLessThanOrEqual(20); // NOTIFY_STRANGER_LIMIT
     const real = new Set(v.before.map((g) => g.id));
     expect(after.filter((g) => real.has(g.id)).map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount }))).toEqual(
@@ -130,11 +112,11 @@ const eraseAndComeBack: AbuseCase = {
   name: 'erase and come back: a blocked and muted user erases herself and returns with the same sub',
   async script(hostile) {
     const [alice, frank, mallory] = ['alice', 'frank', 'mallory'].map(uid) as [string, string, string];
-    const post = await postAs(alice, { content: 'not for mallory' });
-    expect((await call('PUT', `/blocks/${mallory}`, alice)).status).toBe(204);
-    expect((await call('PUT', `/mutes/${mallory}`, frank)).status).toBe(204);
+    const post = await mustPost(alice, { verb: 'post', content: 'not for mallory' }, own);
+    expect((await api('PUT', `/blocks/${mallory}`, { on: own, as: alice })).status).toBe(204);
+    expect((await api('PUT', `/mutes/${mallory}`, { on: own, as: frank })).status).toBe(204);
     await hostile('contained', 'DELETE', '/me', mallory);
-    await until(async () => (await call('GET', `/users/${mallory}`, alice)).status === 404, 'the erase', 60_000);
+    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, { what: 'the erase', timeoutMs: 60_000 });
     await settled('the erase');
     await hostile('refused', 'PUT', `/following/${alice}`, mallory);
     await hostile('refused', 'GET', `/users/${alice}/activities`, mallory);
@@ -146,13 +128,13 @@ const eraseAndComeBack: AbuseCase = {
     await hostile('contained', 'DELETE', `/mutes/${frank}`, mallory);
     await hostile('contained', 'POST', '/activities', mallory, { verb: 'post', content: `@${alice} @${frank} hello`, to: [alice, frank] });
     await hostile('contained', 'DELETE', '/me', mallory); // and again
-    await until(async () => (await call('GET', `/users/${mallory}`, alice)).status === 404, 'the second erase', 60_000);
+    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, { what: 'the second erase', timeoutMs: 60_000 });
     await settled('the second erase');
-    expect((await call('GET', '/blocks', alice)).body).toEqual({ items: [{ userId: null }], next: null });
-    expect((await call('GET', '/mutes', frank)).body).toEqual({ items: [{ userId: null }], next: null });
-    expect(await groupsOf(alice)).toEqual([]);
-    expect(await groupsOf(frank)).toEqual([]);
-    expect((await call('GET', `/activities/${enc(post.id)}`, alice)).body.reactions).toEqual({ counts: {}, own: [] });
+    expect((await api('GET', '/blocks', { on: own, as: alice })).body).toEqual({ items: [{ userId: null }], next: null });
+    expect((await api('GET', '/mutes', { on: own, as: frank })).body).toEqual({ items: [{ userId: null }], next: null });
+    expect(await groupsOf(alice, own)).toEqual([]);
+    expect(await groupsOf(frank, own)).toEqual([]);
+    expect((await api('GET', `/activities/${enc(post.id)}`, { on: own, as: alice })).body.reactions).toEqual({ counts: {}, own: [] });
     await hostile('refused', 'PUT', `/following/${alice}`, mallory); // still blocked
   },
 };
@@ -165,14 +147,14 @@ const reactionKinds: AbuseCase = {
     const allowed = new Set(['like', 'love']);
     const kinds = [...allowed, ...Array.from({ length: 248 }, (_, i) => `k${i}_${'z'.repeat(24)}`)];
     for (const kind of kinds) await hostile(allowed.has(kind) ? 'contained' : 'refused', 'PUT', `/activities/${enc(v.post.id)}/reactions/${kind}`, mallory);
-    const counts = (await call('GET', `/activities/${enc(v.post.id)}`, v.alice)).body.reactions.counts as Record<string, number>;
+    const counts = (await api('GET', `/activities/${enc(v.post.id)}`, { on: own, as: v.alice })).body.reactions.counts as Record<string, number>;
     expect(Object.keys(counts).every((k) => !k.startsWith('k'))).toBe(true);
     expect(counts.like).toBeLessThanOrEqual(2); // carol's, and mallory's if it got through
     const counter = (await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: counterKey(v.post.id), ConsistentRead: true }))).Item!;
     expect(itemSizeBytes(counter)).toBeLessThan(16 * 1024);
     await settled('the reactions');
     const real = new Set(v.before.map((g) => g.id));
-    const kept = (await groupsOf(v.alice)).filter((g) => real.has(g.id) && g.kind === 'follow');
+    const kept = (await groupsOf(v.alice, own)).filter((g) => real.has(g.id) && g.kind === 'follow');
     expect(kept.map((g) => g.actors)).toEqual([[v.bob]]);
   },
 };
@@ -181,7 +163,7 @@ const followChurn: AbuseCase = {
   name: 'follow churn: a script follows and unfollows the victim (20 posts) as fast as it can',
   async script(hostile) {
     const v = await victimWithNotifications();
-    for (let i = 1; i < 20; i++) await postAs(v.alice, { content: `post ${i}` });
+    for (let i = 1; i < 20; i++) await mustPost(v.alice, { verb: 'post', content: `post ${i}` }, own);
     const mallory = uid('mallory');
     // Each pair costs a backfill and two cleanups of the victim's 20 posts: the follows class bounds it.
     const started = Date.now();
@@ -201,14 +183,14 @@ const followChurn: AbuseCase = {
     expect(accepted).toBeLessThanOrEqual(burstPerInstance(parseRateLimits(DEFAULT_RATE_LIMITS)!.follows) + refill);
     await settled('the churn');
     // The victim: her timeline, her real notifications and her followers as they were (plus mallory while she follows).
-    const timeline = (await call('GET', `/users/${v.alice}/activities?limit=100`, v.alice)).body.items as { id: string }[];
+    const timeline = (await api('GET', `/users/${v.alice}/activities?limit=100`, { on: own, as: v.alice })).body.items as { id: string }[];
     expect(timeline).toHaveLength(20);
-    expect((await call('GET', `/users/${v.alice}`, v.alice)).body.followers).toBe(following ? 2 : 1);
-    const groups = await groupsOf(v.alice);
+    expect((await api('GET', `/users/${v.alice}`, { on: own, as: v.alice })).body.followers).toBe(following ? 2 : 1);
+    const groups = await groupsOf(v.alice, own);
     expect(groups.find((g) => g.kind === 'follow')?.actors).toContain(v.bob);
     expect(groups.find((g) => g.kind === 'reaction')?.actors).toEqual([v.carol]);
     // And the churn left no stray copy in mallory's own feed: all 20 posts while following, none after.
-    const feed = (await call('GET', '/feed?limit=100', mallory)).body.items as { actor: string }[];
+    const feed = (await api('GET', '/feed?limit=100', { on: own, as: mallory })).body.items as { actor: string }[];
     expect(feed.filter((a) => a.actor === v.alice)).toHaveLength(following ? 20 : 0);
   },
 };
@@ -233,7 +215,7 @@ const sqsUnsafeText: AbuseCase = {
     await hostile('refused', 'PUT', `/mutes/${enc(`x\u0002`)}`, mallory);
     await hostile('refused', 'POST', '/activities', `${mallory}\uFFFF`, { verb: 'post', to: [v.alice] }); // a token whose sub SQS cannot carry
     await settled('anything queued');
-    expect((await call('GET', `/users/${mallory}/activities`, mallory)).body.items).toEqual([]); // nothing was acknowledged
+    expect((await api('GET', `/users/${mallory}/activities`, { on: own, as: mallory })).body.items).toEqual([]); // nothing was acknowledged
     expect(await snapshotOf(v.alice)).toEqual(v.before);
   },
 };
@@ -249,7 +231,7 @@ function hostileFor(name: string): Hostile {
   const entries: Logged[] = [];
   log.set(name, entries);
   return async (expectation, method, path, as, json) => {
-    const res = await call(method, path, as, json);
+    const res = await api(method, path, { on: own, as, json });
     entries.push({ expectation, request: `${method} ${path.slice(0, 80)}`, status: res.status });
     return res;
   };

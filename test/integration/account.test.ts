@@ -7,10 +7,14 @@
  *    or attribute values, sets and lists included), the others' counts are exact again, and
  *    GET /users/alice answers 404; a repeated DELETE is harmless.
  */
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEdgeKey } from '../../functions/model/follow-edge.js';
-import { call, doc, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, own, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { itemsMentioning } from '../support/settle.js';
+import { eventually } from '../support/wait.js';
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', ROLLUPS: 'post:sum(score)' } });
@@ -20,22 +24,8 @@ afterAll(stopOwnStack);
 
 const [alice, bob, carol, dave, eve, frank, gina] = ['alice', 'bob', 'carol', 'dave', 'eve', 'frank', 'gina'].map((n) => uid(n)) as [string, string, string, string, string, string, string];
 
-/** Every item of every table that mentions `needle` anywhere (as JSON; sets become arrays). */
-async function itemsMentioning(needle: string): Promise<{ table: string; item: string }[]> {
-  const found: { table: string; item: string }[] = [];
-  for (const table of Object.values(stack.tableNames)) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
-      for (const item of page.Items ?? []) {
-        const text = JSON.stringify(item, (_k, v) => (v instanceof Set ? [...v] : typeof v === 'bigint' ? v.toString() : v));
-        if (text.includes(needle)) found.push({ table, item: text.slice(0, 300) });
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return found;
-}
+/** Every item of this stack's tables that mentions `needle` anywhere. */
+const itemsHolding = (needle: string) => itemsMentioning(doc, Object.values(stack.tableNames), needle);
 
 const edgeExists = async (follower: string, followee: string) =>
   (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followEdgeKey(follower, followee), ConsistentRead: true }))).Item !== undefined;
@@ -44,37 +34,37 @@ let a1: { id: string }, a2: { id: string }, c1: { id: string };
 
 describe('export', () => {
   it("holds every kind of thing tickfeed keeps about the caller", async () => {
-    expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(204);
-    expect((await call('PUT', `/following/${carol}`, alice)).status).toBe(204);
-    expect((await call('PUT', `/following/${alice}`, carol)).status).toBe(204);
-    a1 = (await call('POST', '/activities', alice, { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' })).body;
-    a2 = (await call('POST', '/activities', alice, { verb: 'post', content: 'second' })).body;
-    c1 = (await call('POST', '/activities', carol, { verb: 'post', content: 'carol here' })).body;
-    expect((await call('DELETE', `/following/${alice}`, carol)).status).toBe(204); // an ex-follower
-    expect((await call('PUT', `/activities/${encodeURIComponent(a1.id)}/reactions/like`, bob)).status).toBe(204);
-    expect((await call('POST', `/activities/${encodeURIComponent(a1.id)}/comments`, bob, { text: 'nice one' })).status).toBe(201);
-    expect((await call('PUT', `/activities/${encodeURIComponent(c1.id)}/reactions/love`, alice)).status).toBe(204);
-    expect((await call('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, alice, { text: `reply from ${alice}` })).status).toBe(201);
+    expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(204);
+    expect((await api('PUT', `/following/${carol}`, { on: own, as: alice })).status).toBe(204);
+    expect((await api('PUT', `/following/${alice}`, { on: own, as: carol })).status).toBe(204);
+    a1 = (await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' } })).body;
+    a2 = (await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: 'second' } })).body;
+    c1 = (await api('POST', '/activities', { on: own, as: carol, json: { verb: 'post', content: 'carol here' } })).body;
+    expect((await api('DELETE', `/following/${alice}`, { on: own, as: carol })).status).toBe(204); // an ex-follower
+    expect((await api('PUT', `/activities/${encodeURIComponent(a1.id)}/reactions/like`, { on: own, as: bob })).status).toBe(204);
+    expect((await api('POST', `/activities/${encodeURIComponent(a1.id)}/comments`, { on: own, as: bob, json: { text: 'nice one' } })).status).toBe(201);
+    expect((await api('PUT', `/activities/${encodeURIComponent(c1.id)}/reactions/love`, { on: own, as: alice })).status).toBe(204);
+    expect((await api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: `reply from ${alice}` } })).status).toBe(201);
     // Traces whose pointers are gone before the erase: a comment she deleted (its notification
     // stays, as history) and a follow she undid (dave's follow notification stays).
-    const gone = (await call('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, alice, { text: 'regret' })).body;
-    expect((await call('PUT', `/following/${dave}`, alice)).status).toBe(204);
-    await until(async () => (await call('GET', '/notifications', dave)).body.items.length === 1, "dave's follow notification");
-    expect((await call('DELETE', `/activities/${encodeURIComponent(c1.id)}/comments/${gone.id}`, alice)).status).toBe(204);
-    expect((await call('DELETE', `/following/${dave}`, alice)).status).toBe(204);
+    const gone = (await api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: 'regret' } })).body;
+    expect((await api('PUT', `/following/${dave}`, { on: own, as: alice })).status).toBe(204);
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: dave })).body.items.length === 1, { what: "dave's follow notification", timeoutMs: 60_000 });
+    expect((await api('DELETE', `/activities/${encodeURIComponent(c1.id)}/comments/${gone.id}`, { on: own, as: alice })).status).toBe(204);
+    expect((await api('DELETE', `/following/${dave}`, { on: own, as: alice })).status).toBe(204);
     for (const [who, path] of [[alice, `/mutes/${dave}`], [alice, `/blocks/${eve}`], [frank, `/mutes/${alice}`], [gina, `/blocks/${alice}`]] as const) {
-      expect((await call('PUT', path, who)).status).toBe(204);
+      expect((await api('PUT', path, { on: own, as: who })).status).toBe(204);
     }
-    await until(async () => (await call('GET', '/notifications', alice)).body.items.length === 3, "alice's notifications (follow, like, comment)");
-    await until(async () => (await call('GET', '/notifications', carol)).body.items.length === 4, "carol's (follow, to, love, comment)");
-    await until(async () => (await call('GET', '/feed', bob)).body.items.length === 2, "alice's posts in bob's feed");
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: alice })).body.items.length === 3, { what: "alice's notifications (follow, like, comment)", timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: carol })).body.items.length === 4, { what: "carol's (follow, to, love, comment)", timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/feed', { on: own, as: bob })).body.items.length === 2, { what: "alice's posts in bob's feed", timeoutMs: 60_000 });
     // Activity windows are written once per tumbling window of the stream (1 s on this stack).
-    await until(async () => (await call('GET', `/users/${alice}/activity`, alice)).body.total >= 2, "alice's activity window");
+    await eventually(async () => (await api('GET', `/users/${alice}/activity`, { on: own, as: alice })).body.total >= 2, { what: "alice's activity window", timeoutMs: 60_000 });
 
     const parts: (Record<string, unknown> & { next: string | null })[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: Record<string, unknown> & { next: string | null } } = await call('GET', `/me/export${cursor ? `?cursor=${cursor}` : ''}`, alice);
+      const res: { status: number; body: Record<string, unknown> & { next: string | null } } = await api('GET', `/me/export${cursor ? `?cursor=${cursor}` : ''}`, { on: own, as: alice });
       expect(res.status).toBe(200);
       parts.push(res.body);
       cursor = res.body.next;
@@ -92,46 +82,46 @@ describe('export', () => {
     expect(all('notifications').map((g) => (g as { verb: string }).verb).sort()).toEqual(['comment', 'follow', 'like']);
     expect(all('mutes')).toEqual([{ userId: dave }]);
     expect(all('blocks')).toEqual([{ userId: eve }]);
-    expect((await call('GET', '/me/export?cursor=bogus', alice)).status).toBe(400);
+    expect((await api('GET', '/me/export?cursor=bogus', { on: own, as: alice })).status).toBe(400);
   }, 60_000);
 });
 
 describe('erase', () => {
   it('leaves no item holding her id, exact counts for the others, and 404 for her', async () => {
-    expect((await itemsMentioning(alice)).length).toBeGreaterThan(20); // she is everywhere before
+    expect((await itemsHolding(alice)).length).toBeGreaterThan(20); // she is everywhere before
     // The two unfollows' settle cleanups have run (each deletes its gone edge last): waited for, not slept on.
-    await until(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), 'the settle cleanups of both unfollows');
-    expect((await call('DELETE', '/me', alice)).status).toBe(202);
-    await until(async () => (await call('GET', `/users/${alice}`, bob)).status === 404, 'the erase job to finish', 60_000);
+    await eventually(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), { what: 'the settle cleanups of both unfollows', timeoutMs: 60_000 });
+    expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
+    await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, { what: 'the erase job to finish', timeoutMs: 60_000 });
     // The stream's retract/purge jobs of her posts follow the erase job: wait until nothing holds her id.
-    await until(async () => (await itemsMentioning(alice)).length === 0, 'the retract/purge jobs of her posts', 60_000).catch(async (error: unknown) => {
-      expect(await itemsMentioning(alice)).toEqual([]); // names what is left
+    await eventually(async () => (await itemsHolding(alice)).length === 0, { what: 'the retract/purge jobs of her posts', timeoutMs: 60_000 }).catch(async (error: unknown) => {
+      expect(await itemsHolding(alice)).toEqual([]); // names what is left
       throw error;
     });
-    expect((await call('GET', `/users/${bob}`, bob)).body).toMatchObject({ followers: 0, following: 0 });
-    expect((await call('GET', `/users/${carol}`, carol)).body).toMatchObject({ followers: 0, following: 0 });
-    expect((await call('PUT', `/following/${alice}`, bob)).status).toBe(404); // nothing brings her back
-    expect((await call('GET', `/activities/${encodeURIComponent(c1.id)}`, carol)).body.reactions).toEqual({ counts: {}, own: [] });
-    expect((await call('GET', `/activities/${encodeURIComponent(a1.id)}`, bob)).status).toBe(404);
-    expect((await call('GET', '/feed', bob)).body.items).toEqual([]);
-    const carolsGroups = (await call('GET', '/notifications', carol)).body;
+    expect((await api('GET', `/users/${bob}`, { on: own, as: bob })).body).toMatchObject({ followers: 0, following: 0 });
+    expect((await api('GET', `/users/${carol}`, { on: own, as: carol })).body).toMatchObject({ followers: 0, following: 0 });
+    expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(404); // nothing brings her back
+    expect((await api('GET', `/activities/${encodeURIComponent(c1.id)}`, { on: own, as: carol })).body.reactions).toEqual({ counts: {}, own: [] });
+    expect((await api('GET', `/activities/${encodeURIComponent(a1.id)}`, { on: own, as: bob })).status).toBe(404);
+    expect((await api('GET', '/feed', { on: own, as: bob })).body.items).toEqual([]);
+    const carolsGroups = (await api('GET', '/notifications', { on: own, as: carol })).body;
     expect(carolsGroups).toMatchObject({ items: [], unseen: 0, unread: 0 });
-    expect((await call('GET', '/notifications', bob)).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
-    expect((await call('GET', '/mutes', frank)).body.items).toEqual([{ userId: null }]); // frank's mute of her stays, as an erased user
-    expect((await call('GET', '/notifications', dave)).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
-    expect((await call('GET', '/blocks', gina)).body.items).toEqual([{ userId: null }]); // gina's block too
+    expect((await api('GET', '/notifications', { on: own, as: bob })).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
+    expect((await api('GET', '/mutes', { on: own, as: frank })).body.items).toEqual([{ userId: null }]); // frank's mute of her stays, as an erased user
+    expect((await api('GET', '/notifications', { on: own, as: dave })).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
+    expect((await api('GET', '/blocks', { on: own, as: gina })).body.items).toEqual([{ userId: null }]); // gina's block too
 
     // Again: harmless, and still nothing of hers.
-    expect((await call('DELETE', '/me', alice)).status).toBe(202);
-    await until(async () => (await call('GET', `/users/${alice}`, bob)).status === 404, 'the second erase to finish', 60_000);
-    expect(await itemsMentioning(alice)).toEqual([]);
+    expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
+    await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, { what: 'the second erase to finish', timeoutMs: 60_000 });
+    expect(await itemsHolding(alice)).toEqual([]);
   }, 120_000);
 
   it('DELETE /users/{userId} needs the admin scope', async () => {
     const victim = uid('victim');
-    await call('POST', '/activities', victim, { verb: 'post' });
-    expect((await call('DELETE', `/users/${victim}`, bob)).status).toBe(403);
-    expect((await call('DELETE', `/users/${victim}`, uid('backend'), undefined, { scope: 'tickfeed/admin' })).status).toBe(202);
-    await until(async () => (await call('GET', `/users/${victim}`, bob)).status === 404, 'the admin erase', 60_000);
+    await api('POST', '/activities', { on: own, as: victim, json: { verb: 'post' } });
+    expect((await api('DELETE', `/users/${victim}`, { on: own, as: bob })).status).toBe(403);
+    expect((await api('DELETE', `/users/${victim}`, { on: own, as: uid('backend'), scope: ADMIN })).status).toBe(202);
+    await eventually(async () => (await api('GET', `/users/${victim}`, { on: own, as: bob })).status === 404, { what: 'the admin erase', timeoutMs: 60_000 });
   }, 90_000);
 });

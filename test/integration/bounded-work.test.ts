@@ -11,7 +11,9 @@ import { activityEntryKey } from '../../functions/model/activity-entry.js';
 import { profileKey } from '../../functions/model/profile.js';
 import { windowEnd, windowStart } from '../../functions/services/rollups/windows.js';
 import { readActivityEntries } from '../../functions/stores/stats-store.js';
-import { ADMIN, api, doc, stack, uid } from '../support/local.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;

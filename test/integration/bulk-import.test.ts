@@ -15,7 +15,10 @@ import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
 import { importFollows } from '../../functions/services/bulk/follows.js';
 import { follow } from '../../functions/services/following.js';
 import { feedRks, timelineRks } from '../support/feeds.js';
-import { ADMIN, api, doc, eventually, stack, uid } from '../support/local.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const max = Number(configKeys.MAX_FOLLOWING.default);
 const admin = () => ({ as: uid('backend'), scope: ADMIN });
@@ -58,7 +61,7 @@ describe('POST /batch/follows', () => {
     expect((await api('GET', '/notifications', { as: followees[3]! })).body.items).toEqual([]);
     // The muted follow stands, flagged: the muter's feed gets nothing of theirs.
     const post = await api('POST', '/activities', { as: followees[7]!, json: { verb: 'post', content: 'hi' } });
-    await eventually(async () => (await feedRks(followers[0]!)).includes(post.body.rangeKey), 20_000, 200);
+    await eventually(async () => (await feedRks(followers[0]!)).includes(post.body.rangeKey), { timeoutMs: 20_000, intervalMs: 200 });
     expect(await feedRks(muter)).not.toContain(post.body.rangeKey);
 
     const again = await api('POST', '/batch/follows', { ...admin(), json: body });
@@ -75,7 +78,7 @@ describe('POST /batch/follows', () => {
     expect(posted.status).toBe(201);
     // The post's fan-out reads the follower list when it runs: once the witness has its copy, it
     // has read it, so a follow imported from here on is not among its recipients.
-    await eventually(async () => (await feedRks(witness)).includes(posted.body.rangeKey), 20_000, 200);
+    await eventually(async () => (await feedRks(witness)).includes(posted.body.rangeKey), { timeoutMs: 20_000, intervalMs: 200 });
     const [plain, filled, capped] = [uid('imp-plain'), uid('imp-filled'), uid('imp-capped')];
     const gone = uid('imp-gone');
     expect((await api('DELETE', '/me', { as: gone })).status).toBe(202); // marked at once; the erase runs on
@@ -101,7 +104,7 @@ describe('POST /batch/follows', () => {
     expect(await counts(over!)).toMatchObject({ followers: 0 });
     const withBackfill = await api('POST', '/batch/follows', { ...admin(), json: { follows: [{ follower: filled, followee: author }], backfill: true } });
     expect(withBackfill.body).toMatchObject({ created: 1 });
-    await eventually(async () => (await feedRks(filled)).includes(posted.body.rangeKey), 20_000, 200);
+    await eventually(async () => (await feedRks(filled)).includes(posted.body.rangeKey), { timeoutMs: 20_000, intervalMs: 200 });
     expect(await feedRks(plain)).not.toContain(posted.body.rangeKey);
     expect(await counts(author)).toMatchObject({ followers: 3 });
   });
@@ -112,7 +115,7 @@ describe('POST /batch/follows', () => {
     const res = await api('POST', '/batch/follows', { ...admin(), json: { follows: fans.map((follower) => ({ follower, followee: star })) } });
     expect(res.body).toMatchObject({ created: 60 });
     expect(await counts(star)).toMatchObject({ followers: 60 });
-    await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), 30_000, 200);
+    await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), { timeoutMs: 30_000, intervalMs: 200 });
   });
 
   it('answers 403 to a user token and 400 to bad input, writing nothing', async () => {
@@ -224,7 +227,7 @@ describe('POST /batch/activities', () => {
     const page = await eventually(async () => {
       const p = await api('GET', '/feed', { as: reader });
       return p.body.items.length === 3 ? p.body : undefined;
-    }, 20_000, 200);
+    }, { timeoutMs: 20_000, intervalMs: 200 });
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
 
     const again = await api('POST', '/batch/activities', { ...admin(), json: { activities: [activities[0], activities[2]] } });

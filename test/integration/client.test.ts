@@ -6,7 +6,10 @@
  */
 import { createTickfeedClient, TickfeedApiError, type TickfeedClient } from '@tickfeed/client';
 import { describe, expect, it } from 'vitest';
-import { eventually, stack, token, uid } from '../support/local.js';
+import { token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 /** A client acting as `userId`, counting the requests it sends. */
 function clientAs(userId: string): TickfeedClient & { requests: () => number } {
@@ -85,7 +88,7 @@ describe('@tickfeed/client on the local stack', () => {
     const groups = await eventually(async () => {
       const all = await collect(alice.notifications({ limit: 1 }));
       return all.length >= 3 ? all : undefined;
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
     const summary = groups.map((g) => ({ verb: g.verb, object: g.object, actors: g.actors, actorCount: g.actorCount, seen: g.seen, read: g.read }));
     expect(summary.sort((x, y) => x.verb.localeCompare(y.verb))).toEqual([
       { verb: 'comment', object: id, actors: [bobId], actorCount: 1, seen: false, read: false },

@@ -7,8 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
-import { call, sqs, stack, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
-import { jobQueuesEmpty } from '../support/settle.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { own, settled, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s' } });
@@ -20,22 +22,22 @@ afterAll(stopOwnStack);
 
 async function raceWith(control: 'mutes' | 'blocks') {
   const [author, reader, other] = [uid('author'), uid('reader'), uid('other')];
-  for (const follower of [reader, other]) expect((await call('PUT', `/following/${author}`, follower)).status).toBe(204);
-  const before = await call('POST', '/activities', author, { verb: 'post', content: 'before' });
-  await until(async () => (await storedCopies(reader)).includes(before.body.rangeKey), 'the first post in the reader\'s feed');
+  for (const follower of [reader, other]) expect((await api('PUT', `/following/${author}`, { on: own, as: follower })).status).toBe(204);
+  const before = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'before' } });
+  await eventually(async () => (await storedCopies(reader)).includes(before.body.rangeKey), { what: 'the first post in the reader\'s feed', timeoutMs: 60_000 });
 
   const gate = holdCopiesOf(author);
-  const during = await call('POST', '/activities', author, { verb: 'post', content: 'during' });
+  const during = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'during' } });
   await gate.atGate; // the worker read the follower page (reader unflagged) and holds its writes
-  expect((await call('PUT', `/${control}/${author}`, reader)).status).toBe(204);
-  await until(async () => !(await storedCopies(reader)).includes(before.body.rangeKey), 'the first cleanup');
+  expect((await api('PUT', `/${control}/${author}`, { on: own, as: reader })).status).toBe(204);
+  await eventually(async () => !(await storedCopies(reader)).includes(before.body.rangeKey), { what: 'the first cleanup', timeoutMs: 60_000 });
   gate.open(); // the late copy lands now, after the first cleanup
-  await until(async () => (await storedCopies(other)).includes(during.body.rangeKey), 'the held page written');
-  await until(async () => (await storedCopies(reader)).length === 0, 'the settle cleanup takes the late copy back', 20_000);
-  await until(() => jobQueuesEmpty(sqs, stack.queueUrls), 'every queued job to be done'); // nothing lands later
+  await eventually(async () => (await storedCopies(other)).includes(during.body.rangeKey), { what: 'the held page written', timeoutMs: 60_000 });
+  await eventually(async () => (await storedCopies(reader)).length === 0, { what: 'the settle cleanup takes the late copy back', timeoutMs: 20_000 });
+  await settled(); // nothing lands later
   expect(await storedCopies(reader)).toEqual([]);
-  const after = await call('POST', '/activities', author, { verb: 'post', content: 'after' });
-  await until(async () => (await storedCopies(other)).includes(after.body.rangeKey), 'the next post fanned out');
+  const after = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'after' } });
+  await eventually(async () => (await storedCopies(other)).includes(after.body.rangeKey), { what: 'the next post fanned out', timeoutMs: 60_000 });
   expect(await storedCopies(reader)).toEqual([]);
   return { author, reader };
 }
@@ -43,14 +45,14 @@ async function raceWith(control: 'mutes' | 'blocks') {
 describe('a control placed while a fan-out is running', () => {
   it('mute: the follow stays, no copy of the muted author remains', async () => {
     const { author, reader } = await raceWith('mutes');
-    expect((await call('GET', `/users/${reader}`, reader)).body.following).toBe(1);
+    expect((await api('GET', `/users/${reader}`, { on: own, as: reader })).body.following).toBe(1);
     // Unmute: recent posts come back like a follow's backfill.
-    expect((await call('DELETE', `/mutes/${author}`, reader)).status).toBe(204);
-    await until(async () => (await storedCopies(reader)).length === 3, 'the backfill after unmute');
+    expect((await api('DELETE', `/mutes/${author}`, { on: own, as: reader })).status).toBe(204);
+    await eventually(async () => (await storedCopies(reader)).length === 3, { what: 'the backfill after unmute', timeoutMs: 60_000 });
   }, 90_000);
 
   it('block: both follows end, no copy of the blocked author remains', async () => {
     const { reader } = await raceWith('blocks');
-    expect((await call('GET', `/users/${reader}`, reader)).body.following).toBe(0);
+    expect((await api('GET', `/users/${reader}`, { on: own, as: reader })).body.following).toBe(0);
   }, 90_000);
 });

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newDiscriminator } from '../../functions/model/range-key.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
-import { mintToken } from '../../local/jwt.js';
-import { call, doc, keys, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
-import { writeItemsWith } from '../support/write-items.js';
+import { api, type ApiResponse } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, own, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { writeItems } from '../support/write-items.js';
 
 const POSTS = 10_000;
 
@@ -27,19 +28,16 @@ it(`exports all ${POSTS} posts of an account, in parts under 6 MB`, async () => 
     const item = timelineItem(user, { verb: 'post', content: `post ${i} ${'x'.repeat(200)}` }, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
     return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined));
   });
-  await writeItemsWith(doc, stack.tableNames.feed, items);
+  await writeItems(doc, stack.tableNames.feed, items);
 
   const seen = new Set<string>();
   let parts = 0;
   let cursor: string | null = null;
   do {
-    const res = await fetch(`${stack.apiUrl}/me/export${cursor ? `?cursor=${cursor}` : ''}`, {
-      headers: { authorization: `Bearer ${await mintToken(keys, user)}` },
-    });
-    const text = await res.text();
+    const res: ApiResponse<{ activities: { id: string }[]; next: string | null; profile: unknown }> = await api('GET', `/me/export${cursor ? `?cursor=${cursor}` : ''}`, { on: own, as: user });
     expect(res.status).toBe(200);
-    expect(text.length).toBeLessThan(6 * 1024 * 1024);
-    const body = JSON.parse(text) as { activities: { id: string }[]; next: string | null; profile: unknown };
+    expect(res.text.length).toBeLessThan(6 * 1024 * 1024);
+    const body = res.body;
     expect(body.profile === null).toBe(parts > 0); // the profile comes with the first part only
     for (const a of body.activities) seen.add(a.id);
     cursor = body.next;
@@ -48,5 +46,5 @@ it(`exports all ${POSTS} posts of an account, in parts under 6 MB`, async () => 
   expect(parts).toBeGreaterThan(1);
   expect(seen.size).toBe(POSTS);
   expect(new Set(items.map((i) => String(i.id)))).toEqual(seen);
-  expect((await call('GET', '/me', user)).status).toBe(200);
+  expect((await api('GET', '/me', { on: own, as: user })).status).toBe(200);
 }, 120_000);

@@ -7,7 +7,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allDelivered, post, seedFollowers, sqs, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+import { mustPost } from '../support/api.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { allDelivered, own, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 type Fault = 'crash' | 'unprocessed' | 'throttle' | undefined;
 /** Decides per feed-table BatchWriteItem call (n counts every such call). */
@@ -71,14 +75,14 @@ function installFaults(dynamo: DynamoDBClient, handlerSqs: SQSClient, feedTable:
 describe('fan-out under faults (own stack)', () => {
   it('recovers when the worker dies after half of its writes', async () => {
     const author = uid('half');
-    const followers = await seedFollowers(author, 400); // one page: 16 BatchWriteItem calls
+    const followers = await seedFollowers(author, 400, { on: own }); // one page: 16 BatchWriteItem calls
     let crashes = 0;
     batchWriteCalls = 0;
     batchWriteItems = 0;
     // Call 1 is the POST's own copy; the job's 9th call dies, after 8 × 25 = 200 of its writes.
     batchWriteFault = (n) => (n === 10 && crashes++ === 0 ? 'crash' : undefined);
     try {
-      const p = await post(author);
+      const p = await mustPost(author, { verb: 'post' }, own);
       await allDelivered(followers, p.rangeKey, 120_000);
       expect(crashes).toBe(1);
       // The POST's own copy, 200 written before the crash, then all 400 rewritten by the redelivered message.
@@ -90,7 +94,7 @@ describe('fan-out under faults (own stack)', () => {
 
   it('retries UnprocessedItems and throttling with backoff, bounded, and still writes each copy once', async () => {
     const author = uid('throttled');
-    const followers = await seedFollowers(author, 300);
+    const followers = await seedFollowers(author, 300, { on: own });
     const seen: Fault[] = [];
     batchWriteCalls = 0;
     batchWriteFault = (n) => {
@@ -99,7 +103,7 @@ describe('fan-out under faults (own stack)', () => {
       return f;
     };
     try {
-      const p = await post(author);
+      const p = await mustPost(author, { verb: 'post' }, own);
       await allDelivered(followers, p.rangeKey, 120_000);
       expect(seen.filter((f) => f === 'unprocessed')).toHaveLength(6);
       expect(seen.filter((f) => f === 'throttle')).toHaveLength(6);
@@ -110,13 +114,13 @@ describe('fan-out under faults (own stack)', () => {
 
   it('loses nothing when the outbox crashes before, and after, enqueueing (author write already done)', async () => {
     const author = uid('outbox');
-    const followers = await seedFollowers(author, 300);
+    const followers = await seedFollowers(author, 300, { on: own });
     outboxSends = 0;
     // 1st and 2nd attempt die before the send; the 3rd sends and dies before acknowledging, so the
     // stream redelivers and the 4th sends the job again: two identical jobs, one copy each.
     outboxSendFault = (n) => (n <= 2 ? 'before' : n === 3 ? 'after' : undefined);
     try {
-      const p = await post(author); // 201: the original is written, nothing enqueued yet
+      const p = await mustPost(author, { verb: 'post' }, own); // 201: the original is written, nothing enqueued yet
       await allDelivered(followers, p.rangeKey, 120_000);
       expect(outboxSends).toBeGreaterThanOrEqual(4);
     } finally {
@@ -126,20 +130,20 @@ describe('fan-out under faults (own stack)', () => {
 
   it('sends a poison message to the DLQ after maxReceiveCount while the other jobs are delivered', async () => {
     const author = uid('poison');
-    const followers = await seedFollowers(author, 50);
+    const followers = await seedFollowers(author, 50, { on: own });
     const marker = uid('poison-marker');
     await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify({ kind: 'fanout', marker }) }));
-    const p = await post(author);
+    const p = await mustPost(author, { verb: 'post' }, own);
     await allDelivered(followers, p.rangeKey, 120_000);
-    const deadline = Date.now() + 60_000;
-    let found: string | undefined;
-    while (!found && Date.now() < deadline) {
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutDlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-      );
-      found = Messages.find((m) => m.Body?.includes(marker))?.Body;
-      if (!found) await new Promise((r) => setTimeout(r, 500));
-    }
+    const found = await eventually(
+      async () => {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutDlq, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+        );
+        return Messages.find((m) => m.Body?.includes(marker))?.Body;
+      },
+      { what: 'the poison message in the fan-out DLQ', timeoutMs: 60_000, intervalMs: 500 },
+    );
     expect(found).toContain(marker);
   }, 150_000);
 

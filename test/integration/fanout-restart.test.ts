@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
-import { allDelivered, dataDir, post, seedFollowers, stack, startOwnStack, stopOwnStack, tally, uid, until } from '../support/own-stack.js';
+import { mustPost } from '../support/api.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { allDelivered, dataDir, own, stack, startOwnStack, stopOwnStack, tally } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 /** Whether something listens on 127.0.0.1:port. */
 const accepts = (port: number) =>
@@ -40,18 +44,18 @@ afterAll(async () => {
 describe('fan-out across a DynamoDB Local restart', () => {
   it('finishes a fan-out interrupted by a DynamoDB Local restart (persistent data)', async () => {
     const author = uid('restart');
-    const followers = await seedFollowers(author, 1000);
+    const followers = await seedFollowers(author, 1000, { on: own });
     // One copy write goes through, the next ones wait at the gate: the fan-out is under way.
     const gate = holdCopiesOf(author, { after: 1 });
-    const p = await post(author);
+    const p = await mustPost(author, { verb: 'post' }, own);
     await gate.atGate;
     // The write that went through lands (it may still be in flight when the next one reaches the gate)…
-    await until(async () => (await tally(followers, p.rangeKey)).exact > 0, 'the first copy write');
+    await eventually(async () => (await tally(followers, p.rangeKey)).exact > 0, { what: 'the first copy write', timeoutMs: 60_000 });
     const midway = await tally(followers, p.rangeKey);
     expect(midway.exact).toBeLessThan(followers.length); // …and no other: it really is interrupted
     process.kill(stack.dynamoPid, 'SIGKILL');
     const port = Number(new URL(stack.dynamoEndpoint).port);
-    await until(async () => !(await accepts(port)), 'the killed JVM to let go of its port');
+    await eventually(async () => !(await accepts(port)), { what: 'the killed JVM to let go of its port', timeoutMs: 60_000 });
     gate.open(); // the held writes meet a dead port: their jobs fail and come back
     restarted = await startDynamoDbLocal({ port, dataDir: join(dataDir!, 'dynamodb') });
     await allDelivered(followers, p.rangeKey, 180_000);

@@ -14,9 +14,11 @@ import { runJob } from '../../functions/services/jobs/run.js';
 import { follow, unfollow } from '../../functions/services/following.js';
 import { feedCount, feedCounts, feedRks } from '../support/feeds.js';
 import { seedFollowers } from '../support/graph-seed.js';
-import { api, doc, eventually, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { copyItem, type FeedItem, originalItem, writeFeedItems } from '../support/seed-originals.js';
-import { writeItems } from '../support/write-items.js';
 
 const meter = meterCapacity(handlerClients.dynamo);
 
@@ -39,7 +41,7 @@ describe('fan-out', () => {
     expect(posted.status).toBe(201);
     // Cheap probe (a spread sample), then the full count once.
     const sample = followers.filter((_, i) => i % 50 === 0 || i === followers.length - 1);
-    await eventually(async () => [...(await feedCounts(sample)).values()].every((c) => c === 1), 100_000, 200);
+    await eventually(async () => [...(await feedCounts(sample)).values()].every((c) => c === 1), { timeoutMs: 100_000, intervalMs: 200 });
     console.log(`1,000 followers: seeded in ${seeded} ms, delivered in ${Date.now() - t} ms`);
     const counts = await feedCounts([...followers, ...leavers]);
     expect(followers.filter((f) => counts.get(f) !== 1)).toEqual([]);
@@ -56,11 +58,11 @@ describe('fan-out', () => {
     const followers = await seedFollowers(author, 200);
     const posted = await api('POST', '/activities', { as: author, json: { verb: 'post' } });
     const kept = await api('POST', '/activities', { as: author, json: { verb: 'post' } });
-    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), 30_000, 300);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), { timeoutMs: 30_000, intervalMs: 300 });
     expect((await api('DELETE', `/activities/${posted.body.id}`, { as: author })).status).toBe(204);
-    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), { timeoutMs: 30_000, intervalMs: 300 });
     // The author's own copy goes too; the other post is untouched.
-    await eventually(async () => (await feedCount(author)) === 1, 10_000, 200);
+    await eventually(async () => (await feedCount(author)) === 1, { timeoutMs: 10_000, intervalMs: 200 });
     expect((await api('GET', '/feed', { as: followers[0]! })).body.items).toEqual([kept.body]);
   }, 120_000);
 
@@ -69,7 +71,7 @@ describe('fan-out', () => {
     const followers = await seedFollowers(author, 30);
     const [post] = originals(author, 1);
     await writeFeedItems([post!]);
-    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), 30_000, 300);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 1), { timeoutMs: 30_000, intervalMs: 300 });
     // A trim of the author's home feed removes their copy, and TTL (TIMELINE_TTL) the original:
     // plain REMOVEs, never a retraction — followers' copies follow their own feeds' retention.
     await doc.send(new DeleteCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(author, post!.rk) }));
@@ -77,7 +79,7 @@ describe('fan-out', () => {
     // A later post's fan-out proves the stream has moved past the REMOVE.
     const [later] = originals(author, 1, Date.now());
     await writeFeedItems([later!]);
-    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), 30_000, 300);
+    await eventually(async () => [...(await feedCounts(followers)).values()].every((c) => c === 2), { timeoutMs: 30_000, intervalMs: 300 });
   }, 120_000);
 });
 
@@ -133,14 +135,14 @@ describe('follow graph', () => {
     const [sentinel] = await seedFollowers(author, 1);
     const posts = originals(author, 120);
     await writeFeedItems(posts);
-    await eventually(async () => (await feedCount(sentinel!)) === 120, 30_000, 200);
+    await eventually(async () => (await feedCount(sentinel!)) === 120, { timeoutMs: 30_000, intervalMs: 200 });
     const reader = uid('reader');
     expect((await api('PUT', `/following/${author}`, { as: reader })).status).toBe(204);
-    await eventually(async () => (await feedCount(reader)) === 100, 30_000, 200);
+    await eventually(async () => (await feedCount(reader)) === 100, { timeoutMs: 30_000, intervalMs: 200 });
     const newest100 = posts.map((p) => p.rk).sort((a, b) => (a < b ? -1 : 1)).slice(0, 100).map(String);
     expect(await feedRks(reader)).toEqual(newest100);
     expect((await api('DELETE', `/following/${author}`, { as: reader })).status).toBe(204);
-    await eventually(async () => (await feedCount(reader)) === 0, 30_000, 200);
+    await eventually(async () => (await feedCount(reader)) === 0, { timeoutMs: 30_000, intervalMs: 200 });
   }, 120_000);
 
   it('removes an unfollowed user\'s posts at a cost proportional to what is removed, not to the feed', async () => {
@@ -151,12 +153,12 @@ describe('follow graph', () => {
     await follow(reader, big);
     const posts = { [small]: originals(small, 10), [big]: originals(big, 40) };
     await writeFeedItems([...posts[small]!, ...posts[big]!]);
-    await eventually(async () => (await feedCount(reader)) === 50, 30_000, 200);
+    await eventually(async () => (await feedCount(reader)) === 50, { timeoutMs: 30_000, intervalMs: 200 });
     // A big feed of other users' posts, which the cleanup must not pay for.
     const filler = Array.from({ length: 1000 }, (_, i) =>
       copyItem({ ...originalItem({ actor: `other-${i % 50}`, verb: 'post', timeMs: Date.now() - i * 10 }), content: 'x'.repeat(200) }, reader),
     );
-    await writeItems(stack.tableNames.feed, filler);
+    await writeFeedItems(filler);
 
     const cost = async (followee: string) => {
       const kept = (await feedCount(reader)) - posts[followee]!.length;
@@ -165,7 +167,7 @@ describe('follow graph', () => {
       // put the copies back, so that the run metered here is the only one (two at once make a busy
       // DynamoDB Local hand back unprocessed items, metered again: the figure depended on timing).
       // The settle run comes CONTROL_SETTLE (60 s) later.
-      await eventually(async () => (await feedCount(reader)) === kept, 30_000, 200);
+      await eventually(async () => (await feedCount(reader)) === kept, { timeoutMs: 30_000, intervalMs: 200 });
       await writeFeedItems(posts[followee]!.map((original) => copyItem(original, reader)));
       const before = meter.snapshot();
       await runJob({ kind: 'cleanup', follower: reader, followee });

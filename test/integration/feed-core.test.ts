@@ -6,7 +6,10 @@ import { ticksOfRangeKey } from '../../functions/model/range-key.js';
 import { timelineKey, timelinePartition } from '../../functions/model/timeline-item.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { feedRks } from '../support/feeds.js';
-import { api, doc, eventually, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const post = (as: string, json: unknown) => api('POST', '/activities', { as, json });
 const feed = (as: string, query = '') => api('GET', `/feed${query}`, { as });

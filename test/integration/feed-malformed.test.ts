@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_RANGE_KEY } from '../../functions/model/range-key.js';
-import { api, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
 import { snapshotUsers } from '../support/snapshot.js';
 
 interface Req {

@@ -9,7 +9,9 @@ import { toActivity } from '../../functions/model/activity.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
-import { api, doc, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 import { httpEvent } from '../support/events.js';
 import { copyItem, originalItem, writeFeedItems } from '../support/seed-originals.js';
 

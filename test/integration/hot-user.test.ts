@@ -12,7 +12,10 @@ import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, PROFILE_PREFIX, profileKey } from '../../functions/model/profile.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
 import { follow } from '../../functions/services/following.js';
-import { api, doc, eventually, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 /** Runs `task` over `items`, `concurrency` at a time. */
 async function inFlight<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -59,7 +62,7 @@ describe('a user followed by many at once', () => {
 
     // 50 is the threshold: the star is pulled, and every fan's pulled set names them — the follows
     // that raced the pull job included (each checked the flag on its own shard).
-    await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), 30_000, 200);
+    await eventually(async () => (await Promise.all(fans.map((f) => isPulledFor(f, star)))).every(Boolean), { timeoutMs: 30_000, intervalMs: 200 });
     expect((await profileItems(star)).every((i) => i.pulled === true)).toBe(true);
 
     const leaving = fans.slice(0, 40);
@@ -70,7 +73,7 @@ describe('a user followed by many at once', () => {
     expect((await api('GET', '/me', { as: fans[60]! })).body).toMatchObject({ following: 1 });
     expect((await api('GET', '/me', { as: fans[0]! })).body).toMatchObject({ following: 0 });
     // Below 45 (90 % of 50): pushed again, and the pulled sets are emptied.
-    await eventually(async () => !(await isPulledFor(fans[60]!, star)), 30_000, 200);
+    await eventually(async () => !(await isPulledFor(fans[60]!, star)), { timeoutMs: 30_000, intervalMs: 200 });
   }, 120_000); // two threshold crossings, each a job of the maintenance lane
 
   describe('a follow that loses a transaction race', () => {

@@ -5,7 +5,9 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { stack, token, uid } from '../support/local.js';
+import { token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
 
 const target = new URL(stack.apiUrl);
 

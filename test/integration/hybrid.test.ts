@@ -8,7 +8,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { feedCount } from '../support/feeds.js';
-import { api, doc, eventually, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 interface Item {
   id: string;
@@ -48,16 +51,16 @@ describe('hybrid fan-out', () => {
 
     // Push era: copies land in the reader's stored feed.
     const pushEra = [await post(celeb, 1), await post(normal, 2), await post(celeb, 3), await post(normal, 4), await post(celeb, 5)];
-    await eventually(async () => (await feedCount(reader)) === 5, 30_000, 200);
+    await eventually(async () => (await feedCount(reader)) === 5, { timeoutMs: 30_000, intervalMs: 200 });
 
     // 49 fans at once: the 50th follower pulls the celebrity.
     const follows = await Promise.all(fans.map((f) => api('PUT', `/following/${celeb}`, { as: f })));
     expect(follows.every((r) => r.status === 204)).toBe(true);
-    await eventually(() => isPulledFor(reader, celeb), 30_000, 200);
+    await eventually(() => isPulledFor(reader, celeb), { timeoutMs: 30_000, intervalMs: 200 });
 
     // Pull era: the celebrity's posts are not copied; the normal user's still are.
     const pullEra = [await post(celeb, 6), await post(normal, 7), await post(celeb, 8), await post(celeb, 9), await post(normal, 10)];
-    await eventually(async () => (await feedCount(reader)) === 7, 30_000, 200);
+    await eventually(async () => (await feedCount(reader)) === 7, { timeoutMs: 30_000, intervalMs: 200 });
     await new Promise((r) => setTimeout(r, 1000));
     expect(await feedCount(reader)).toBe(7); // c6, c8, c9 live only in the celebrity's partition
     // A follower who arrives while the author is pulled gets no copies, and reads the posts anyway.
@@ -81,7 +84,7 @@ describe('hybrid fan-out', () => {
     expect(firstPage.body.items.map((i: Item) => i.id)).toEqual(expected.slice(0, 4));
     const leaving = fans.slice(0, 7); // 51 → 44 < 45
     expect((await Promise.all(leaving.map((f) => api('DELETE', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
-    await eventually(async () => !(await isPulledFor(reader, celeb)), 30_000, 200);
+    await eventually(async () => !(await isPulledFor(reader, celeb)), { timeoutMs: 30_000, intervalMs: 200 });
     // Unpull copied the pull-era posts into the stored feed before dropping the pulled entry.
     expect(await feedCount(reader)).toBe(10);
     const rest = await readAll(reader, 4, firstPage.body.lastRangeKey);
@@ -96,7 +99,7 @@ describe('mute of a pulled author', () => {
     const reader = uid('mreader');
     const fans = Array.from({ length: 49 }, () => uid('mfan'));
     for (const f of [reader, ...fans]) expect((await api('PUT', `/following/${celeb}`, { as: f })).status).toBe(204);
-    await eventually(() => isPulledFor(reader, celeb), 30_000);
+    await eventually(() => isPulledFor(reader, celeb), { timeoutMs: 30_000 });
     const posted = (await api('POST', '/activities', { as: celeb, json: { verb: 'post', content: 'pulled' } })).body as Item;
     const ids = async () => (await readAll(reader, 20)).map((i) => i.id);
     expect(await ids()).toContain(posted.id);

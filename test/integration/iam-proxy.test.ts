@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functions, type QueueId, queues, type TableId, tables } from '../../lib/defs/index.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { type IamProxy, startIamProxy } from '../../local/iam-proxy.js';
-import { sqs, stack, uid } from '../support/local.js';
+import { uid } from '../support/ids.js';
+import { sqs, stack } from '../support/local.js';
 
 const names: NodeJS.ProcessEnv = {};
 for (const id of Object.keys(tables) as TableId[]) names[tables[id].envVar] = stack.tableNames[id];

@@ -5,15 +5,20 @@
  * timing): with one shared queue, a held consumer would hold every kind of job.
  */
 import { GetQueueAttributesCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEdgeKey } from '../../functions/model/follow-edge.js';
 import { profileKey } from '../../functions/model/profile.js';
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { type LaneId, laneSource } from '../../lib/defs/lanes.js';
-import { call, doc, post, seedFollowers, sqs, stack, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
+import { api, mustPost } from '../support/api.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { doc, own, sqs, stack, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 let transactWrites = 0;
-/** Delete requests the handlers sent in BatchWriteItem calls, by the deleted item's rk. */
+/** Home-feed copy deletes the handlers sent in BatchWriteItem calls, by the copy's rk (a purge of the original, later, is not one). */
 const deletesByRk = new Map<string, number>();
 
 beforeAll(async () => {
@@ -28,7 +33,9 @@ beforeAll(async () => {
         const requests = Object.values((args.input as { RequestItems: Record<string, Request[]> }).RequestItems).flat();
         for (const r of requests) {
           const rk = r.DeleteRequest?.Key.rk as { N?: string } | bigint | string | undefined;
-          if (rk !== undefined) {
+          const pk = r.DeleteRequest?.Key.pk as { S?: string } | string | undefined;
+          const partition = typeof pk === 'object' ? String(pk.S) : String(pk);
+          if (rk !== undefined && partition.startsWith(feedPartitionPrefix.homeFeed)) {
             const key = typeof rk === 'object' ? String(rk.N) : String(rk);
             deletesByRk.set(key, (deletesByRk.get(key) ?? 0) + 1);
           }
@@ -76,9 +83,9 @@ describe('lanes', () => {
       await backlog('notify', 500, (i) => ({ kind: 'notify', recipient: ghost, events: [{ verb: 'like', object: `o${i}`, actor: `${ghost}-a`, id: `e${i}`, ticks: '1' }] }));
       await backlog('maintenance', 500, () => ({ kind: 'pull', author: ghost }));
       const author = uid('author');
-      const [follower] = await seedFollowers(author, 1);
-      const { rangeKey } = await post(author);
-      await until(async () => (await storedCopies(follower!)).includes(rangeKey), 'the post in its follower’s feed');
+      const [follower] = await seedFollowers(author, 1, { on: own });
+      const { rangeKey } = await mustPost(author, { verb: 'post' }, own);
+      await eventually(async () => (await storedCopies(follower!)).includes(rangeKey), { what: 'the post in its follower’s feed', timeoutMs: 60_000 });
       // Nothing of the other lanes ran: the post did not wait behind them.
       expect(await depth('followup')).toBe(1_000);
       expect(await depth('notify')).toBe(500);
@@ -86,25 +93,25 @@ describe('lanes', () => {
     } finally {
       release();
     }
-    await until(async () => (await depth('followup')) + (await depth('notify')) + (await depth('maintenance')) === 0, 'the backlogs drained');
+    await eventually(async () => (await depth('followup')) + (await depth('notify')) + (await depth('maintenance')) === 0, { what: 'the backlogs drained', timeoutMs: 60_000 });
   });
 
   it('a follow’s backfill lands while the fan-out lane holds a backlog', async () => {
     const followee = uid('star');
-    const { rangeKey } = await post(followee);
-    await until(async () => (await storedCopies(followee)).includes(rangeKey), 'the own copy');
+    const { rangeKey } = await mustPost(followee, { verb: 'post' }, own);
+    await eventually(async () => (await storedCopies(followee)).includes(rangeKey), { what: 'the own copy', timeoutMs: 60_000 });
     const release = await hold(['fanout']);
     try {
       await backlog('fanout', 1_000, () => ({ kind: 'fanout', author: followee, rk: '1', image: { rk: { N: '1' } } }));
       const follower = uid('fan');
-      expect((await call('PUT', `/following/${followee}`, follower)).status).toBe(204);
-      await until(async () => (await storedCopies(follower)).includes(rangeKey), 'the backfilled post');
+      expect((await api('PUT', `/following/${followee}`, { on: own, as: follower })).status).toBe(204);
+      await eventually(async () => (await storedCopies(follower)).includes(rangeKey), { what: 'the backfilled post', timeoutMs: 60_000 });
       // Nothing of the backlog ran (the post's own fan-out job may have joined it).
       expect(await depth('fanout')).toBeGreaterThanOrEqual(1_000);
     } finally {
       release();
     }
-    await until(async () => (await depth('fanout')) === 0, 'the fan-out backlog drained');
+    await eventually(async () => (await depth('fanout')) === 0, { what: 'the fan-out backlog drained', timeoutMs: 60_000 });
   });
 });
 
@@ -113,14 +120,14 @@ describe('no idle work', () => {
     const release = await hold(['followup']);
     try {
       const [quiet, posted] = [uid('quiet'), uid('posted')];
-      await post(posted);
+      await mustPost(posted, { verb: 'post' }, own);
       const fan = uid('fan');
-      expect((await call('PUT', `/following/${quiet}`, fan)).status).toBe(204);
+      expect((await api('PUT', `/following/${quiet}`, { on: own, as: fan })).status).toBe(204);
       expect(await depth('followup')).toBe(0);
       const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followEdgeKey(fan, quiet), ConsistentRead: true }));
       expect(Item?.backfillPending).toBeUndefined();
       // The same follow of a user with a post does queue one (the check above can fail).
-      expect((await call('PUT', `/following/${posted}`, fan)).status).toBe(204);
+      expect((await api('PUT', `/following/${posted}`, { on: own, as: fan })).status).toBe(204);
       expect(await depth('followup')).toBe(1);
     } finally {
       release();
@@ -131,17 +138,21 @@ describe('no idle work', () => {
 describe('no idle work: a pulled author’s delete', () => {
   it('deletes the own copy only: the followers’ copies were never written', async () => {
     const celeb = uid('celeb');
-    const followers = await seedFollowers(celeb, 60);
+    const followers = await seedFollowers(celeb, 60, { on: own });
     await backlog('maintenance', 1, () => ({ kind: 'pull', author: celeb }));
     const profile = async () =>
       (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), ConsistentRead: true }))).Item;
-    await until(async () => (await profile())?.pulledSince !== undefined, 'the author pulled, with the instant it took effect');
-    await new Promise((r) => setTimeout(r, 1_100)); // past the allowed clock skew (retract.ts), so the post counts as after the pull
-    const { id, rangeKey } = await post(celeb);
-    await until(async () => (await storedCopies(celeb)).includes(rangeKey), 'the own copy');
+    await eventually(async () => (await profile())?.pulledSince !== undefined, { what: 'the author pulled, with the instant it took effect', timeoutMs: 60_000 });
+    // As if the pull took effect two seconds ago — past the clock skew retract.ts allows — so the
+    // post below counts as made after it, without waiting for the wall clock.
+    await doc.send(
+      new UpdateCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), UpdateExpression: 'SET pulledSince = pulledSince - :d', ExpressionAttributeValues: { ':d': 2_000_000_000 } }),
+    );
+    const { id, rangeKey } = await mustPost(celeb, { verb: 'post' }, own);
+    await eventually(async () => (await storedCopies(celeb)).includes(rangeKey), { what: 'the own copy', timeoutMs: 60_000 });
     expect(await storedCopies(followers[0]!)).toEqual([]); // pulled: no copy was written
-    expect((await call('DELETE', `/activities/${id}`, celeb)).status).toBe(204);
-    await until(async () => !(await storedCopies(celeb)).includes(rangeKey), 'the own copy retracted');
+    expect((await api('DELETE', `/activities/${id}`, { on: own, as: celeb })).status).toBe(204);
+    await eventually(async () => !(await storedCopies(celeb)).includes(rangeKey), { what: 'the own copy retracted', timeoutMs: 60_000 });
     expect(deletesByRk.get(rangeKey)).toBe(1); // the own copy's delete, and none for the 60 followers
   });
 });
@@ -152,13 +163,13 @@ describe('notification folding', () => {
     const fans = Array.from({ length: 40 }, (_, i) => uid(`fan${i}`));
     const release = await hold(['notify']);
     try {
-      for (const fan of fans) expect((await call('PUT', `/following/${star}`, fan)).status).toBe(204);
+      for (const fan of fans) expect((await api('PUT', `/following/${star}`, { on: own, as: fan })).status).toBe(204);
       expect(await depth('notify')).toBe(fans.length);
     } finally {
       transactWrites = 0;
       release();
     }
-    await until(async () => (await call('GET', '/notifications', star)).body?.items?.[0]?.actorCount === fans.length, 'all 40 follows notified');
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: star })).body?.items?.[0]?.actorCount === fans.length, { what: 'all 40 follows notified', timeoutMs: 60_000 });
     // One follow group. Unfolded it is a transaction per follow (40, more with lost races). Folded,
     // the 40 one-event jobs arrive in a few batches (the lane's parallel pollers share them), each
     // applied in ≤ 20-event transactions: a handful, lost races included — well under half.

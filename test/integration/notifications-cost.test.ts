@@ -11,8 +11,10 @@ import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
 import type { FunctionId } from '../../lib/defs/index.js';
 import { currentFunction } from '../../local/iam.js';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { call, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
-import { jobQueuesEmpty } from '../support/settle.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { own, settled, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 let meter: CapacityMeter;
 
@@ -47,14 +49,14 @@ async function costOf(fn: FunctionId, run: () => Promise<unknown>) {
 async function groupsFor(author: string, n: number, liker = uid('liker')) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const p = await call('POST', '/activities', author, { verb: 'post' });
+    const p = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post' } });
     ids.push(p.body.id);
-    expect((await call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, liker)).status).toBe(204);
+    expect((await api('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, { on: own, as: liker })).status).toBe(204);
   }
   return ids;
 }
 
-const groupCount = async (user: string) => (await call('GET', '/notifications?limit=100', user)).body.items.length as number;
+const groupCount = async (user: string) => (await api('GET', '/notifications?limit=100', { on: own, as: user })).body.items.length as number;
 
 describe('notification reads are O(1) in what the feed holds', () => {
   it('counts: one GetItem of the same size for 1 group and for 4; a page: one Query + one GetItem', async () => {
@@ -62,15 +64,15 @@ describe('notification reads are O(1) in what the feed holds', () => {
     const big = uid('big');
     await groupsFor(small, 1);
     await groupsFor(big, 4);
-    await until(async () => (await groupCount(small)) === 1 && (await groupCount(big)) === 4, 'groups of both users');
+    await eventually(async () => (await groupCount(small)) === 1 && (await groupCount(big)) === 4, { what: 'groups of both users', timeoutMs: 60_000 });
 
-    const one = await costOf('notifications', () => call('GET', '/notifications/counts', small));
-    const four = await costOf('notifications', () => call('GET', '/notifications/counts', big));
+    const one = await costOf('notifications', () => api('GET', '/notifications/counts', { on: own, as: small }));
+    const four = await costOf('notifications', () => api('GET', '/notifications/counts', { on: own, as: big }));
     expect(one.calls).toEqual({ GetItemCommand: 1 });
     expect(four).toEqual(one);
     expect(one.read).toBe(0.5); // one eventually consistent read of a small item
 
-    const page = await costOf('notifications', () => call('GET', '/notifications?limit=2', big));
+    const page = await costOf('notifications', () => api('GET', '/notifications?limit=2', { on: own, as: big }));
     expect(page.calls).toEqual({ QueryCommand: 1, GetItemCommand: 1 });
   });
 });
@@ -80,14 +82,14 @@ describe('notification retention by count', () => {
     const author = uid('author');
     const ids = await groupsFor(author, 6);
     let page: { items: { object: string }[] } = { items: [] };
-    await until(async () => {
-      page = (await call('GET', '/notifications?limit=100', author)).body;
+    await eventually(async () => {
+      page = (await api('GET', '/notifications?limit=100', { on: own, as: author })).body;
       const objects = page.items.map((g) => g.object);
       // Wait for the last two groups too: before their jobs run, the first four are all there is.
       return page.items.length === 4 && objects.includes(ids[5]!) && objects.includes(ids[4]!);
-    }, 'retention to cut back to 4 groups');
+    }, { what: 'retention to cut back to 4 groups', timeoutMs: 60_000 });
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(ids.slice(2).reverse());
-    expect((await call('GET', '/notifications/counts', author)).body).toEqual({ unseen: 4, unread: 4 });
+    expect((await api('GET', '/notifications/counts', { on: own, as: author })).body).toEqual({ unseen: 4, unread: 4 });
   });
 });
 
@@ -100,12 +102,12 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
       { verb: 'like', object: 'new:1', actor: uid('a'), id: 'new-1', ticks: ticksAgo(0) },
     ];
     await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
-    await until(async () => (await call('GET', '/notifications', user)).body.items.length === 1, 'the fresh group');
-    await until(() => jobQueuesEmpty(sqs, stack.queueUrls), 'the notify job to be done'); // the old event had its chance
-    const page = (await call('GET', '/notifications', user)).body;
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: user })).body.items.length === 1, { what: 'the fresh group', timeoutMs: 60_000 });
+    await settled('the notify job'); // the old event had its chance
+    const page = (await api('GET', '/notifications', { on: own, as: user })).body;
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(['new:1']);
     expect([page.unseen, page.unread]).toEqual([1, 1]);
-    expect((await call('GET', '/notifications/counts', user)).body).toEqual({ unseen: 1, unread: 1 });
+    expect((await api('GET', '/notifications/counts', { on: own, as: user })).body).toEqual({ unseen: 1, unread: 1 });
   });
 });
 
@@ -113,12 +115,12 @@ describe('enriched pages', () => {
   it('?enrich=reactions costs exactly two BatchGetItem calls more than the plain page', async () => {
     const reader = uid('reader');
     await groupsFor(reader, 3);
-    await until(async () => (await call('GET', '/feed', reader)).body.items.length === 3, 'the reader\'s feed');
-    const plain = await costOf('feedRead', () => call('GET', '/feed?limit=3', reader));
-    const rich = await costOf('feedRead', () => call('GET', '/feed?limit=3&enrich=reactions', reader));
+    await eventually(async () => (await api('GET', '/feed', { on: own, as: reader })).body.items.length === 3, { what: 'the reader\'s feed', timeoutMs: 60_000 });
+    const plain = await costOf('feedRead', () => api('GET', '/feed?limit=3', { on: own, as: reader }));
+    const rich = await costOf('feedRead', () => api('GET', '/feed?limit=3&enrich=reactions', { on: own, as: reader }));
     expect(plain.calls).toEqual({ QueryCommand: 1 });
     expect(rich.calls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 2 });
-    const timeline = await costOf('feedRead', () => call('GET', `/users/${reader}/activities?enrich=reactions`, reader));
+    const timeline = await costOf('feedRead', () => api('GET', `/users/${reader}/activities?enrich=reactions`, { on: own, as: reader }));
     expect(timeline.calls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 2 });
   });
 });

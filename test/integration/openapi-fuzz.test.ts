@@ -14,7 +14,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, api, stack, token, uid } from '../support/local.js';
+import { ADMIN, api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
 import { snapshotUsers } from '../support/snapshot.js';
 
 // ---- a tiny JSON Schema (2020-12 subset) toolkit over the served document -------------------

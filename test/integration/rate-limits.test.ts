@@ -12,8 +12,9 @@ import { DEFAULT_RATE_LIMITS } from '../../lib/defs/rate-limits.js';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import { burstPerInstance, leaseOf } from '../../functions/model/rate-bucket.js';
 import { timelinePartition } from '../../functions/model/timeline-item.js';
-import { mintToken } from '../../local/jwt.js';
-import { doc, keys, stack, startOwnStack, stopOwnStack, uid } from '../support/own-stack.js';
+import { api, type ApiResponse } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, own, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
 
 // Frozen at the real time (the buckets' TTL is real time too: a clock in the past would let TTL empty them).
 let nowMs = Date.now();
@@ -45,14 +46,7 @@ function meterLimitsTable(dynamo: DynamoDBClient, table: string) {
   );
 }
 
-async function post(user: string, scope?: string): Promise<Response> {
-  const token = await mintToken(keys, user, scope ? { scope } : {});
-  return fetch(`${stack.apiUrl}/activities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ verb: 'post' }),
-  });
-}
+const post = (user: string, scope?: string): Promise<ApiResponse> => api('POST', '/activities', { on: own, as: user, scope, json: { verb: 'post' } });
 
 async function timelineSize(user: string): Promise<number> {
   const out = await doc.send(
@@ -71,14 +65,13 @@ describe('the default rate limits bite a script', () => {
     for (let i = 0; i < allowed; i++) {
       const res = await post(user);
       expect(res.status, `post ${i + 1}`).toBe(201);
-      await res.arrayBuffer();
     }
     const refused = await post(user);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('content-type')).toBe('application/problem+json');
     // The shared bucket refills one post every 600 s / 200 = 3 s.
     expect(refused.headers.get('retry-after')).toBe('3');
-    expect(await refused.json()).toMatchObject({ status: 429, code: 'rate_limited', type: 'urn:tickfeed:problem:rate_limited' });
+    expect(refused.body).toMatchObject({ status: 429, code: 'rate_limited', type: 'urn:tickfeed:problem:rate_limited' });
     expect(await timelineSize(user)).toBe(allowed);
 
     // Cheap: the instance's own 20 cost nothing; then one write per lease of 20. No read; and the
@@ -88,7 +81,7 @@ describe('the default rate limits bite a script', () => {
 
   it('refills with time (one post per 3 s), and keeps refusing past it', async () => {
     const user = uid('patient');
-    for (let i = 0; i < allowed; i++) await (await post(user)).arrayBuffer();
+    for (let i = 0; i < allowed; i++) await post(user);
     expect((await post(user)).status).toBe(429);
     nowMs += 3_000;
     expect((await post(user)).status).toBe(201);
@@ -98,10 +91,10 @@ describe('the default rate limits bite a script', () => {
 
   it('limits each class on its own, and not admin tokens', async () => {
     const user = uid('classes');
-    for (let i = 0; i < allowed; i++) await (await post(user)).arrayBuffer();
+    for (let i = 0; i < allowed; i++) await post(user);
     expect((await post(user)).status).toBe(429);
     // Reads have their own bucket.
-    const feed = await fetch(`${stack.apiUrl}/feed`, { headers: { authorization: `Bearer ${await mintToken(keys, user)}` } });
+    const feed = await api('GET', '/feed', { on: own, as: user });
     expect(feed.status).toBe(200);
     // The product's backend (admin scope) is not limited, even for this user.
     expect((await post(user, ADMIN_SCOPE)).status).toBe(201);

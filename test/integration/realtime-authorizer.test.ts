@@ -11,7 +11,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_JWT_AUDIENCE_ENV, REALTIME_JWT_ISSUER_ENV } from '../../lib/defs/realtime.js';
 import { generateLocalKeys, type LocalKeys, type MintOptions, mintToken } from '../../local/jwt.js';
-import { uid } from '../support/local.js';
+import { uid } from '../support/ids.js';
 import { connectionIdsOf } from '../support/realtime.js';
 
 const AUDIENCES = ['app-client', 'backend-client'];

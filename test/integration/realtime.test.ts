@@ -11,7 +11,10 @@ import { meterCapacity } from '../../bench/capacity.js';
 import * as handlerClients from '../../functions/platform/clients.js';
 import { managementClient } from '../../functions/platform/realtime-client.js';
 import { pushFeedItems } from '../../functions/services/realtime/push.js';
-import { api, eventually, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { connectionIdsOf, dropConnections, management, openSocket } from '../support/realtime.js';
 import { originalItem, writeFeedItems } from '../support/seed-originals.js';
 
@@ -51,7 +54,7 @@ describe('realtime', () => {
     const note = await socket.waitFor((m) => m.type === 'notification' && m.unseen >= 1);
     expect(note).toEqual({ type: 'notification', unseen: 1, unread: 1 });
     await socket.close();
-    await eventually(async () => (await connectionIdsOf(follower)).length === 0, 10_000, 50); // $disconnect forgot it
+    await eventually(async () => (await connectionIdsOf(follower)).length === 0, { timeoutMs: 10_000, intervalMs: 50 }); // $disconnect forgot it
   }, 60_000);
 
   it('refuses a missing token (401) and an invalid or expired one (403, the authorizer\'s Deny) at the upgrade: no connection, no message', async () => {
@@ -100,7 +103,7 @@ describe('realtime', () => {
     // Gone without a $disconnect reaching us: the item stays until a send finds the connection gone.
     const { putConnection } = await import('../../functions/stores/connection-store.js');
     await socket.close();
-    await eventually(async () => (await connectionIdsOf(user)).length === 0, 10_000, 50);
+    await eventually(async () => (await connectionIdsOf(user)).length === 0, { timeoutMs: 10_000, intervalMs: 50 });
     await putConnection({ userId: user, connectionId: id! });
     await expect(management.send(new PostToConnectionCommand({ ConnectionId: id!, Data: new TextEncoder().encode('{}') }))).rejects.toMatchObject({
       name: 'GoneException',
@@ -118,7 +121,7 @@ describe('realtime', () => {
     const [p0, p1] = [originalItem({ actor: a, verb: 'post', timeMs: t0 }), originalItem({ actor: a, verb: 'post', timeMs: t0 + 4000 })];
     await writeFeedItems([p0!, p1!]);
     const feed = async () => (await api('GET', '/feed', { as: reader })).body.items as { id: string; rangeKey: string }[];
-    const held = await eventually(async () => ((await feed()).length === 2 ? feed() : undefined), 30_000, 100);
+    const held = await eventually(async () => ((await feed()).length === 2 ? feed() : undefined), { timeoutMs: 30_000, intervalMs: 100 });
 
     const client = createTickfeedClient({ baseUrl: stack.apiUrl, token: () => token(reader) });
     const delivered: string[] = [];
@@ -134,21 +137,21 @@ describe('realtime', () => {
       onStatus: (s) => void (s === 'caughtUp' && opens++),
       backoff: () => gated, // the reconnect waits until the test has changed the feed
     });
-    await eventually(async () => opens === 1, 10_000, 20);
+    await eventually(async () => opens === 1, { timeoutMs: 10_000, intervalMs: 20 });
     expect(delivered).toEqual([]);
 
     await dropConnections(reader); // the server closes it (as API Gateway's 2 h limit or a deploy would)
-    await eventually(async () => (await connectionIdsOf(reader)).length === 0, 10_000, 20);
+    await eventually(async () => (await connectionIdsOf(reader)).length === 0, { timeoutMs: 10_000, intervalMs: 20 });
     // While away: a new post, and a late copy — b's post from between p0 and p1, written only now.
     const late = originalItem({ actor: b, verb: 'post', timeMs: t0 + 2000 });
     await writeFeedItems([late]);
     const fresh = await api('POST', '/activities', { as: a, json: { verb: 'post' } });
-    await eventually(async () => ((await feed()).length === 4 ? true : undefined), 30_000, 100);
+    await eventually(async () => ((await feed()).length === 4 ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
     const rks = (await feed()).map((i) => i.rangeKey);
     expect(rks.indexOf(String(late.rk))).toBe(2); // below the newest key the client held
 
     gate();
-    await eventually(async () => opens === 2, 20_000, 20);
+    await eventually(async () => opens === 2, { timeoutMs: 20_000, intervalMs: 20 });
     expect(delivered.sort()).toEqual([String(fresh.body.id), `${late.rk}.${Buffer.from(b).toString('base64url')}`].sort());
     sub.close();
   }, 90_000);

@@ -9,7 +9,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { configKeys } from '../../lib/defs/index.js';
 import { profileKey } from '../../functions/model/profile.js';
-import { ADMIN, api, doc, eventually, stack, uid } from '../support/local.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { responsesChecked, violationsHere, violationsThisRun } from '../support/response-log.js';
 
 const statuses = new Set<number>();

@@ -21,7 +21,10 @@ import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { generateLocalKeys } from '../../local/jwt.js';
 import { startLocalStack } from '../../local/stack.js';
 import { feedRks, timelineRks } from '../support/feeds.js';
-import { api, doc, eventually, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { copyItem, originalItem, writeFeedItems } from '../support/seed-originals.js';
 
 const SECOND_MS = 1000;
@@ -158,7 +161,7 @@ describe('retention by age (home feeds)', () => {
 
     const ids = async () => (await api('GET', '/feed', { as: user })).body.items.map((i: { id: string }) => i.id);
     expect(await ids()).toEqual([keep.body.id, fleeting.id]);
-    await eventually(async () => (await ids()).length === 1, 15_000, 250);
+    await eventually(async () => (await ids()).length === 1, { timeoutMs: 15_000, intervalMs: 250 });
     expect(await ids()).toEqual([keep.body.id]);
   }, 60_000);
 
@@ -181,7 +184,7 @@ describe('retention by age (home feeds)', () => {
       );
       const key = timelineKey('ttl-user', rangeKeyOf(nowTicks(), 1n));
       await ownDoc.send(new PutCommand({ TableName: own.tableNames.feed, Item: { ...key, verb: 'fleeting', expiresAt: Math.ceil(Date.now() / 1000) + 2 } }));
-      await eventually(async () => (await ownDoc.send(new GetCommand({ TableName: own.tableNames.feed, Key: key }))).Item === undefined, 90_000, 1000);
+      await eventually(async () => (await ownDoc.send(new GetCommand({ TableName: own.tableNames.feed, Key: key }))).Item === undefined, { timeoutMs: 90_000, intervalMs: 1000 });
     } finally {
       await own.stop();
       Object.assign(process.env, stack.env); // startLocalStack pointed this worker's env at `own`

@@ -14,8 +14,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { controlCheckKey } from '../../functions/model/user-controls.js';
 import { followEdgeKey } from '../../functions/model/follow-edge.js';
-import { mintToken } from '../../local/jwt.js';
-import { call, doc, keys, stack, startOwnStack, stopOwnStack, storedCopies, uid, until } from '../support/own-stack.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, own, stack, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 /** Decides per SendMessageBatch of the handlers: throw to refuse the whole call. */
 let sendFault: ((bodies: string[]) => boolean) | undefined;
@@ -83,10 +85,10 @@ function failFirstSendOf(kind: string): { readonly failed: () => number } {
 }
 
 async function followWithBackfill(follower: string, author: string): Promise<string> {
-  const posted = await call('POST', '/activities', author, { verb: 'post' });
+  const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post' } });
   expect(posted.status).toBe(201);
-  expect((await call('PUT', `/following/${author}`, follower)).status).toBe(204);
-  await until(async () => (await storedCopies(follower)).includes(posted.body.rangeKey), 'the backfill copied the post');
+  expect((await api('PUT', `/following/${author}`, { on: own, as: follower })).status).toBe(204);
+  await eventually(async () => (await storedCopies(follower)).includes(posted.body.rangeKey), { what: 'the backfill copied the post', timeoutMs: 60_000 });
   return posted.body.rangeKey as string;
 }
 
@@ -96,14 +98,14 @@ describe('a control retried after its job could not be queued repairs it', () =>
     const rk = await followWithBackfill(follower, author);
 
     const fault = failFirstSendOf('muteCleanup');
-    expect((await call('PUT', `/mutes/${author}`, follower)).status).toBe(500);
+    expect((await api('PUT', `/mutes/${author}`, { on: own, as: follower })).status).toBe(500);
     expect(fault.failed()).toBe(1);
-    expect((await call('GET', '/mutes', follower)).body.items).toEqual([{ userId: author }]); // the mute committed
+    expect((await api('GET', '/mutes', { on: own, as: follower })).body.items).toEqual([{ userId: author }]); // the mute committed
     const check = await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: controlCheckKey('mute', follower, author) }));
     expect(check.Item?.cleanupPending).toBe(true); // its cleanups are owed
 
-    expect((await call('PUT', `/mutes/${author}`, follower)).status).toBe(204);
-    await until(async () => !(await storedCopies(follower)).includes(rk), "the muted author's post left the feed");
+    expect((await api('PUT', `/mutes/${author}`, { on: own, as: follower })).status).toBe(204);
+    await eventually(async () => !(await storedCopies(follower)).includes(rk), { what: "the muted author's post left the feed", timeoutMs: 60_000 });
     const after = await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: controlCheckKey('mute', follower, author) }));
     expect(after.Item).toBeDefined();
     expect(after.Item?.cleanupPending).toBeUndefined(); // both cleanups queued: nothing owed
@@ -113,18 +115,18 @@ describe('a control retried after its job could not be queued repairs it', () =>
     const [follower, author] = [uid('unmute-f'), uid('unmute-a')];
     const rk = await followWithBackfill(follower, author);
     sendFault = undefined;
-    expect((await call('PUT', `/mutes/${author}`, follower)).status).toBe(204);
-    await until(async () => !(await storedCopies(follower)).includes(rk), 'the mute cleaned the feed');
+    expect((await api('PUT', `/mutes/${author}`, { on: own, as: follower })).status).toBe(204);
+    await eventually(async () => !(await storedCopies(follower)).includes(rk), { what: 'the mute cleaned the feed', timeoutMs: 60_000 });
 
     const fault = failFirstSendOf('backfill');
-    expect((await call('DELETE', `/mutes/${author}`, follower)).status).toBe(500);
+    expect((await api('DELETE', `/mutes/${author}`, { on: own, as: follower })).status).toBe(500);
     expect(fault.failed()).toBe(1);
-    expect((await call('GET', '/mutes', follower)).body.items).toEqual([]); // the unmute committed
+    expect((await api('GET', '/mutes', { on: own, as: follower })).body.items).toEqual([]); // the unmute committed
     const edge = await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followEdgeKey(follower, author) }));
     expect(edge.Item?.backfillPending).toBe(true);
 
-    expect((await call('DELETE', `/mutes/${author}`, follower)).status).toBe(204);
-    await until(async () => (await storedCopies(follower)).includes(rk), "the unmuted author's post is back");
+    expect((await api('DELETE', `/mutes/${author}`, { on: own, as: follower })).status).toBe(204);
+    await eventually(async () => (await storedCopies(follower)).includes(rk), { what: "the unmuted author's post is back", timeoutMs: 60_000 });
   });
 
   it('block: the retry queues the unfollow cleanup the failed request never queued', async () => {
@@ -132,12 +134,12 @@ describe('a control retried after its job could not be queued repairs it', () =>
     const rk = await followWithBackfill(follower, author);
 
     const fault = failFirstSendOf('cleanup');
-    expect((await call('PUT', `/blocks/${follower}`, author)).status).toBe(500);
+    expect((await api('PUT', `/blocks/${follower}`, { on: own, as: author })).status).toBe(500);
     expect(fault.failed()).toBe(1);
-    expect((await call('GET', `/users/${author}`, author)).body.followers).toBe(0); // the follow ended
+    expect((await api('GET', `/users/${author}`, { on: own, as: author })).body.followers).toBe(0); // the follow ended
 
-    expect((await call('PUT', `/blocks/${follower}`, author)).status).toBe(204);
-    await until(async () => !(await storedCopies(follower)).includes(rk), "the blocker's post left the blocked user's feed");
+    expect((await api('PUT', `/blocks/${follower}`, { on: own, as: author })).status).toBe(204);
+    await eventually(async () => !(await storedCopies(follower)).includes(rk), { what: "the blocker's post left the blocked user's feed", timeoutMs: 60_000 });
     sendFault = undefined;
   });
 });
@@ -150,12 +152,11 @@ describe('contention past its retries', () => {
     transactFaults = 0;
     waits.length = 0;
     try {
-      const res = await fetch(`${stack.apiUrl}/following/${followee}`, { method: 'PUT', headers: { authorization: `Bearer ${await mintToken(keys, follower)}` } });
+      const res = await api('PUT', `/following/${followee}`, { on: own, as: follower });
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
       expect(res.headers.get('retry-after')).toBe('1');
-      const problem = (await res.json()) as { status: number; code: string; type: string };
-      expect(problem).toMatchObject({ status: 503, code: 'unavailable', type: 'urn:tickfeed:problem:unavailable' });
+      expect(res.body).toMatchObject({ status: 503, code: 'unavailable', type: 'urn:tickfeed:problem:unavailable' });
     } finally {
       transactFault = undefined;
     }
@@ -164,27 +165,24 @@ describe('contention past its retries', () => {
     expect(waits).toEqual([10, 20, 40, 80, 160, 250, 250]);
     const edge = await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followEdgeKey(follower, followee) }));
     expect(edge.Item).toBeUndefined();
-    expect((await call('GET', `/users/${followee}`, followee)).body.followers).toBe(0);
+    expect((await api('GET', `/users/${followee}`, { on: own, as: followee })).body.followers).toBe(0);
     // The same request once the contention is gone: done.
-    expect((await call('PUT', `/following/${followee}`, follower)).status).toBe(204);
+    expect((await api('PUT', `/following/${followee}`, { on: own, as: follower })).status).toBe(204);
   });
 
   it('on a hot counter too (a reaction), with its own patience', async () => {
     const [author, reactor] = [uid('hot-a'), uid('hot-r')];
-    const posted = await call('POST', '/activities', author, { verb: 'post' });
+    const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post' } });
     transactFault = (input) => JSON.stringify(input.TransactItems ?? [], (_, v) => (typeof v === "bigint" ? String(v) : v)).includes(reactor);
     transactFaults = 0;
     try {
-      const res = await fetch(`${stack.apiUrl}/activities/${encodeURIComponent(posted.body.id)}/reactions/like`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${await mintToken(keys, reactor)}` },
-      });
+      const res = await api('PUT', `/activities/${encodeURIComponent(posted.body.id)}/reactions/like`, { on: own, as: reactor });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
     } finally {
       transactFault = undefined;
     }
     expect(transactFaults).toBe(12); // RETRY.counter
-    expect((await call('GET', `/activities/${encodeURIComponent(posted.body.id)}`, author)).body.reactions.counts).toEqual({});
+    expect((await api('GET', `/activities/${encodeURIComponent(posted.body.id)}`, { on: own, as: author })).body.reactions.counts).toEqual({});
   });
 });

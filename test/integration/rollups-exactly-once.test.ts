@@ -20,7 +20,9 @@ import { applyWindowEvent } from '../../functions/services/rollups/apply.js';
 import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
 import type { DynamoDBStreamWindowEvent, WindowStateJson } from '../../lib/defs/stream-window.js';
 import { type ActivityInput, copyItem, type FeedItem, originalItem, streamRecord } from '../support/seed-originals.js';
-import { ADMIN, api, doc, stack, uid } from '../support/local.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 import { type Points, readSeries, truth } from '../support/rollup-truth.js';
 
 const SERIES = ['exo.count', 'exo.score.sum', 'exo.score.min', 'exo.score.max'];

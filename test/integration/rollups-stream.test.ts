@@ -7,7 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { activityEntryKey } from '../../functions/model/activity-entry.js';
 import { feedHeadKey } from '../../functions/model/feed-head.js';
-import { ADMIN, api, doc, eventually, stack, uid } from '../support/local.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { coarsen, type Points, readSeries, sumOf, truth } from '../support/rollup-truth.js';
 import { type ActivityInput, copyItem, originalItem, seedOriginals, writeFeedItems } from '../support/seed-originals.js';
 
@@ -55,7 +58,7 @@ describe('rollups through the stream', () => {
             let counted = 0;
             for (const s of COUNTS) counted += sumOf(await readSeries(s, from, to, 'day'));
             return counted >= wave.length;
-          }, 30_000);
+          }, { timeoutMs: 30_000 });
         }
         for (const s of SERIES) {
           const minutes = await readSeries(s, from, to);

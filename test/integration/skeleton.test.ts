@@ -2,7 +2,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { seedFollowers } from '../support/graph-seed.js';
-import { api, doc, eventually, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { originalItem, writeFeedItems } from '../support/seed-originals.js';
 
 describe('local HTTP API', () => {

@@ -8,7 +8,10 @@ import { spawn } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, eventually, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

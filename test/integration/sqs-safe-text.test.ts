@@ -8,7 +8,10 @@
 import { CreateQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { feedRks, timelineRks } from '../support/feeds.js';
-import { api, eventually, sqs, stack, token, uid } from '../support/local.js';
+import { api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { sqs, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const MIB = 1_048_576;
 

@@ -26,7 +26,10 @@ import { writeEndpoints } from '../../local/endpoints.js';
 import { lambdaContext, loadHandler, tapInvocations } from '../../local/handlers.js';
 import { redriveStreamFailures } from '../../local/redrive.js';
 import type { StreamFailureRecord } from '../../local/stream-poller.js';
-import { call, doc, sqs, stack, startOwnStack, stopOwnStack, uid, until } from '../support/own-stack.js';
+import { ADMIN, api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, own, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 const exec = promisify(execFile);
 const projectRoot = resolve(import.meta.dirname, '../..');
@@ -67,7 +70,7 @@ const pkOf = (r: DynamoDBRecord) => r.dynamodb?.Keys?.pk?.S ?? '';
 const countOf = async (verb: string) => {
   const to = new Date(Date.now() + 60_000).toISOString();
   const from = new Date(Date.now() - 3_600_000).toISOString();
-  const res = await call('GET', `/rollups/${verb}.count?from=${from}&to=${to}&granularity=hour`, uid('backend'), undefined, { scope: 'tickfeed/admin' });
+  const res = await api('GET', `/rollups/${verb}.count?from=${from}&to=${to}&granularity=hour`, { on: own, as: uid('backend'), scope: ADMIN });
   expect(res.status).toBe(200);
   return (res.body.points as { value: number }[]).reduce((s, p) => s + p.value, 0);
 };
@@ -90,12 +93,12 @@ describe('event filters (own stack)', () => {
     await doc.send(new DeleteCommand({ TableName: table, Key: { pk: copy.pk, rk: copy.rk } }));
     await doc.send(new UpdateCommand({ TableName: table, Key: feedHeadKey(owner), UpdateExpression: 'ADD pulled :a', ExpressionAttributeValues: { ':a': new Set([author]) } }));
     // Then a real post (original + the author's own copy) and its deletion (tombstone MODIFY + copy REMOVE).
-    const posted = await call('POST', '/activities', author, { verb: 'filtered' });
+    const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'filtered' } });
     expect(posted.status).toBe(201);
     const timelinePk = `t#${author}`;
-    await until(() => received.rollups.some((r) => pkOf(r) === timelinePk), 'rollups to get the timeline insert', 30_000);
-    expect((await call('DELETE', `/activities/${posted.body.id}`, author)).status).toBe(204);
-    await until(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), 'the outbox to get the deletion', 30_000);
+    await eventually(() => received.rollups.some((r) => pkOf(r) === timelinePk), { what: 'rollups to get the timeline insert', timeoutMs: 30_000 });
+    expect((await api('DELETE', `/activities/${posted.body.id}`, { on: own, as: author })).status).toBe(204);
+    await eventually(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), { what: 'the outbox to get the deletion', timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 1500)); // anything else still in flight would have arrived by now
 
     const mine = (fn: 'outbox' | 'rollups') => received[fn].filter((r) => [timelinePk, `f#${owner}`, `f#${author}`].includes(pkOf(r)));
@@ -118,8 +121,8 @@ describe('re-drive of a failed stream batch (own stack)', () => {
     expect(await queueDepth()).toBe(0);
     poisoned = true;
     const author = uid('poisoner');
-    expect((await call('POST', '/activities', author, { verb: POISON })).status).toBe(201);
-    await until(async () => (await queueDepth()) === 1, 'the on-failure message', 90_000);
+    expect((await api('POST', '/activities', { on: own, as: author, json: { verb: POISON } })).status).toBe(201);
+    await eventually(async () => (await queueDepth()) === 1, { what: 'the on-failure message', timeoutMs: 90_000 });
     expect(await countOf(POISON)).toBe(0); // skipped: not counted
 
     // Lambda's on-failure record: where the batch was, not its records.
@@ -190,9 +193,7 @@ describe('rollup reads: at most 100 partition Queries (own stack: ROLLUP_PARTITI
   it('serves 25 days by day (100 Queries) and refuses 26 (104) with 400 problem+json', async () => {
     const to = Math.floor(Date.now() / DAY) * DAY;
     const read = (days: number) =>
-      call('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, uid('backend'), undefined, {
-        scope: 'tickfeed/admin',
-      });
+      api('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, { on: own, as: uid('backend'), scope: ADMIN });
     expect((await read(25)).status).toBe(200);
     const over = await read(26);
     expect(over.status).toBe(400);

@@ -19,7 +19,9 @@ import { fileCheckpoints } from '../../local/checkpoints.js';
 import type { Poller } from '../../local/poller.js';
 import { streamArnOf } from '../../local/provision.js';
 import { startStreamPoller } from '../../local/stream-poller.js';
-import { doc, dynamo, eventually, sqs, stack, streams, uid } from '../support/local.js';
+import { uid } from '../support/ids.js';
+import { doc, dynamo, sqs, stack, streams } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const source: StreamSourceDef = {
   kind: 'stream',
@@ -126,7 +128,7 @@ describe('local stream poller', () => {
       },
     });
     for (let i = 1; i <= 6; i++) await put(pk, i);
-    await eventually(async () => delivered.includes(6), 30_000);
+    await eventually(async () => delivered.includes(6), { timeoutMs: 30_000 });
     // rk 1 once; 2 after one retry; 3 once even though its batch was retried; 4 never; 5, 6 once.
     expect(delivered).toEqual([1, 2, 3, 5, 6]);
     const { Messages = [] } = await sqs.send(
@@ -226,7 +228,7 @@ describe('local stream poller: tumbling windows', () => {
     for (let i = 1; i <= 3; i++) await put(pk, i);
     await eventually(async () => flaky.events.flatMap((e) => e.Records).length === 3);
     endWindows();
-    await eventually(async () => flaky.finals().length === 3, 30_000);
+    await eventually(async () => flaky.finals().length === 3, { timeoutMs: 30_000 });
     expect(new Set(flaky.finals().map((f) => JSON.stringify(f.state))).size).toBe(1); // the same state every time
 
     clock.ms = Date.now();
@@ -240,7 +242,7 @@ describe('local stream poller: tumbling windows', () => {
     const message = await eventually(async () => {
       const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.streamFailures, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
       return Messages.map((m) => JSON.parse(m.Body!)).find((b) => b.DDBStreamBatchInfo.startSequenceNumber === seqs[0]);
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
     expect(message.DDBStreamBatchInfo).toMatchObject({ batchSize: 4, endSequenceNumber: seqs.at(-1) });
     expect(message.requestContext).toMatchObject({ condition: 'RetryAttemptsExhausted', approximateInvokeCount: source.retryAttempts + 1 });
     expect(broken.finals()).toHaveLength(source.retryAttempts + 1);

@@ -6,7 +6,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { transact } from '../../functions/platform/dynamo/transact.js';
-import { doc, stack, uid } from '../support/local.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 
 const table = () => stack.tableNames.graph;
 const key = (name: string) => ({ pk: `test#${name}`, sk: 'item' });

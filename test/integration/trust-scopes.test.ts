@@ -16,7 +16,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseActivityId } from '../../functions/model/activity-id.js';
 import { createVerifier, LOCAL_AUDIENCE, LOCAL_ISSUER, loadOrCreateKeys } from '../../local/jwt.js';
 import { feedCount, feedRks, timelineRks } from '../support/feeds.js';
-import { ADMIN, api, eventually, stack, token, uid } from '../support/local.js';
+import { ADMIN, api, token } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 
 const run = promisify(execFile);
 /** PROTECTED_VERBS of the test stack (test/global-setup.ts); no other test posts it. */

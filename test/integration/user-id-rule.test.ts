@@ -7,7 +7,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { parseJob } from '../../functions/services/jobs/jobs.js';
-import { api, doc, stack, uid } from '../support/local.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { doc, stack } from '../support/local.js';
 
 const timelineSize = async (user: string) =>
   (

@@ -1,7 +1,14 @@
+/**
+ * What a stack's feed table stores, read straight from it (not through the API): the copies of a
+ * home feed, the items of a timeline. On the shared stack, or `on` a test file's own.
+ */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { timelinePartition } from '../../functions/model/timeline-item.js';
-import { doc, stack } from './local.js';
+import { shared } from './local.js';
+import type { TestStack } from './stack-info.js';
+
+type Tables = Pick<TestStack, 'doc' | 'tableNames'>;
 
 /** Home-feed copies only: the head item (rk 0) is not a feed item. */
 const copies = (owner: string) => ({
@@ -10,13 +17,13 @@ const copies = (owner: string) => ({
 });
 
 /** Copies in `owner`'s stored home feed (Select COUNT, all pages). */
-export async function feedCount(owner: string): Promise<number> {
+export async function feedCount(owner: string, on: Tables = shared): Promise<number> {
   let total = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(
+    const out = await on.doc.send(
       new QueryCommand({
-        TableName: stack.tableNames.feed,
+        TableName: on.tableNames.feed,
         ...copies(owner),
         Select: 'COUNT',
         ExclusiveStartKey: start,
@@ -29,22 +36,22 @@ export async function feedCount(owner: string): Promise<number> {
 }
 
 /** rks (as strings) in `owner`'s stored home feed, newest first, all pages. */
-export async function feedRks(owner: string): Promise<string[]> {
-  return partitionRks(copies(owner));
+export async function feedRks(owner: string, on: Tables = shared): Promise<string[]> {
+  return partitionRks(on, copies(owner));
 }
 
 /** rks (as strings) of `author`'s stored timeline (tombstones included), newest first. */
-export async function timelineRks(author: string): Promise<string[]> {
-  return partitionRks({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': timelinePartition(author) } });
+export async function timelineRks(author: string, on: Tables = shared): Promise<string[]> {
+  return partitionRks(on, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': timelinePartition(author) } });
 }
 
-async function partitionRks(range: { KeyConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<string[]> {
+async function partitionRks(on: Tables, range: { KeyConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<string[]> {
   const rks: string[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(
+    const out = await on.doc.send(
       new QueryCommand({
-        TableName: stack.tableNames.feed,
+        TableName: on.tableNames.feed,
         ...range,
         ProjectionExpression: 'rk',
         ExclusiveStartKey: start,
@@ -57,13 +64,13 @@ async function partitionRks(range: { KeyConditionExpression: string; ExpressionA
 }
 
 /** Counts per owner, 16 Queries in flight. */
-export async function feedCounts(owners: readonly string[]): Promise<Map<string, number>> {
+export async function feedCounts(owners: readonly string[], on: Tables = shared): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   let next = 0;
   const lane = async () => {
     while (next < owners.length) {
       const owner = owners[next++]!;
-      counts.set(owner, await feedCount(owner));
+      counts.set(owner, await feedCount(owner, on));
     }
   };
   await Promise.all(Array.from({ length: 16 }, lane));

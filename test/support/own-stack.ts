@@ -2,32 +2,32 @@
  * A local stack of a test file's own (its pollers run in the test process, so handler modules
  * load here and their SDK clients can be given fault-injecting middleware), plus fan-out helpers
  * against it. Handler modules must load after `startOwnStack` has set the env: import them
- * dynamically afterwards.
+ * dynamically afterwards. Calls and seeds go to it by naming it: `api(…, { on: own })`,
+ * `seedFollowers(author, n, { on: own })`, `mustPost(author, body, own)`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect, inject } from 'vitest';
-import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { activeEdgeItem } from '../../functions/model/follow-edge.js';
-import { followListItem } from '../../functions/model/follow-lists.js';
-import { profileKey } from '../../functions/model/profile.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
-import { generateLocalKeys, type LocalKeys, mintToken } from '../../local/jwt.js';
+import { generateLocalKeys, type LocalKeys } from '../../local/jwt.js';
 import type { LocalStack } from '../../local/stack.js';
 import { startTestStack } from './bundle-mode.js';
+import { feedRks } from './feeds.js';
+import { jobQueuesEmpty } from './settle.js';
+import type { TestStack } from './stack-info.js';
+import { eventually } from './wait.js';
 
 export let stack: LocalStack;
 export let keys: LocalKeys;
 export let doc: DynamoDBDocumentClient;
 export let sqs: SQSClient;
 export let dataDir: string | undefined;
-
-let uidCounter = 0;
-export const uid = (p: string) => `${p}-${process.pid}-${Date.now().toString(36)}-${uidCounter++}`;
+/** This file's stack, for `api()` and the seeders (its answers are not checked against the document: faults are injected here). */
+export let own: TestStack;
 
 export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string>; pollers?: boolean }): Promise<void> {
   dataDir = opts.persistent ? mkdtempSync(join(tmpdir(), 'tickfeed-own-')) : undefined;
@@ -48,6 +48,7 @@ export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySe
     unmarshallOptions: { wrapNumbers: true },
   });
   sqs = new SQSClient({ ...config, endpoint: stack.sqsEndpoint });
+  own = { apiUrl: stack.apiUrl, keys, doc, tableNames: stack.tableNames, checkResponses: false };
 }
 
 export async function stopOwnStack(): Promise<void> {
@@ -55,54 +56,17 @@ export async function stopOwnStack(): Promise<void> {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Followers written directly (edge + both list entries + the author's counter). */
-export async function seedFollowers(author: string, count: number): Promise<string[]> {
-  const followers = Array.from({ length: count }, () => uid('f'));
-  const items = followers.flatMap((f, i) => {
-    const edge = activeEdgeItem(f, author, BigInt(Date.now()) * 1_000_000n + BigInt(i), false);
-    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)];
-  });
-  for (let i = 0; i < items.length; i += 25) {
-    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    while (requests.length) {
-      const out = await doc.send(new BatchWriteCommand({ RequestItems: { [stack.tableNames.graph]: requests } }));
-      requests = (out.UnprocessedItems?.[stack.tableNames.graph] ?? []) as typeof requests;
-    }
-  }
-  await doc.send(
-    new UpdateCommand({
-      TableName: stack.tableNames.graph,
-      Key: profileKey(author),
-      UpdateExpression: 'ADD followers :n',
-      ExpressionAttributeValues: { ':n': count },
-    }),
-  );
-  return followers;
-}
-
-export async function post(author: string): Promise<{ id: string; rangeKey: string }> {
-  const token = await mintToken(keys, author);
-  const res = await fetch(`${stack.apiUrl}/activities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ verb: 'post' }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; rangeKey: string };
+/**
+ * Every job this stack queued has run (its queues are its own: no other test adds to them), so
+ * whatever could land late has landed. `after` names what was waited on, for the error.
+ */
+export async function settled(after?: string, timeoutMs = 60_000): Promise<void> {
+  const what = after ? `${after}: every queued job done` : 'every queued job done';
+  await eventually(() => jobQueuesEmpty(sqs, stack.queueUrls), { what, timeoutMs });
 }
 
 /** rks of the copies stored in `owner`'s home feed (the head excluded), newest first. */
-export async function storedCopies(owner: string): Promise<string[]> {
-  const { Items = [] } = await doc.send(
-    new QueryCommand({
-      TableName: stack.tableNames.feed,
-      KeyConditionExpression: 'pk = :pk AND rk > :head',
-      ExpressionAttributeValues: { ':pk': homeFeedPartition(owner), ':head': 0 },
-      ProjectionExpression: 'rk',
-    }),
-  );
-  return Items.map((i) => String(i.rk));
-}
+export const storedCopies = (owner: string): Promise<string[]> => feedRks(owner, own);
 
 /** How many followers hold exactly one item (the post), and how many hold anything else. */
 export async function tally(followers: readonly string[], rangeKey: string): Promise<{ exact: number; wrong: number }> {
@@ -120,36 +84,18 @@ export async function tally(followers: readonly string[], rangeKey: string): Pro
   return { exact, wrong };
 }
 
+/** Every follower holds the post and nothing else; a follower holding anything else fails at once. */
 export async function allDelivered(followers: readonly string[], rangeKey: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const t = await tally(followers, rangeKey);
-    expect(t.wrong).toBe(0);
-    if (t.exact === followers.length) return;
-    if (Date.now() > deadline) throw new Error(`only ${t.exact}/${followers.length} followers have the post`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
-
-/** Call the own stack's HTTP API as `as` (with `scope`, e.g. tickfeed/admin, if given). */
-export async function call(method: string, path: string, as: string, json?: unknown, opts: { scope?: string } = {}) {
-  const bearer = await mintToken(keys, as, opts.scope ? { scope: opts.scope } : {});
-  const res = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: json !== undefined ? JSON.stringify(json) : undefined,
+  let last = { exact: 0, wrong: 0 };
+  await eventually(
+    async () => {
+      last = await tally(followers, rangeKey);
+      expect(last.wrong).toBe(0);
+      return last.exact === followers.length;
+    },
+    { what: 'the post in every follower feed', timeoutMs, intervalMs: 300 },
+  ).catch((error: unknown) => {
+    if (last.wrong > 0) throw error; // the expect above
+    throw new Error(`only ${last.exact}/${followers.length} followers have the post`, { cause: error });
   });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
-
-/** Poll until `probe` is true; fails naming `what` after `timeoutMs`. */
-export async function until(probe: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

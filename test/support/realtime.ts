@@ -9,7 +9,9 @@ import { WebSocket } from 'ws';
 import { REALTIME_ENDPOINT_ENV, REALTIME_URL_ENV } from '../../lib/defs/realtime.js';
 import { PRESENCE_PARTITION, userConnectionsPrefix } from '../../functions/model/connection.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
-import { doc, eventually, stack, token } from './local.js';
+import { token } from './api.js';
+import { doc, stack } from './local.js';
+import { eventually } from './wait.js';
 
 export const realtimeUrl = stack.env[REALTIME_URL_ENV]!;
 if (!realtimeUrl.startsWith('ws://127.0.0.1:')) throw new Error(`refusing non-local realtime url ${realtimeUrl}`);
@@ -39,7 +41,7 @@ export async function openSocket(opts: { user?: string; token?: string }): Promi
   });
   return {
     messages,
-    waitFor: (pred, timeoutMs = 30_000) => eventually(async () => messages.find(pred), timeoutMs, 50),
+    waitFor: (pred, timeoutMs = 30_000) => eventually(async () => messages.find(pred), { timeoutMs, intervalMs: 50 }),
     close: () =>
       new Promise<void>((resolve) => {
         if (ws.readyState === ws.CLOSED) return resolve();

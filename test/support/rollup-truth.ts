@@ -3,7 +3,8 @@
  * API's answer in the same shape (`{ [t]: value }`).
  */
 import type { ActivityInput } from './seed-originals.js';
-import { ADMIN, api, uid } from './local.js';
+import { ADMIN, api } from './api.js';
+import { uid } from './ids.js';
 
 export type Points = Record<string, number>;
 const G = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;

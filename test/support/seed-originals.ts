@@ -6,13 +6,13 @@
  * direct handler calls.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { copyOf } from '../../functions/model/feed-copy.js';
 import { newDiscriminator } from '../../functions/model/range-key.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import { doc, stack } from './local.js';
+import { writeItems } from './write-items.js';
 
 export type AttributeScalar = number | string | boolean;
 
@@ -41,18 +41,8 @@ export function copyItem(original: FeedItem, follower: string): FeedItem {
   return copyOf(original, follower, undefined) as FeedItem;
 }
 
-/** BatchWrite items to the feed table (25 per request, unprocessed items retried). */
-export async function writeFeedItems(items: readonly FeedItem[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let requests: { PutRequest: { Item: FeedItem } }[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; requests.length; attempt++) {
-      if (attempt > 8) throw new Error('unprocessed items after 8 retries');
-      const out = await doc.send(new BatchWriteCommand({ RequestItems: { [stack.tableNames.feed]: requests } }));
-      requests = (out.UnprocessedItems?.[stack.tableNames.feed] ?? []) as typeof requests;
-      if (requests.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-  }
-}
+/** Put items into the shared stack's feed table (support/write-items.ts). */
+export const writeFeedItems = (items: readonly FeedItem[]): Promise<void> => writeItems(doc, stack.tableNames.feed, items);
 
 export const seedOriginals = (activities: readonly ActivityInput[]) => writeFeedItems(activities.map(originalItem));
 

@@ -1,5 +1,7 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
 import type { QueueId, TableId } from '../../lib/defs/index.js';
+import type { LocalKeys } from '../../local/jwt.js';
 
 /** What the global setup tells test workers about the running local stack. */
 export interface LocalStackInfo {
@@ -13,4 +15,21 @@ export interface LocalStackInfo {
   env: Record<string, string>;
   privateJwk: JWK;
   publicJwk: JWK;
+}
+
+/**
+ * A running local stack as the test kit reaches it: its HTTP API, the keys its authorizer trusts,
+ * and its tables. `shared` (support/local.ts) is the run's stack; `own` (support/own-stack.ts) a
+ * test file's own. Calls and seeds name the one they go to: `api(…, { on: own })`.
+ */
+export interface TestStack {
+  readonly apiUrl: string;
+  readonly keys: LocalKeys;
+  readonly doc: DynamoDBDocumentClient;
+  readonly tableNames: Record<TableId, string>;
+  /**
+   * Whether `api()` checks every answer against the OpenAPI document (support/response-log.ts). Off
+   * for own stacks: they inject faults, whose answers (a 500 from a refused queue) no document lists.
+   */
+  readonly checkResponses: boolean;
 }

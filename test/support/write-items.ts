@@ -1,24 +1,35 @@
+/**
+ * Seeding writes: BatchWriteItem puts through a test's own client, on the platform's plumbing — the
+ * one retry loop with its batch policy (unprocessed items and throttling retried, bounded, full
+ * jitter) and its pool. Not functions' `batchWriteAll` itself: that writes through the handlers'
+ * client, which points at whichever stack the worker's env named when it first loaded, and which
+ * own-stack tests fit with fault-injecting middleware; seeding must reach the stack it names, as is.
+ */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { doc } from './local.js';
+import { isThrottling } from '../../functions/platform/dynamo/errors.js';
+import { forEachLimit } from '../../functions/platform/pool.js';
+import { AGAIN, RETRY, retrying } from '../../functions/platform/retry.js';
 
-/** BatchWrite puts into the shared stack, 25 per call, 4 in flight, unprocessed items retried. */
-export const writeItems = (table: string, items: readonly Record<string, unknown>[]): Promise<void> => writeItemsWith(doc, table, items);
+/** BatchWriteItem's limit per call. */
+const PER_CALL = 25;
+const IN_FLIGHT = 4;
 
-/** The same through another client (a test file's own stack). */
-export async function writeItemsWith(doc: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  let next = 0;
-  const lane = async () => {
-    while (next < chunks.length) {
-      let requests = chunks[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length; attempt++) {
-        if (attempt > 8) throw new Error('unprocessed items after 8 retries');
-        const out = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-        requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
-        if (requests.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+type Put = { PutRequest: { Item: Record<string, unknown> } };
+
+/** Put every item into `table` through `doc`: 25 per call, 4 calls in flight. */
+export async function writeItems(doc: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  const chunks: Put[][] = [];
+  for (let i = 0; i < items.length; i += PER_CALL) chunks.push(items.slice(i, i + PER_CALL).map((Item) => ({ PutRequest: { Item } })));
+  await forEachLimit(chunks, IN_FLIGHT, async (chunk) => {
+    let pending = chunk;
+    await retrying(`seeding BatchWriteItem on ${table}`, RETRY.batch, async () => {
+      try {
+        const out = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (out.UnprocessedItems?.[table] ?? []) as Put[];
+      } catch (error) {
+        if (!isThrottling(error)) throw error;
       }
-    }
-  };
-  await Promise.all([lane(), lane(), lane(), lane()]);
+      return pending.length === 0 ? undefined : AGAIN;
+    });
+  });
 }

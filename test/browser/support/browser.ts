@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Screenshots of every run (git-ignored); docs/console.png is refreshed on request only. */
 export const artifactsDir = resolve(import.meta.dirname, '..', 'artifacts');
@@ -49,6 +50,35 @@ export async function openPage(browser: Browser): Promise<{ context: BrowserCont
   });
   page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
   return { context, page, problems };
+}
+
+/**
+ * The hooks of a browser test file: one browser for the file, a fresh page per test (handed to
+ * `opened` before each test), and after each test its context closed and the test failed on any
+ * error the page had (a test that expects one empties `problems`).
+ *
+ * @example
+ *   let page: Page;
+ *   let problems: string[];
+ *   pagePerTest((opened) => ({ page, problems } = opened));
+ */
+export function pagePerTest(opened: (tab: { page: Page; problems: string[] }) => void): void {
+  let browser: Browser | undefined;
+  let tab: { context: BrowserContext; page: Page; problems: string[] } | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    tab = await openPage(browser!);
+    opened(tab);
+  });
+  afterEach(async () => {
+    await tab?.context.close();
+    expect(tab?.problems, 'errors in the page').toEqual([]);
+  });
 }
 
 /** Opens a console URL and waits until its view has drawn (or failed: main.ts sets data-ready either way). */
