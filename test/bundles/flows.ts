@@ -7,7 +7,8 @@
 import type { FunctionId } from '../../lib/defs/index.js';
 
 export const BUNDLE_FLOWS: readonly string[] = [
-  'test/integration/skeleton.test.ts', // health, me, the fallback route
+  'test/integration/health-me-auth-fallback.test.ts', // health, me, the fallback route
+  'test/integration/event-source-plumbing.test.ts', // stream → outbox → SQS → worker
   'test/integration/feed-core.test.ts', // posting, reading, deleting, the OpenAPI document, rollups and activity reads
   'test/integration/fanout.test.ts', // follow, backfill, fan-out, cleanup
   'test/integration/hybrid.test.ts', // pull and unpull (maintenance lane)

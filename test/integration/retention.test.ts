@@ -1,7 +1,7 @@
 /**
  * Home-feed retention on the real local stack, through the retention service with small policies
  * (the shared stack's own FEED_MAX_ITEMS is large; the write-path trigger at N = 10 is tested on
- * a stack of its own in core-v2.test.ts): by count (the N newest always stay, a trim reads in
+ * a stack of its own in trim-keeps-own-posts.test.ts): by count (the N newest always stay, a trim reads in
  * proportion to what it deletes, a concurrent cleanup never takes a feed below what it should
  * hold), by span, by age. A trim touches home-feed copies only: never the head, never a timeline.
  */

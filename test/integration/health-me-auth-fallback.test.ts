@@ -1,12 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * The local HTTP API's front door: /health without a token, /me from the JWT, the authorizer's
+ * 401s (no token, garbage, expired, another audience), and the fallback route's 404 and 405 as
+ * problem+json.
+ */
 import { describe, expect, it } from 'vitest';
-import { homeFeedKey } from '../../functions/model/feed-copy.js';
-import { seedFollowers } from '../support/graph-seed.js';
 import { api, token } from '../support/api.js';
 import { uid } from '../support/ids.js';
-import { doc, stack } from '../support/local.js';
-import { eventually } from '../support/wait.js';
-import { originalItem, writeFeedItems } from '../support/seed-originals.js';
 
 describe('local HTTP API', () => {
   it('serves /health without a token', async () => {
@@ -44,23 +43,5 @@ describe('local HTTP API', () => {
     const wrongMethod = await api('DELETE', '/health');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET');
-  });
-});
-
-describe('event-source plumbing', () => {
-  it('carries an original through the stream, the outbox, SQS and the worker into a follower feed', async () => {
-    const author = uid('plumb-a');
-    const [follower] = await seedFollowers(author, 1);
-    const original = originalItem({ actor: author, verb: 'plumb', timeMs: Date.now() });
-    await writeFeedItems([original]);
-    const copy = await eventually(async () => {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(follower!, original.rk) }),
-      );
-      return Item;
-    });
-    expect(copy.id).toBe(original.id);
-    expect(copy.pk).toBe(`f#${follower}`); // a copy lives in the follower's home feed, not a timeline
-    expect(copy.deletedAt).toBeUndefined();
   });
 });
