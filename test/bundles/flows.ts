@@ -17,6 +17,7 @@ export const BUNDLE_FLOWS: readonly string[] = [
   'test/integration/account.test.ts', // export and erase (a stack of its own)
   'test/integration/rollups-stream.test.ts', // the rollups consumer and reads
   'test/integration/bulk-import.test.ts', // the batch import
+  'test/integration/realtime.test.ts', // GET /realtime, the socket's routes, pushes from the lanes
 ];
 
 /**
@@ -25,8 +26,5 @@ export const BUNDLE_FLOWS: readonly string[] = [
  */
 export const NOT_YET_FROM_BUNDLES: Readonly<Partial<Record<FunctionId, string>>> = {
   realtimeAuthorizer:
-    'the local realtime API runs the $connect token checks itself (local/realtime-api.ts) instead of invoking the authorizer',
-  realtimeSocket:
-    'the template has no WebSocket API yet (no REALTIME_ENDPOINT for the pushing functions), so the realtime flows (realtime.test.ts) cannot pass from the bundles',
-  realtime: 'as realtimeSocket: GET /realtime has no realtime URL in the template yet',
+    'the local issuer (https://tickfeed.local/issuer) publishes no JWKS for the authorizer to fetch, so the local realtime API checks the $connect token with the local verifier (local/realtime-api.ts); realtime-authorizer.test.ts runs the authorizer against a loopback JWKS and hands its answer to $connect',
 };
