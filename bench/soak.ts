@@ -163,15 +163,15 @@ try {
   const followersOf = new Map<string, string[]>();
   for (const u of users) {
     const all: string[] = [];
-    let before: string | undefined;
+    let cursor: string | null = null;
     do {
-      const page = await get<{ items: { userId: string }[]; next?: string }>(
-        `/users/${u}/followers?limit=100${before ? `&before=${encodeURIComponent(before)}` : ''}`,
+      const page: { items: { userId: string }[]; next: string | null } = await get(
+        `/users/${u}/followers?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         userToken,
       );
       all.push(...page.items.map((i) => i.userId));
-      before = page.next;
-    } while (before);
+      cursor = page.next;
+    } while (cursor);
     followersOf.set(u, all);
   }
   const expected = new Map<string, Set<string>>(users.map((u) => [u, new Set()]));

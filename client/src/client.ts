@@ -1,6 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { TickfeedApiError } from './errors.js';
-import { type FetchPage, paginate } from './pages.js';
+import { paginate } from './pages.js';
 import type { components, paths } from './schema.js';
 
 export type Activity = components['schemas']['Activity'];
@@ -19,21 +19,23 @@ export interface TickfeedClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-type FeedQuery = NonNullable<paths['/feed']['get']['parameters']['query']>;
-type TimelineQuery = NonNullable<paths['/users/{userId}/activities']['get']['parameters']['query']>;
-type FollowersGet = paths['/users/{userId}/followers']['get'];
 type QueryOf<Get extends { parameters: { query?: unknown } }> = NonNullable<Get['parameters']['query']>;
+type ItemOf<Get extends { responses: { 200: { content: { 'application/json': { items: unknown[] } } } } }> =
+  Get['responses'][200]['content']['application/json']['items'][number];
 
 /** Page size, and `before` to resume after a cursor. `since` is left out: it pages newer, not older. */
-export type FeedItemsQuery = Omit<FeedQuery, 'since'>;
-export type TimelineItemsQuery = Omit<TimelineQuery, 'since'>;
-/** Page size, and `before` (a page's `next`) to resume after it. */
-export type FollowListQuery = NonNullable<FollowersGet['parameters']['query']>;
-export type FollowListEntry = NonNullable<FollowersGet['responses'][200]['content']['application/json']['items']>[number];
+export type FeedItemsQuery = Omit<QueryOf<paths['/feed']['get']>, 'since'>;
+export type TimelineItemsQuery = Omit<QueryOf<paths['/users/{userId}/activities']['get']>, 'since'>;
 /** Page size, and `before` (a page's `lastRangeKey`) to resume after it. */
-export type CommentsQuery = QueryOf<paths['/activities/{id}/comments']['get']>;
-export type NotificationsQuery = QueryOf<paths['/notifications']['get']>;
 export type AggregatedFeedQuery = QueryOf<paths['/feed/aggregated']['get']>;
+/**
+ * Page size, and `cursor` (a page's `next`) to resume after it: the one query of every list that is
+ * not a feed (followers, following, comments, notifications, mutes, blocks).
+ */
+export type ListQuery = QueryOf<paths['/mutes']['get']>;
+export type FollowListEntry = ItemOf<paths['/users/{userId}/followers']['get']>;
+/** A muted or blocked user; `userId` null: one who was erased. */
+export type UserListEntry = ItemOf<paths['/mutes']['get']>;
 
 type Items<T> = AsyncGenerator<T, void, undefined>;
 
@@ -43,17 +45,24 @@ export interface TickfeedClient extends Client<paths> {
   feedItems(query?: FeedItemsQuery): Items<Activity>;
   /** A user's own posts, newest first. */
   timelineItems(userId: string, query?: TimelineItemsQuery): Items<Activity>;
-  /** Who follows `userId`, newest follow first. */
-  followers(userId: string, query?: FollowListQuery): Items<FollowListEntry>;
-  /** Whom `userId` follows, newest follow first. */
-  following(userId: string, query?: FollowListQuery): Items<FollowListEntry>;
-  /** The comments on an activity, newest first. */
-  comments(activityId: string, query?: CommentsQuery): Items<Comment>;
-  /** The caller's notification groups, most recently updated first (the counts: `GET /notifications/counts`). */
-  notifications(query?: NotificationsQuery): Items<NotificationGroup>;
   /** The caller's home feed folded into groups (one actor, one verb, one UTC day), newest first. */
   aggregatedFeed(query?: AggregatedFeedQuery): Items<AggregatedGroup>;
+  /** Who follows `userId`, newest follow first. */
+  followers(userId: string, query?: ListQuery): Items<FollowListEntry>;
+  /** Whom `userId` follows, newest follow first. */
+  following(userId: string, query?: ListQuery): Items<FollowListEntry>;
+  /** The comments on an activity, newest first. */
+  comments(activityId: string, query?: ListQuery): Items<Comment>;
+  /** The caller's notification groups, most recently updated first (the counts: `GET /notifications/counts`). */
+  notifications(query?: ListQuery): Items<NotificationGroup>;
+  /** Whom the caller muted, by user id. */
+  mutes(query?: ListQuery): Items<UserListEntry>;
+  /** Whom the caller blocked, by user id. */
+  blocks(query?: ListQuery): Items<UserListEntry>;
 }
+
+/** What openapi-fetch resolves to: `data` on a 2xx, `error` otherwise. */
+type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /** The data of a 2xx answer; anything else throws a TickfeedApiError carrying the body. */
 async function dataOf<T>(
@@ -65,9 +74,31 @@ async function dataOf<T>(
   return data;
 }
 
-/** `{ ...query, before }` without a `before: undefined` key. */
-const withBefore = <Q extends object>(query: Q, before: string | undefined) =>
-  before === undefined ? query : { ...query, before };
+/** `{ ...query, [name]: cursor }`, without a key for an undefined cursor. */
+const withCursor = <Q extends object>(query: Q, name: 'before' | 'cursor', cursor: string | undefined): Q =>
+  cursor === undefined ? query : { ...query, [name]: cursor };
+
+/**
+ * Every item of a feed: pages `{ items, lastRangeKey }`, each `lastRangeKey` passed back as `before`.
+ * `get` sends one request with the query it is given.
+ */
+function feedItems<T, Q extends { before?: string }>(label: string, query: Q, get: (query: Q) => Answer<{ items: T[]; lastRangeKey: string | null }>): Items<T> {
+  return paginate(async (before) => {
+    const page = await dataOf(label, get(withCursor(query, 'before', before)));
+    return { items: page.items, cursor: page.lastRangeKey };
+  }, query.before);
+}
+
+/**
+ * Every item of a list that is not a feed: pages `{ items, next }`, each `next` passed back as
+ * `cursor` (the server's one list contract). `get` sends one request with the query it is given.
+ */
+function listItems<T>(label: string, query: ListQuery, get: (query: ListQuery) => Answer<{ items: T[]; next: string | null }>): Items<T> {
+  return paginate(async (cursor) => {
+    const page = await dataOf(label, get(withCursor(query, 'cursor', cursor)));
+    return { items: page.items, cursor: page.next };
+  }, query.cursor);
+}
 
 /**
  * A client for the tickfeed API, sending `authorization: Bearer <token>` with every request.
@@ -86,59 +117,20 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
       return request;
     },
   });
-  const feedPage =
-    (query: FeedItemsQuery): FetchPage<Activity> =>
-    async (before) => {
-      const page = await dataOf('GET /feed', api.GET('/feed', { params: { query: withBefore(query, before) } }));
-      return { items: page.items, cursor: page.lastRangeKey };
-    };
-  const timelinePage =
-    (userId: string, query: TimelineItemsQuery): FetchPage<Activity> =>
-    async (before) => {
-      const page = await dataOf(
-        `GET /users/${userId}/activities`,
-        api.GET('/users/{userId}/activities', { params: { path: { userId }, query: withBefore(query, before) } }),
-      );
-      return { items: page.items, cursor: page.lastRangeKey };
-    };
-  const followPage =
-    (list: 'followers' | 'following', userId: string, query: FollowListQuery): FetchPage<FollowListEntry> =>
-    async (before) => {
-      const page = await dataOf(
-        `GET /users/${userId}/${list}`,
-        api.GET(`/users/{userId}/${list}`, { params: { path: { userId }, query: withBefore(query, before) } }),
-      );
-      return { items: page.items ?? [], cursor: page.next };
-    };
-  const commentPage =
-    (id: string, query: CommentsQuery): FetchPage<Comment> =>
-    async (before) => {
-      const page = await dataOf(
-        `GET /activities/${id}/comments`,
-        api.GET('/activities/{id}/comments', { params: { path: { id }, query: withBefore(query, before) } }),
-      );
-      return { items: page.items, cursor: page.lastRangeKey };
-    };
-  const notificationPage =
-    (query: NotificationsQuery): FetchPage<NotificationGroup> =>
-    async (before) => {
-      const page = await dataOf('GET /notifications', api.GET('/notifications', { params: { query: withBefore(query, before) } }));
-      return { items: page.items, cursor: page.lastRangeKey };
-    };
-  const aggregatedPage =
-    (query: AggregatedFeedQuery): FetchPage<AggregatedGroup> =>
-    async (before) => {
-      const page = await dataOf('GET /feed/aggregated', api.GET('/feed/aggregated', { params: { query: withBefore(query, before) } }));
-      return { items: page.items, cursor: page.lastRangeKey };
-    };
-
   return Object.assign(api, {
-    feedItems: (query: FeedItemsQuery = {}) => paginate(feedPage(query), query.before),
-    timelineItems: (userId: string, query: TimelineItemsQuery = {}) => paginate(timelinePage(userId, query), query.before),
-    followers: (userId: string, query: FollowListQuery = {}) => paginate(followPage('followers', userId, query), query.before),
-    following: (userId: string, query: FollowListQuery = {}) => paginate(followPage('following', userId, query), query.before),
-    comments: (activityId: string, query: CommentsQuery = {}) => paginate(commentPage(activityId, query), query.before),
-    notifications: (query: NotificationsQuery = {}) => paginate(notificationPage(query), query.before),
-    aggregatedFeed: (query: AggregatedFeedQuery = {}) => paginate(aggregatedPage(query), query.before),
+    feedItems: (query: FeedItemsQuery = {}) => feedItems('GET /feed', query, (q) => api.GET('/feed', { params: { query: q } })),
+    timelineItems: (userId: string, query: TimelineItemsQuery = {}) =>
+      feedItems(`GET /users/${userId}/activities`, query, (q) => api.GET('/users/{userId}/activities', { params: { path: { userId }, query: q } })),
+    aggregatedFeed: (query: AggregatedFeedQuery = {}) =>
+      feedItems('GET /feed/aggregated', query, (q) => api.GET('/feed/aggregated', { params: { query: q } })),
+    followers: (userId: string, query: ListQuery = {}) =>
+      listItems(`GET /users/${userId}/followers`, query, (q) => api.GET('/users/{userId}/followers', { params: { path: { userId }, query: q } })),
+    following: (userId: string, query: ListQuery = {}) =>
+      listItems(`GET /users/${userId}/following`, query, (q) => api.GET('/users/{userId}/following', { params: { path: { userId }, query: q } })),
+    comments: (id: string, query: ListQuery = {}) =>
+      listItems(`GET /activities/${id}/comments`, query, (q) => api.GET('/activities/{id}/comments', { params: { path: { id }, query: q } })),
+    notifications: (query: ListQuery = {}) => listItems('GET /notifications', query, (q) => api.GET('/notifications', { params: { query: q } })),
+    mutes: (query: ListQuery = {}) => listItems('GET /mutes', query, (q) => api.GET('/mutes', { params: { query: q } })),
+    blocks: (query: ListQuery = {}) => listItems('GET /blocks', query, (q) => api.GET('/blocks', { params: { query: q } })),
   });
 }

@@ -2,24 +2,24 @@
  * @tickfeed/client: a typed client for the tickfeed API.
  *
  * `createTickfeedClient` returns an openapi-fetch client typed by the API's OpenAPI document
- * (schema.d.ts), plus async iterators that walk the paged lists.
+ * (schema.d.ts), plus async iterators that walk the paged lists: feeds by `before`/`lastRangeKey`,
+ * every other list by `cursor`/`next`.
  */
 export {
   type Activity,
   type AggregatedFeedQuery,
   type AggregatedGroup,
   type Comment,
-  type CommentsQuery,
   createTickfeedClient,
   type FeedItemsQuery,
   type FollowListEntry,
-  type FollowListQuery,
+  type ListQuery,
   type NotificationGroup,
-  type NotificationsQuery,
   type TickfeedClient,
   type TickfeedClientOptions,
   type TimelineItemsQuery,
   type TokenSource,
+  type UserListEntry,
 } from './client.js';
 export { type Problem, TickfeedApiError } from './errors.js';
 export { type FetchPage, type PageOf, paginate } from './pages.js';

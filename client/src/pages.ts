@@ -1,12 +1,15 @@
-/** One page of a list, reduced to its items and the cursor that asks for the next one. */
+/**
+ * One page of a list, reduced to its items and the cursor that asks for the next one (a feed's
+ * `lastRangeKey`, any other list's `next`).
+ */
 export interface PageOf<T> {
   readonly items: readonly T[];
-  /** Pass back as `before`; null or absent once nothing older remains. */
+  /** Pass back to fetch the next page; null or absent once nothing more remains. */
   readonly cursor: string | null | undefined;
 }
 
-/** Fetches one page: the first when `before` is undefined, else the one after that cursor. */
-export type FetchPage<T> = (before: string | undefined) => Promise<PageOf<T>>;
+/** Fetches one page: the first when `cursor` is undefined, else the one after that cursor. */
+export type FetchPage<T> = (cursor: string | undefined) => Promise<PageOf<T>>;
 
 /**
  * Yields every item of a cursor-paged list, fetching a page only when the previous one is used
@@ -15,8 +18,8 @@ export type FetchPage<T> = (before: string | undefined) => Promise<PageOf<T>>;
  * @example
  * for await (const activity of paginate((before) => fetchFeedPage(before))) render(activity);
  */
-export async function* paginate<T>(fetchPage: FetchPage<T>, before?: string): AsyncGenerator<T, void, undefined> {
-  let cursor = before;
+export async function* paginate<T>(fetchPage: FetchPage<T>, from?: string): AsyncGenerator<T, void, undefined> {
+  let cursor = from;
   for (;;) {
     const page = await fetchPage(cursor);
     yield* page.items;

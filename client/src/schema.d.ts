@@ -427,7 +427,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything tickfeed holds about the caller, in parts: follow `next` until it is null. */
+        /** Everything tickfeed holds about the caller, in parts: pass each `next` as `cursor` until it is null. */
         get: operations["exportMe"];
         put?: never;
         post?: never;
@@ -669,8 +669,8 @@ export interface components {
         CommentPage: {
             /** @description Newest first. */
             items: components["schemas"]["Comment"][];
-            /** @description Pass as `before` for the next page; null when nothing older remains. */
-            lastRangeKey: string | null;
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
         };
         ExportPart: {
             userId: string;
@@ -741,8 +741,8 @@ export interface components {
             items: {
                 userId: string;
             }[];
-            /** @description Pass as `before` for the next page; absent when nothing more remains. */
-            next?: string;
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
         };
         GatewayMessage: {
             message: string;
@@ -796,9 +796,11 @@ export interface components {
         NotificationPage: {
             /** @description Most recently updated first. */
             items: components["schemas"]["NotificationGroup"][];
-            /** @description Pass as `before` for the next page; null when nothing more remains. */
-            lastRangeKey: string | null;
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
+            /** @description Groups not yet seen (as GET /notifications/counts). */
             unseen: number;
+            /** @description Groups not yet read. */
             unread: number;
         };
         OpenApiDocument: {
@@ -899,7 +901,7 @@ export interface components {
                 /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
                 userId: string | null;
             }[];
-            /** @description Pass as `before` for the next page; null when nothing more remains. */
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
             next: string | null;
         };
     };
@@ -1244,8 +1246,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description The `next` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -1265,7 +1267,7 @@ export interface operations {
                     "application/json": components["schemas"]["FollowListPage"];
                 };
             };
-            /** @description Bad user id, limit or cursor. */
+            /** @description Bad user id. Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1285,8 +1287,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description The `next` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -1306,7 +1308,7 @@ export interface operations {
                     "application/json": components["schemas"]["FollowListPage"];
                 };
             };
-            /** @description Bad user id, limit or cursor. */
+            /** @description Bad user id. Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1799,8 +1801,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description `lastRangeKey` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -1820,7 +1822,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommentPage"];
                 };
             };
-            /** @description Bad limit or cursor. */
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1955,8 +1957,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description `lastRangeKey` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1973,7 +1975,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPage"];
                 };
             };
-            /** @description Bad limit or cursor. */
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2161,8 +2163,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description The `next` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2179,7 +2181,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserListPage"];
                 };
             };
-            /** @description Bad limit or cursor. */
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2267,8 +2269,8 @@ export interface operations {
             query?: {
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
-                /** @description The `next` of the previous page. */
-                before?: string;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2285,7 +2287,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserListPage"];
                 };
             };
-            /** @description Bad limit or cursor. */
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2303,7 +2305,7 @@ export interface operations {
     exportMe: {
         parameters: {
             query?: {
-                /** @description The `next` of the previous part. */
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2321,7 +2323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExportPart"];
                 };
             };
-            /** @description Bad cursor. */
+            /** @description A cursor this API did not hand out, or an unknown parameter. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -5,7 +5,7 @@
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { pageLimit } from '../http/schemas.js';
+import { listRequest } from '../http/schemas.js';
 import type { AuthedEvent } from '../http/types.js';
 import { block, listControls, mute, unblock, unmute } from '../services/controls.js';
 
@@ -23,7 +23,7 @@ export const handler = routes<AuthedEvent>({
   'GET /mutes': async (event) => {
     const caller = callerId(event);
     const { query } = parseRequest(event, 'GET /mutes');
-    return json(200, await listControls('mute', caller, pageLimit(query.limit), query.before));
+    return json(200, await listControls('mute', caller, listRequest(query)));
   },
   'PUT /blocks/{userId}': async (event) => {
     await block(callerId(event), parseRequest(event, 'PUT /blocks/{userId}').path.userId);
@@ -36,6 +36,6 @@ export const handler = routes<AuthedEvent>({
   'GET /blocks': async (event) => {
     const caller = callerId(event);
     const { query } = parseRequest(event, 'GET /blocks');
-    return json(200, await listControls('block', caller, pageLimit(query.limit), query.before));
+    return json(200, await listControls('block', caller, listRequest(query)));
   },
 });

@@ -2,23 +2,23 @@
  * The follow graph over HTTP:
  *   PUT    /following/{userId}          follow (204; repeat = 204, no change)
  *   DELETE /following/{userId}          unfollow (204; not following = 204)
- *   GET    /users/{userId}/followers    ?limit=1..100 (20) &before=<cursor>  newest follow first
+ *   GET    /users/{userId}/followers    ?limit=1..100 (20) &cursor=<next>  newest follow first
  *   GET    /users/{userId}/following    same
  *   GET    /users/{userId}              { userId, followers, following }
- * A page is `{ items: [{ userId }], next? }`; pass `next` as `before` for the following page.
+ * A page is `{ items: [{ userId }], next }` (services/list-page.ts); `next` is null on the last.
  */
 import type { FollowList } from '../model/follow-lists.js';
 import { follow, listFollows, profileOf, unfollow } from '../services/following.js';
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { pageLimit } from '../http/schemas.js';
+import { type ListQuery, listRequest } from '../http/schemas.js';
 import type { AuthedEvent, HttpResult } from '../http/types.js';
 
 const noContent: HttpResult = { statusCode: 204 };
 
-async function list(which: FollowList, userId: string, q: { limit?: string; before?: string }): Promise<HttpResult> {
-  return json(200, await listFollows(which, userId, pageLimit(q.limit), q.before));
+async function list(which: FollowList, userId: string, query: ListQuery): Promise<HttpResult> {
+  return json(200, await listFollows(which, userId, listRequest(query)));
 }
 
 export const handler = routes<AuthedEvent>({

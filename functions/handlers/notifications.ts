@@ -5,7 +5,7 @@
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { pageLimit } from '../http/schemas.js';
+import { listRequest } from '../http/schemas.js';
 import type { AuthedEvent } from '../http/types.js';
 import { markNotifications } from '../services/notifications/mark.js';
 import { notificationCounts, readNotifications } from '../services/notifications/read.js';
@@ -14,7 +14,7 @@ export const handler = routes<AuthedEvent>({
   'GET /notifications': async (event) => {
     const caller = callerId(event);
     const { query } = parseRequest(event, 'GET /notifications');
-    return json(200, await readNotifications(caller, pageLimit(query.limit), query.before));
+    return json(200, await readNotifications(caller, listRequest(query)));
   },
 
   'GET /notifications/counts': async (event) => json(200, await notificationCounts(callerId(event))),

@@ -6,7 +6,7 @@
 import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
 import { parseRequest } from '../http/parse-request.js';
-import { pageLimit } from '../http/schemas.js';
+import { listRequest } from '../http/schemas.js';
 import type { AuthedEvent } from '../http/types.js';
 import { deleteComment, listComments, postComment } from '../services/comments.js';
 import { react, unreact } from '../services/reactions.js';
@@ -37,7 +37,7 @@ export const handler = routes<AuthedEvent>({
   'GET /activities/{id}/comments': async (event) => {
     const caller = callerId(event);
     const { path, query } = parseRequest(event, 'GET /activities/{id}/comments');
-    return json(200, await listComments(caller, path.id, pageLimit(query.limit), query.before));
+    return json(200, await listComments(caller, path.id, listRequest(query)));
   },
 
   'DELETE /activities/{id}/comments/{commentId}': async (event) => {

@@ -48,7 +48,7 @@ export function openApiDocument(): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'tickfeed',
-      version: '0.1.0',
+      version: '0.2.0',
       description,
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -10,7 +10,7 @@
  *     operationId: 'listFollowers',                  // unique camelCase: a typed client's method name
  *     summary: 'Followers, newest follow first.',
  *     path: userIdPath,                              // z.strictObject, one field per {param}
- *     query: followListQuery,                        // z.object of optional string fields
+ *     query: listQuery,                              // z.object of optional string fields
  *     // body: postActivityBody,                     // JSON body, at most LIMITS.bodyBytes
  *     responses: { 200: { description: 'A page.', schema: followListPageSchema } },
  *     problems: { 400: 'Bad limit or cursor.' },     // problem+json statuses the code raises, and when
@@ -23,6 +23,10 @@
  * Query values arrive as strings, so query fields are strings (or string enums) that the handler
  * converts; a handler's checks beyond the schema (e.g. a window longer than what is kept) are
  * described under `problems[400]`.
+ *
+ * Two paging contracts, no more: feeds (`pageQuery`, `aggregatedQuery`, `missedQuery`) answer
+ * `{ items, lastRangeKey }` and take `before`/`since`; every other list takes `listQuery`
+ * (`limit`, `cursor`) and answers `listPageSchema`'s `{ items, next }` (services/list-page.ts).
  */
 import type { z } from 'zod';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
@@ -48,17 +52,14 @@ import {
 } from './response-schemas.js';
 import {
   exportQuery,
-  controlListQuery,
   aggregatedQuery,
   commentPath,
-  commentsQuery,
+  listQuery,
   markNotificationsBody,
-  notificationsQuery,
   postCommentBody,
   reactionPath,
   activityIdPath,
   activityWindowQuery,
-  followListQuery,
   BULK_BODY_BYTES,
   bulkActivitiesBody,
   bulkFollowsBody,
@@ -99,7 +100,9 @@ export interface OperationSpec {
 const pageOk = { 200: { description: 'A page, newest first.', schema: pageSchema } } as const;
 const pageProblems = { 400: 'Bad limit or cursor, an unknown parameter, or both `before` and `since`.' } as const;
 const followListOk = { 200: { description: 'A page, newest follow first.', schema: followListPageSchema } } as const;
-const followListProblems = { 400: 'Bad user id, limit or cursor.' } as const;
+/** What every list that is not a feed refuses (`listQuery`, and the shared invalid-cursor error). */
+const listProblem = 'Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included).';
+const followListProblems = { 400: `Bad user id. ${listProblem}` } as const;
 
 export const operations = {
   'GET /health': {
@@ -150,7 +153,7 @@ export const operations = {
     operationId: 'listFollowers',
     summary: 'Followers, newest follow first.',
     path: userIdPath,
-    query: followListQuery,
+    query: listQuery,
     responses: followListOk,
     problems: followListProblems,
   },
@@ -158,7 +161,7 @@ export const operations = {
     operationId: 'listFollowing',
     summary: 'Followed users, newest follow first.',
     path: userIdPath,
-    query: followListQuery,
+    query: listQuery,
     responses: followListOk,
     problems: followListProblems,
   },
@@ -249,9 +252,9 @@ export const operations = {
     operationId: 'listComments',
     summary: "An activity's comments, newest first.",
     path: activityIdPath,
-    query: commentsQuery,
+    query: listQuery,
     responses: { 200: { description: 'A page of comments.', schema: commentPageSchema } },
-    problems: { 400: 'Bad limit or cursor.', 404: 'No such activity.' },
+    problems: { 400: listProblem, 404: 'No such activity.' },
   },
   'DELETE /activities/{id}/comments/{commentId}': {
     operationId: 'deleteComment',
@@ -263,9 +266,9 @@ export const operations = {
   'GET /notifications': {
     operationId: 'listNotifications',
     summary: "The caller's notification groups (verb + object + UTC day), most recently updated first, with unseen/unread counts.",
-    query: notificationsQuery,
+    query: listQuery,
     responses: { 200: { description: 'A page of groups.', schema: notificationPageSchema } },
-    problems: { 400: 'Bad limit or cursor.' },
+    problems: { 400: listProblem },
   },
   'GET /notifications/counts': {
     operationId: 'getNotificationCounts',
@@ -305,9 +308,9 @@ export const operations = {
   'GET /mutes': {
     operationId: 'listMutes',
     summary: 'The users the caller muted.',
-    query: controlListQuery,
+    query: listQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
-    problems: { 400: 'Bad limit or cursor.' },
+    problems: { 400: listProblem },
   },
   'PUT /blocks/{userId}': {
     operationId: 'block',
@@ -327,16 +330,16 @@ export const operations = {
   'GET /blocks': {
     operationId: 'listBlocks',
     summary: 'The users the caller blocked.',
-    query: controlListQuery,
+    query: listQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
-    problems: { 400: 'Bad limit or cursor.' },
+    problems: { 400: listProblem },
   },
   'GET /me/export': {
     operationId: 'exportMe',
-    summary: 'Everything tickfeed holds about the caller, in parts: follow `next` until it is null.',
+    summary: 'Everything tickfeed holds about the caller, in parts: pass each `next` as `cursor` until it is null.',
     query: exportQuery,
     responses: { 200: { description: 'One part.', schema: exportPartSchema } },
-    problems: { 400: 'Bad cursor.' },
+    problems: { 400: 'A cursor this API did not hand out, or an unknown parameter.' },
   },
   'DELETE /me': {
     operationId: 'eraseMe',

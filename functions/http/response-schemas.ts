@@ -12,6 +12,24 @@ import { GRANULARITIES } from './schemas.js';
 const int = z.number().int();
 const isoInstant = z.iso.datetime().describe('RFC 3339, UTC.');
 
+/**
+ * The page of every list that is not a feed (services/list-page.ts): `items` and `next`, present
+ * on every page and null on the last; `extra` adds fields beside them (a notification page's
+ * counts). Feeds answer `Page` (`lastRangeKey`) instead.
+ *
+ * @example
+ *   listPageSchema('CommentPage', commentSchema, 'Newest first.')
+ */
+export function listPageSchema<T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(id: string, item: T, order: string, extra?: E) {
+  return z
+    .object({
+      items: z.array(item).describe(order),
+      next: z.string().nullable().describe('Pass as `cursor` for the next page; null when nothing more remains.'),
+      ...(extra as E),
+    })
+    .meta({ id });
+}
+
 export const reactionSummarySchema = z
   .object({
     counts: z.record(z.string(), int).describe('Reactions per kind, and `comment`: the number of comments. Kinds at zero are absent.'),
@@ -70,12 +88,7 @@ export const followCountsSchema = z
   .object({ userId: z.string(), followers: int, following: int })
   .meta({ id: 'FollowCounts' });
 
-export const followListPageSchema = z
-  .object({
-    items: z.array(z.object({ userId: z.string() })).describe('Newest follow first.'),
-    next: z.string().optional().describe('Pass as `before` for the next page; absent when nothing more remains.'),
-  })
-  .meta({ id: 'FollowListPage' });
+export const followListPageSchema = listPageSchema('FollowListPage', z.object({ userId: z.string() }), 'Newest follow first.');
 
 export const rollupSeriesSchema = z
   .object({
@@ -113,12 +126,7 @@ export const commentSchema = z
   })
   .meta({ id: 'Comment' });
 
-export const commentPageSchema = z
-  .object({
-    items: z.array(commentSchema).describe('Newest first.'),
-    lastRangeKey: z.string().nullable().describe('Pass as `before` for the next page; null when nothing older remains.'),
-  })
-  .meta({ id: 'CommentPage' });
+export const commentPageSchema = listPageSchema('CommentPage', commentSchema, 'Newest first.');
 
 export const notificationCountsSchema = z
   .object({ unseen: int.describe('Groups not yet seen.'), unread: int.describe('Groups not yet read.') })
@@ -143,14 +151,10 @@ export const notificationGroupSchema = z
   })
   .meta({ id: 'NotificationGroup' });
 
-export const notificationPageSchema = z
-  .object({
-    items: z.array(notificationGroupSchema).describe('Most recently updated first.'),
-    lastRangeKey: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
-    unseen: int,
-    unread: int,
-  })
-  .meta({ id: 'NotificationPage' });
+export const notificationPageSchema = listPageSchema('NotificationPage', notificationGroupSchema, 'Most recently updated first.', {
+  unseen: int.describe('Groups not yet seen (as GET /notifications/counts).'),
+  unread: int.describe('Groups not yet read.'),
+});
 
 export const aggregatedGroupSchema = z
   .object({
@@ -174,12 +178,7 @@ export const aggregatedPageSchema = z
 /** An entry of a mute or block list: null names a user who was erased (the control stays in force should they come back). */
 const controlEntry = z.object({ userId: z.string().nullable().describe('null: a user who was erased; the mute or block stays in force should the same id come back.') });
 
-export const controlListPageSchema = z
-  .object({
-    items: z.array(controlEntry).describe('Alphabetical by user id; erased users last.'),
-    next: z.string().nullable().describe('Pass as `before` for the next page; null when nothing more remains.'),
-  })
-  .meta({ id: 'UserListPage' });
+export const controlListPageSchema = listPageSchema('UserListPage', controlEntry, 'Alphabetical by user id; erased users last.');
 
 const userRef = z.object({ userId: z.string() });
 

@@ -15,6 +15,7 @@ import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
 import { COMMENT_KIND, REACTION_KIND } from '../model/reaction.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
+import type { ListRequest } from '../services/list-page.js';
 import type { Granularity } from '../services/rollups/read.js';
 import { DOCUMENTED_AS } from './openapi-schemas.js';
 
@@ -173,12 +174,6 @@ export const userIdPath = z.strictObject({ userId: userIdSchema });
 /** Path of the routes about one activity. Any string: an id that names nothing is a 404. */
 export const activityIdPath = z.strictObject({ id: z.string().describe('Activity id (`id` of an activity).') });
 
-/** Query of the follower/following lists (unknown parameters are ignored). */
-export const followListQuery = z.object({
-  limit: limitSchema.optional(),
-  before: z.string().optional().describe('The `next` of the previous page.'),
-});
-
 /** A rollup series name: exactly what `combineOf` (lib/defs/rollup-spec.ts) accepts. */
 export const rollupPath = z.strictObject({
   name: z
@@ -234,18 +229,6 @@ export const postCommentBody = z
   .strictObject({ text: text(1, MAX_COMMENT_CHARS).describe(`1–${MAX_COMMENT_CHARS} characters.`) })
   .meta({ id: 'PostComment' });
 
-/** Query of a comment page (unknown parameters are ignored). */
-export const commentsQuery = z.object({
-  limit: limitSchema.optional(),
-  before: rangeKeySchema.optional().describe('`lastRangeKey` of the previous page.'),
-});
-
-/** Query of a notification page (unknown parameters are ignored). */
-export const notificationsQuery = z.object({
-  limit: limitSchema.optional(),
-  before: z.string().max(1024).optional().describe('`lastRangeKey` of the previous page.'),
-});
-
 /** Body of POST /notifications/seen and /read; an empty body means every group. */
 export const markNotificationsBody = z
   .strictObject({
@@ -256,16 +239,27 @@ export const markNotificationsBody = z
   })
   .meta({ id: 'MarkNotifications' });
 
-/** Query of GET /mutes and GET /blocks (unknown parameters are ignored). */
-export const controlListQuery = z.object({
-  limit: limitSchema.optional(),
-  before: z.string().max(1400).optional().describe('The `next` of the previous page.'),
-});
+// ---- lists that are not feeds (services/list-page.ts) ---------------------------------------------
 
-/** Query of GET /me/export (unknown parameters are ignored). */
-export const exportQuery = z.object({
-  cursor: z.string().max(2048).optional().describe('The `next` of the previous part.'),
-});
+/**
+ * `cursor` of every list that is not a feed: the `next` of the previous page, opaque. Only its
+ * length is checked here (the longest a list hands out is ~1 KB); what it names, the list decides,
+ * and a cursor it did not hand out is the shared invalid-cursor 400 (`field: query.cursor`).
+ */
+const cursorSchema = z.string().max(2048).describe('The `next` of the previous page (opaque); omit it for the first page.');
+
+/**
+ * Query of every list that is not a feed: followers, following, comments, notifications, mutes,
+ * blocks. Strict: another parameter — `before` of the old contract included — is a 400.
+ */
+export const listQuery = z.strictObject({ limit: limitSchema.optional(), cursor: cursorSchema.optional() });
+export type ListQuery = z.infer<typeof listQuery>;
+
+/** The page a validated list query asks for: its size (or the default) and cursor. */
+export const listRequest = (q: ListQuery): ListRequest => ({ limit: pageLimit(q.limit), ...(q.cursor !== undefined && { cursor: q.cursor }) });
+
+/** Query of GET /me/export: the list cursor, without a page size (a part is sized by bytes). */
+export const exportQuery = listQuery.pick({ cursor: true });
 
 // ---- bulk import (admin) -------------------------------------------------------------------------
 

@@ -39,8 +39,11 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** A cursor this API did not hand out: a 400 naming the field and what it should have been. */
-export const invalidCursor = (field: string, expected: string) => new ValidationError('Invalid cursor.', [{ field, message: expected }]);
+/**
+ * A `?cursor=` this API did not hand out: the one 400 every non-feed list (and the export) answers
+ * for it. Feeds page by range key and refuse a bad one in their query schema instead.
+ */
+export const invalidCursor = () => new ValidationError('Invalid cursor.', [{ field: 'query.cursor', message: 'a `next` from a previous page' }]);
 
 export class UnauthorizedError extends DomainError {
   constructor(message = 'A valid bearer token is required.') {

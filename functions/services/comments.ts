@@ -4,11 +4,12 @@
  * author. Either the comment's author or the activity's author may delete it.
  */
 import { type Comment, commentItem, parseCommentId, toComment } from '../model/comment.js';
-import { ForbiddenError, invalidCursor, NotFoundError } from '../model/errors.js';
+import { ForbiddenError, NotFoundError } from '../model/errors.js';
 import { COMMENT_KIND } from '../model/reaction.js';
 import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';
 import { addComment, commentPage, getComment, removeComment } from '../stores/social-store.js';
+import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
 import { getActivity, getActivityFor } from './posting.js';
 import { refuseIfBlocked, untilSettled } from './reactions.js';
 
@@ -21,20 +22,12 @@ export async function postComment(caller: string, activityId: string, text: stri
   return toComment(item);
 }
 
-export interface CommentPage {
-  items: Comment[];
-  lastRangeKey: string | null;
-}
-
-export async function listComments(viewer: string, activityId: string, limit: number, before?: string): Promise<CommentPage> {
-  let after: bigint | undefined;
-  if (before !== undefined) {
-    after = parseRangeKey(before);
-    if (after === undefined) throw invalidCursor('query.before', 'a lastRangeKey from a previous page');
-  }
-  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, limit, after)]);
+/** One page of an activity's comments, newest first (list-page.ts); the cursor is the last comment's range key. */
+export async function listComments(viewer: string, activityId: string, req: ListRequest): Promise<ListPage<Comment>> {
+  const after = afterCursor(req.cursor, parseRangeKey);
+  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, req.limit, after)]);
   const last = page.items.at(-1);
-  return { items: page.items.map(toComment), lastRangeKey: page.lastEvaluatedKey && last ? rkOf(last.rk).toString() : null };
+  return { items: page.items.map(toComment), next: page.lastEvaluatedKey && last ? rkOf(last.rk).toString() : null };
 }
 
 export async function deleteComment(caller: string, activityId: string, commentId: string): Promise<void> {

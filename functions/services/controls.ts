@@ -19,13 +19,14 @@
  * starts no work. Lost races are retried by the one retry loop (platform/retry.ts).
  */
 import { controlEntry, encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
-import { invalidCursor, ValidationError } from '../model/errors.js';
+import { ValidationError } from '../model/errors.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { controlPage, liftBlock, liftMute, mutePendingCleared, placeBlock, placeMute } from '../stores/controls-store.js';
 import { getEdge, getProfile } from '../stores/graph-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { unfollow } from './following.js';
+import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
 
 function notYourself(caller: string, target: string, what: string): void {
   if (caller === target) throw new ValidationError(`You cannot ${what} yourself.`, [{ field: 'path.userId', message: 'must not be the caller' }]);
@@ -81,19 +82,9 @@ export async function unblock(caller: string, target: string): Promise<void> {
   await liftBlock(caller, target);
 }
 
-export interface ControlListPage {
-  /** `userId` null: a user who was erased (the mute or block stays in force should they come back). */
-  items: { userId: string | null }[];
-  next: string | null;
-}
-
-export async function listControls(kind: Control, caller: string, limit: number, cursor?: string): Promise<ControlListPage> {
-  let after: string | undefined;
-  if (cursor !== undefined) {
-    after = decodeControlCursor(cursor);
-    if (after === undefined) throw invalidCursor('query.before', 'a `next` from a previous page');
-  }
-  const page = await controlPage(kind, caller, limit, after);
+/** One page of the caller's mutes or blocks (list-page.ts); `userId` null: a user who was erased (the control stays in force should they come back). */
+export async function listControls(kind: Control, caller: string, req: ListRequest): Promise<ListPage<{ userId: string | null }>> {
+  const page = await controlPage(kind, caller, req.limit, afterCursor(req.cursor, decodeControlCursor));
   const last = page.targets.at(-1);
   return { items: page.targets.map(controlEntry), next: page.more && last !== undefined ? encodeControlCursor(last) : null };
 }

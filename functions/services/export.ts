@@ -104,7 +104,7 @@ function decode(cursor: string): Position {
   } catch {
     /* fall through */
   }
-  throw invalidCursor('query.cursor', 'a `next` from a previous part');
+  throw invalidCursor();
 }
 
 export type ExportPart = { userId: string; profile: unknown; activityWindow: unknown; next: string | null } & Record<Section, unknown[]>;

@@ -19,6 +19,7 @@ import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
+import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
 
 /** How long after a follow a repeated PUT re-sends its notify job (a no-op if it already landed). */
 const RENOTIFY_WINDOW_NS = 3_600n * 1_000_000_000n;
@@ -111,22 +112,12 @@ export async function checkThreshold(userId: string): Promise<'pull' | 'unpull' 
   return kind;
 }
 
-export interface FollowListPage {
-  readonly items: { userId: string }[];
-  readonly next?: string;
-}
-
-/** One page of a follow list; `cursor` is a `next` from a previous page. */
-export async function listFollows(which: FollowList, userId: string, limit: number, cursor?: string): Promise<FollowListPage> {
-  let after: string | undefined;
-  if (cursor !== undefined) {
-    after = decodeListCursor(cursor);
-    if (after === undefined) throw new ValidationError('Invalid list query.', [{ field: 'query.before', message: 'a cursor from a previous page' }]);
-  }
-  const page = await listPage(which, userId, limit, after);
+/** One page of a follow list, newest follow first (list-page.ts). */
+export async function listFollows(which: FollowList, userId: string, req: ListRequest): Promise<ListPage<{ userId: string }>> {
+  const page = await listPage(which, userId, req.limit, afterCursor(req.cursor, decodeListCursor));
   return {
     items: page.userIds.map((id) => ({ userId: id })),
-    ...(page.lastSortKey ? { next: encodeListCursor(page.lastSortKey) } : {}),
+    next: page.lastSortKey ? encodeListCursor(page.lastSortKey) : null,
   };
 }
 

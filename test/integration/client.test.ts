@@ -71,6 +71,14 @@ describe('@tickfeed/client on the local stack', () => {
     expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);
   });
 
+  it('mutes and blocks walk their lists by the same cursor', async () => {
+    const me = clientAs(uid('muter'));
+    const targets = [uid('m-a'), uid('m-b')]; // alphabetical, as the list answers
+    for (const userId of targets) expect((await me.PUT('/mutes/{userId}', { params: { path: { userId } } })).response.status).toBe(204);
+    expect(await collect(me.mutes({ limit: 1 }))).toEqual(targets.map((userId) => ({ userId })));
+    expect(await collect(me.blocks())).toEqual([]);
+  });
+
   it('notifications: a follow, a like and a comment reach the author; counts; marking all read', async () => {
     const [aliceId, bobId] = [uid('alice'), uid('bob')];
     const [alice, bob] = [clientAs(aliceId), clientAs(bobId)];

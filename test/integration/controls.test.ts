@@ -69,10 +69,11 @@ describe('mute', () => {
     for (const t of targets) await api('PUT', `/mutes/${t}`, { as: alice });
     const first = await api('GET', '/mutes?limit=2', { as: alice });
     expect(first.body.items.map((i: { userId: string }) => i.userId)).toEqual([targets[1], targets[2]]);
-    const second = await api('GET', `/mutes?limit=2&before=${first.body.next}`, { as: alice });
+    const second = await api('GET', `/mutes?limit=2&cursor=${first.body.next}`, { as: alice });
     expect(second.body).toEqual({ items: [{ userId: targets[0] }], next: null });
     expect((await api('PUT', `/mutes/${alice}`, { as: alice })).status).toBe(400);
-    expect((await api('GET', '/mutes?before=%25%25', { as: alice })).status).toBe(400);
+    expect((await api('GET', '/mutes?cursor=%25%25', { as: alice })).status).toBe(400);
+    expect((await api('GET', `/mutes?before=${first.body.next}`, { as: alice })).status).toBe(400); // the old parameter
   });
 });
 

@@ -105,13 +105,13 @@ describe('follow graph', () => {
     }
     // Paging: newest follow first, no gaps, no duplicates.
     const seen: string[] = [];
-    let before: string | undefined;
+    let cursor: string | null = null;
     for (let i = 0; i < 10; i++) {
-      const res = await api('GET', `/users/${target}/followers?limit=7${before ? `&before=${before}` : ''}`, { as: target });
+      const res: { status: number; body: { items: { userId: string }[]; next: string | null } } = await api('GET', `/users/${target}/followers?limit=7${cursor ? `&cursor=${cursor}` : ''}`, { as: target });
       expect(res.status).toBe(200);
       seen.push(...res.body.items.map((x: { userId: string }) => x.userId));
-      before = res.body.next;
-      if (!before) break;
+      cursor = res.body.next;
+      if (cursor === null) break;
     }
     expect(new Set(seen).size).toBe(30);
     expect(new Set(seen)).toEqual(new Set([...stayers, ...late]));

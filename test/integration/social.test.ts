@@ -145,9 +145,9 @@ describe('notification groups are history, counted exactly once', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const p: NotificationPage = await notifications(alice, `?limit=1${cursor ? `&before=${encodeURIComponent(cursor)}` : ''}`);
+      const p: NotificationPage = await notifications(alice, `?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       seen.push(...p.items.map((g) => g.id));
-      cursor = p.lastRangeKey;
+      cursor = p.next;
     } while (cursor);
     expect(seen).toEqual(page.items.map((g) => g.id));
   });
@@ -238,9 +238,9 @@ describe('comments', () => {
     const texts: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: ApiResponse = await api('GET', `/activities/${p.id}/comments?limit=2${cursor ? `&before=${cursor}` : ''}`, { as: bob });
+      const res: ApiResponse = await api('GET', `/activities/${p.id}/comments?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { as: bob });
       texts.push(...res.body.items.map((c: { text: string }) => c.text));
-      cursor = res.body.lastRangeKey;
+      cursor = res.body.next;
     } while (cursor);
     expect(texts).toEqual(['c4', 'c3', 'c2', 'c1', 'c0']);
     expect((await api('GET', `/activities/${p.id}`, { as: alice })).body.reactions.counts).toEqual({ comment: 5 });

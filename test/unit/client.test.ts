@@ -1,9 +1,10 @@
 /**
  * @tickfeed/client against a scripted fetch (no server): the bearer header, how each iterator
- * follows its list's cursor and when it stops, and the error a non-2xx answer throws.
+ * follows its list's cursor (feeds: `lastRangeKey` as `before`; every other list: `next` as
+ * `cursor`) and when it stops, and the error a non-2xx answer throws.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type AggregatedGroup, type Comment, createTickfeedClient, type NotificationGroup, TickfeedApiError } from '../../client/src/index.js';
+import { type AggregatedGroup, type Comment, createTickfeedClient, type NotificationGroup, TickfeedApiError, type UserListEntry } from '../../client/src/index.js';
 
 const BASE = 'http://tickfeed.test';
 
@@ -77,38 +78,50 @@ describe('createTickfeedClient', () => {
     expect(server.urls().slice(1).map((u) => u.pathname)).toEqual(['/users/bob/activities']);
   });
 
-  it('followers and following pass next back as before and stop when next is absent; ids are escaped', async () => {
-    const server = scriptedFetch((url) =>
-      url.searchParams.get('before') === null
-        ? { body: { items: [{ userId: 'x' }], next: 'c1' } }
-        : { body: { items: [{ userId: 'y' }] } },
-    );
+  it('every list that is not a feed passes next back as cursor and stops at null; ids are escaped', async () => {
+    const served: Record<string, unknown[]> = { x: [{ userId: 'x' }], y: [{ userId: 'y' }] };
+    // Two pages whatever the list: the first hands out `next: "c1"`, the second `next: null`.
+    const server = scriptedFetch((url) => {
+      const second = url.searchParams.get('cursor') === 'c1';
+      return { body: { items: second ? served.y : served.x, next: second ? null : 'c1', ...(url.pathname === '/notifications' && { unseen: 0, unread: 0 }) } };
+    });
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    expect(await collect(client.followers('a/b'))).toEqual([{ userId: 'x' }, { userId: 'y' }]);
-    expect(await collect(client.following('a/b', { limit: 1 }))).toHaveLength(2);
+    const walks = [
+      client.followers('a/b'),
+      client.following('a/b', { limit: 1 }),
+      client.comments('act 1', { limit: 2 }),
+      client.notifications({ limit: 2 }),
+      client.mutes(),
+      client.blocks({ cursor: 'c1' }),
+    ];
+    const seen = [];
+    for (const walk of walks) seen.push(await collect<unknown>(walk));
+    expect(seen).toEqual([...Array(5).fill([{ userId: 'x' }, { userId: 'y' }]), [{ userId: 'y' }]]);
     expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
       '/users/a%2Fb/followers?',
-      '/users/a%2Fb/followers?before=c1',
+      '/users/a%2Fb/followers?cursor=c1',
       '/users/a%2Fb/following?limit=1',
-      '/users/a%2Fb/following?limit=1&before=c1',
+      '/users/a%2Fb/following?limit=1&cursor=c1',
+      '/activities/act%201/comments?limit=2',
+      '/activities/act%201/comments?limit=2&cursor=c1',
+      '/notifications?limit=2',
+      '/notifications?limit=2&cursor=c1',
+      '/mutes?',
+      '/mutes?cursor=c1',
+      '/blocks?cursor=c1',
     ]);
+    expectTypeOf(client.comments).returns.toEqualTypeOf<AsyncGenerator<Comment, void, undefined>>();
+    expectTypeOf(client.notifications).returns.toEqualTypeOf<AsyncGenerator<NotificationGroup, void, undefined>>();
+    expectTypeOf(client.mutes).returns.toEqualTypeOf<AsyncGenerator<UserListEntry, void, undefined>>();
+    expectTypeOf<UserListEntry>().toEqualTypeOf<{ userId: string | null }>();
   });
 
-  it('comments, notifications and aggregatedFeed page by lastRangeKey like the feeds, with their own item types', async () => {
+  it('aggregatedFeed pages by lastRangeKey like the other feeds, with its own item type', async () => {
     const server = scriptedFetch(feedOf(3));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
-    const comments = await collect(client.comments('act 1', { limit: 2 }));
-    const groups = await collect(client.notifications({ limit: 2, before: '1000' }));
-    const folded = await collect(client.aggregatedFeed());
-    expect([comments, groups, folded].map((items) => items.map((i) => i.id))).toEqual([['a0', 'a1', 'a2'], ['a1', 'a2'], ['a0', 'a1', 'a2']]);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
-      '/activities/act%201/comments?limit=2',
-      '/activities/act%201/comments?limit=2&before=1001',
-      '/notifications?limit=2&before=1000',
-      '/feed/aggregated?',
-    ]);
-    expectTypeOf(comments).toEqualTypeOf<Comment[]>();
-    expectTypeOf(groups).toEqualTypeOf<NotificationGroup[]>();
+    const folded = await collect(client.aggregatedFeed({ limit: 2 }));
+    expect(folded.map((g) => g.id)).toEqual(['a0', 'a1', 'a2']);
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual(['/feed/aggregated?limit=2', '/feed/aggregated?limit=2&before=1001']);
     expectTypeOf(folded).toEqualTypeOf<AggregatedGroup[]>();
   });
 

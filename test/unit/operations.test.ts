@@ -124,3 +124,44 @@ describe('the document generated from the table', () => {
     }
   });
 });
+
+describe('two paging contracts: feeds, and one for every other list', () => {
+  const FEEDS = ['GET /feed', 'GET /users/{userId}/activities', 'GET /feed/aggregated', 'GET /realtime/missed'];
+  const LISTS = [
+    'GET /users/{userId}/followers',
+    'GET /users/{userId}/following',
+    'GET /activities/{id}/comments',
+    'GET /notifications',
+    'GET /mutes',
+    'GET /blocks',
+  ];
+  const pageShape = (op: OperationSpec) => {
+    const schema = op.responses[200]?.schema;
+    return schema instanceof z.ZodObject ? schema.shape : undefined;
+  };
+  const paged = Object.entries(table).filter(([key, op]) => key.startsWith('GET ') && pageShape(op)?.items !== undefined);
+  const pathParameters = (key: string) => Object.fromEntries((key.match(/\{[^}]+\}/g) ?? []).map((p) => [p.slice(1, -1), 'x']));
+
+  it('every paged read is a feed or a list, and a new one has to pick', () => {
+    expect(paged.map(([key]) => key).sort()).toEqual([...FEEDS, ...LISTS].sort());
+  });
+
+  it('feeds answer lastRangeKey, and every list answers items and a next that is always there, null at the end', () => {
+    for (const key of FEEDS) expect(Object.keys(pageShape(table[key]!)!), key).toContain('lastRangeKey');
+    for (const key of LISTS) {
+      const shape = pageShape(table[key]!)!;
+      expect(shape, key).not.toHaveProperty('lastRangeKey');
+      expect([shape.next!.safeParse(null).success, shape.next!.safeParse('c').success, shape.next!.safeParse(undefined).success], key).toEqual([true, true, false]);
+    }
+  });
+
+  it('every list takes `limit` and `cursor`, nothing else: the old `before` (or `lastRangeKey`) is an unknown field', () => {
+    for (const key of LISTS as OperationKey[]) {
+      const parse = (query: Record<string, string>) => parseRequest(event(key, { pathParameters: pathParameters(key), query }), key);
+      expect(parse({ limit: '5', cursor: 'c' }).query, key).toEqual({ limit: '5', cursor: 'c' });
+      expect(fieldsOf(() => parse({ before: 'c' })), key).toEqual(['query.before']);
+      expect(fieldsOf(() => parse({ lastRangeKey: 'c' })), key).toEqual(['query.lastRangeKey']);
+    }
+    expect(fieldsOf(() => parseRequest(event('GET /me/export', { query: { cursor: 'c', limit: '5' } }), 'GET /me/export'))).toEqual(['query.limit']);
+  });
+});

@@ -4,27 +4,22 @@
  * the GetItem. Neither ever scans: counts are kept per day in the head (model/notification.ts).
  */
 import { countsOfHead, cursorOfOrderSk, orderBoundFor, orderSkOfCursor, parseGroup, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
-import { invalidCursor } from '../../model/errors.js';
 import { groupPage, readHeadItem } from '../../stores/notification-store.js';
+import { afterCursor, type ListPage, type ListRequest } from '../list-page.js';
 import { notificationPolicy, windowStart } from './policy.js';
 
-export interface NotificationPage {
-  items: NotificationGroup[];
-  lastRangeKey: string | null;
-  unseen: number;
-  unread: number;
+/** A page of groups (list-page.ts), with the caller's unseen and unread counts beside it. */
+export interface NotificationPage extends ListPage<NotificationGroup> {
+  readonly unseen: number;
+  readonly unread: number;
 }
 
-export async function readNotifications(recipient: string, limit: number, before?: string): Promise<NotificationPage> {
+export async function readNotifications(recipient: string, req: ListRequest): Promise<NotificationPage> {
   const window = windowStart(Date.now(), notificationPolicy().ttlMs);
-  let afterSk: string | undefined;
-  if (before !== undefined) {
-    afterSk = orderSkOfCursor(before);
-    if (!afterSk) throw invalidCursor('query.before', 'a lastRangeKey from a previous page');
-  }
+  const afterSk = afterCursor(req.cursor, orderSkOfCursor);
   const beyondWindow = afterSk !== undefined && afterSk >= orderBoundFor(window.ticks);
   const [page, head] = await Promise.all([
-    beyondWindow ? Promise.resolve({ items: [], lastEvaluatedKey: undefined }) : groupPage(recipient, window.ticks, limit, afterSk),
+    beyondWindow ? Promise.resolve({ items: [], lastEvaluatedKey: undefined }) : groupPage(recipient, window.ticks, req.limit, afterSk),
     readHeadItem(recipient),
   ]);
   const { unseen, unread } = countsOfHead(head, window.day);
@@ -35,7 +30,7 @@ export async function readNotifications(recipient: string, limit: number, before
   const last = page.items.at(-1);
   return {
     items,
-    lastRangeKey: page.lastEvaluatedKey && last ? cursorOfOrderSk(String(last.sk)) : null,
+    next: page.lastEvaluatedKey && last ? cursorOfOrderSk(String(last.sk)) : null,
     unseen,
     unread,
   };

@@ -1,6 +1,6 @@
 /**
  * Followers and following of a user (GET /users/{id}/followers|following, "More" pages on with
- * `next`), their counts (GET /users/{id}), and follow/unfollow buttons (PUT/DELETE /following/{id}).
+ * the page's `next` as `cursor`), their counts (GET /users/{id}), and follow/unfollow buttons (PUT/DELETE /following/{id}).
  */
 import type { FollowListEntry } from '@tickfeed/client';
 import { dataOf } from '../api.js';
@@ -90,12 +90,12 @@ async function followList(
   const items = h('ul', { class: 'users', 'data-testid': list });
   const more = h('button', { type: 'button' }, 'More');
   const status = h('div', { class: 'status' });
-  const read = (before?: string) =>
+  const read = (cursor: string | null) =>
     dataOf(
       `GET /users/${userId}/${list}`,
-      session.client.GET(`/users/{userId}/${list}`, { params: { path: { userId }, query: before ? { limit, before } : { limit } } }),
+      session.client.GET(`/users/{userId}/${list}`, { params: { path: { userId }, query: cursor === null ? { limit } : { limit, cursor } } }),
     );
-  const show = (page: { items: FollowListEntry[]; next?: string }) => {
+  const show = (page: { items: FollowListEntry[]; next: string | null }) => {
     for (const { userId: entry } of page.items) {
       items.append(
         h(
@@ -108,11 +108,15 @@ async function followList(
       );
     }
     next = page.next;
-    more.hidden = next === undefined;
+    more.hidden = next === null;
     if (!items.childElementCount) replace(status, h('p', { class: 'muted' }, 'Nobody yet.'));
   };
-  let next: string | undefined;
-  more.addEventListener('click', () => busy(more, status, async () => show(await read(next))));
-  show(await read());
+  let next: string | null = null;
+  more.addEventListener('click', () =>
+    busy(more, status, async () => {
+      if (next !== null) show(await read(next));
+    }),
+  );
+  show(await read(null));
   return h('section', {}, h('h2', {}, list === 'followers' ? 'Followers' : 'Following'), status, items, more);
 }

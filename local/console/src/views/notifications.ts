@@ -1,5 +1,5 @@
 /**
- * The caller's notifications (GET /notifications, "Older" pages with `before`), the unseen badge
+ * The caller's notifications (GET /notifications, "Older" pages: the page's `next` as `cursor`), the unseen badge
  * (the page's `unseen`, GET /notifications/counts after a change) and "Mark all seen/read"
  * (POST /notifications/seen|read with no body: every group). Counts pushed over the realtime
  * channel redraw the page (a new event, or a mark from another tab).
@@ -16,16 +16,16 @@ export const renderNotifications: ViewRenderer = async ({ session, place, setUns
   const counts = h('p', { 'data-testid': 'notification-counts' });
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
   const older = h('button', { type: 'button', 'data-testid': 'older' }, 'Older');
-  let cursor: string | null = null;
+  let next: string | null = null;
 
   const showCounts = (c: { unseen: number; unread: number }) => {
     replace(counts, `${c.unseen} unseen · ${c.unread} unread`);
     setUnseen(c.unseen);
   };
-  const showPage = (page: { items: NotificationGroup[]; lastRangeKey: string | null }) => {
+  const showPage = (page: { items: NotificationGroup[]; next: string | null }) => {
     list.append(...page.items.map((n) => row(session.user, n)));
-    cursor = page.lastRangeKey;
-    older.hidden = cursor === null;
+    next = page.next;
+    older.hidden = next === null;
     if (!list.childElementCount) replace(status, h('p', { class: 'muted' }, 'No notifications.'));
   };
   const reload = async () => {
@@ -46,9 +46,9 @@ export const renderNotifications: ViewRenderer = async ({ session, place, setUns
   };
   older.addEventListener('click', () =>
     busy(older, status, async () => {
-      if (cursor === null) return;
-      const before = cursor;
-      showPage(await dataOf('GET /notifications', api.GET('/notifications', { params: { query: { limit, before } } })));
+      if (next === null) return;
+      const cursor = next;
+      showPage(await dataOf('GET /notifications', api.GET('/notifications', { params: { query: { limit, cursor } } })));
     }),
   );
 
