@@ -5,7 +5,7 @@
  * the next part starts (null on the last). The profile and the activity window come with the first
  * part. Parts stay far below API Gateway's 10 MB and Lambda's 6 MB response limits.
  */
-import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
+import { setting, windowSetting } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
 import { invalidCursor } from '../model/errors.js';
@@ -19,7 +19,7 @@ import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';
 import { profileOf } from './following.js';
-import { readActivityWindow, type Segments, type WindowConfig } from './rollups/windows.js';
+import { readActivityWindow } from './rollups/windows.js';
 
 /** JSON bytes a part aims at (a page may overshoot it by one page). */
 export const PART_BYTES = 1_000_000;
@@ -125,9 +125,8 @@ export async function exportUser(user: string, cursor?: string): Promise<ExportP
   return { userId: user, profile, ...part, activityWindow, next: pos.s < SECTIONS.length ? encode(pos) : null };
 }
 
-let windowSettings: { cfg: WindowConfig; segments: Segments } | undefined;
 async function windowOf(user: string) {
-  const { cfg, segments } = (windowSettings ??= { cfg: readWindowConfig(), segments: readConfig('ACTIVITY_SEGMENTS') });
+  const { cfg, segments } = { cfg: windowSetting(), segments: setting('ACTIVITY_SEGMENTS') };
   return readActivityWindow(user, Date.now(), cfg.buckets, cfg, segments);
 }
 

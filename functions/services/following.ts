@@ -6,7 +6,7 @@
  * A user follows at most MAX_FOLLOWING users (each follow costs a backfill, each unfollow a
  * cleanup): one more is a ConflictError (409), decided inside the follow transaction.
  */
-import { readConfig } from '../../lib/defs/config.js';
+import { setting } from '../../lib/defs/config.js';
 import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
@@ -40,8 +40,7 @@ async function startBackfill(follower: string, followee: string): Promise<void> 
   else await clearPending(follower, followee, 'backfillPending', 'active');
 }
 
-let maxFollowing: number | undefined;
-const maxFollowingOf = () => (maxFollowing ??= readConfig('MAX_FOLLOWING'));
+const maxFollowingOf = () => setting('MAX_FOLLOWING');
 
 /** Whether `follower` muted `followee`, and whether `followee` has an erase mark: one BatchGet. */
 async function muteAndErasure(follower: string, followee: string): Promise<{ muted: boolean; erased: boolean }> {
