@@ -8,7 +8,7 @@ export interface Figure {
   readonly metric: string;
   readonly value: number;
   readonly unit: string;
-  /** The target, as text (e.g. "≤ 1.2"), when the issue sets one. */
+  /** The target, as text (e.g. "≤ 1.2"), when the figure has one. */
   readonly target?: string;
   /** Whether the target is met; undefined when there is no target. */
   readonly met?: boolean;

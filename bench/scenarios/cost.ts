@@ -6,7 +6,7 @@
  * with the handlers otherwise quiet; the meter's call classifier (bench/context.ts) says where
  * the units went.
  *
- * Minimums (Core v2 data model):
+ * Minimums (the data model in docs/data-model.md):
  *  - a POST: the original in the author's timeline + the author's own home-feed copy;
  *  - a follower copy: its own write; the follower list is read once per post (reported apart);
  *  - a push-only page: one Query reading limit + 1 copies (+ the small head item on a first page);

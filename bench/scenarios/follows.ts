@@ -1,5 +1,5 @@
 /**
- * Scenario — follows (issue 19, items 3 and 4), side by side in one run:
+ * Scenario — follows (hot users, bulk import), side by side in one run:
  *
  * 1. Hot user: follows of one user vs follows spread over as many users, through the API
  *    (PUT /following, FOLLOW_CONCURRENCY in flight), as follows/s from the first request to the

@@ -1,5 +1,5 @@
 /**
- * Scenario — realtime (issue 22). An author with 1,000 followers, every follower connected over a
+ * Scenario — realtime. An author with 1,000 followers, every follower connected over a
  * WebSocket (the `ws` package, to the local realtime API on loopback: the same $connect handler
  * and @connections sends as in AWS). Measured:
  * - 201 of a post → its `feed.item` at each subscriber (p50/p99 over every subscriber of every

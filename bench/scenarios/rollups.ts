@@ -47,7 +47,7 @@ const ACTIVITIES = 3000;
 /** GetRecords' maximum: the raw drain is the ceiling. */
 const RAW_LIMIT = 1000;
 const REPS = 2;
-/** The bench's post rate: the 10 % posts of issue 19's mix at 150 requests/s. */
+/** The bench's post rate: the 10 % posts of the workload mix (docs/workload.md) at 150 requests/s. */
 const POST_RATE = 15;
 const POST_SECONDS = 600;
 const POST_USERS = 1000;

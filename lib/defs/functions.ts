@@ -175,7 +175,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'CONTROL_SETTLE'],
     realtime: { pushes: true },
   }),
-  /** Feed stream → rollup rows and activity entries, once per tumbling window (issue 5). Writes the stats table only. */
+  /** Feed stream → rollup rows and activity entries, once per tumbling window. Writes the stats table only. */
   rollups: {
     id: 'rollups',
     entry: 'functions/handlers/rollups.ts',

@@ -1,5 +1,5 @@
 /**
- * The web console updates live (issue 22): with the feed open, a followee's post appears, its
+ * The web console updates live: with the feed open, a followee's post appears, its
  * delete takes it away, and a like of the reader's post raises the unseen badge — pushed over the
  * realtime WebSocket to the page (local/console/src/live.ts), with no reload and no click.
  */

@@ -1,5 +1,5 @@
 /**
- * Template intent for issue 11's operational rules: alarms on every loss path, event filters on
+ * Template intent for the operational rules: alarms on every loss path, event filters on
  * the stream mappings, the fan-out worker's maximum concurrency, per-route throttles, and exact
  * least-privilege grants. One behaviour per test.
  */

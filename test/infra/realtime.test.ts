@@ -1,4 +1,4 @@
-/** Template intent for the realtime WebSocket API (issue 22), one behaviour per test. */
+/** Template intent for the realtime WebSocket API, one behaviour per test. */
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionList, PUSH_FAILURE_METRIC, REALTIME_ENDPOINT_ENV, REALTIME_STAGE, REALTIME_URL_ENV, realtimeRoutes } from '../../lib/defs/index.js';

@@ -202,7 +202,7 @@ describe('configuration', { timeout: 180_000 }, () => {
   });
 });
 
-describe('two kinds of caller (issue 11)', { timeout: 180_000 }, () => {
+describe('two kinds of caller', { timeout: 180_000 }, () => {
   const routeWithKey = (t: Template, key: string) =>
     Object.values(t.findResources('AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
 

@@ -1,5 +1,5 @@
 /**
- * Bounded work per caller (issue 11, part 2) on the shared local stack: rollup reads refuse ranges
+ * Bounded work per caller on the shared local stack: rollup reads refuse ranges
  * outside the retained past or more than a day ahead (400 problem+json before any Query), activity
  * windows read a bounded key range, and following stops at MAX_FOLLOWING (409) — under concurrency
  * too — while a repeat follow stays 204.

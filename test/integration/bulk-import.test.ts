@@ -1,5 +1,5 @@
 /**
- * Bulk import (issue 19, item 4) on the shared stack: POST /batch/follows and /batch/activities
+ * Bulk import on the shared stack: POST /batch/follows and /batch/activities
  * take admin tokens only, refuse bad input with nothing written, keep counts exact — also when the
  * same batch is sent again, when a call fails half-way and is retried (failures injected into the
  * SDK client of this worker, which runs the import's service itself), and when the user follows

@@ -2,7 +2,7 @@
  * A DELETE in the middle of a fan-out or a backfill leaves no copy behind, on a stack of its own
  * (handlers and pollers in this process, so the fan-out worker's copy writes can be held at a gate
  * while the DELETE and its retract job run; FEED_MAX_ITEMS = 10 with FEED_TRIM_CHANCE = 1, as the
- * other round-1 replays: every copy write attempts a trim).
+ * other retention replays: every copy write attempts a trim).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';

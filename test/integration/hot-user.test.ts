@@ -1,5 +1,5 @@
 /**
- * Follows of one user at once (issue 19, item 3): the follower count is split over
+ * Follows of one user at once: the follower count is split over
  * FOLLOWER_SHARDS items (model/profile.ts), so concurrent follows of one user do not all update
  * one item, and the count stays exact — through the API, across unfollows, across the pull
  * threshold (FANOUT_PULL_THRESHOLD = 50 on the shared stack), and when a follow loses a

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 9 (first half): every 4xx the local HTTP API gives before a route is reached is
+ * Every 4xx the local HTTP API gives before a route is reached is
  * problem+json — an over-long request target (414), over-long headers (431), a request Node's
  * parser refuses (400) — never the bare status line Node writes by default.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 8: the local stack reaches no one but this host. Every listener of the shared
+ * The local stack reaches no one but this host. Every listener of the shared
  * stack (HTTP API, SQS server, DynamoDB Local) is bound to loopback, DynamoDB Local's JVM holds no
  * listening socket anywhere else, no browser origin gets CORS access to DynamoDB Local, and a
  * request naming another host (a DNS-rebound page) is refused.

@@ -1,5 +1,5 @@
 /**
- * No user can harm another (issue 20, items 1–3 and 9b), on a stack of its own: CONTROL_SETTLE 2 s
+ * No user can harm another, on a stack of its own: CONTROL_SETTLE 2 s
  * (an erase finishes in seconds), NOTIFY_STRANGER_LIMIT 3, NOTIFICATIONS_MAX_ITEMS 4 (a trim once
  * 4 + 1 groups are exceeded) and REACTION_KINDS at its largest allowed size.
  *  1. an erase keeps the blocks and mutes others placed on the erased user, holding only a hash of

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 6: per-caller rate limits, at the DEFAULT limits, on a stack of this file's own
+ * Per-caller rate limits, at the DEFAULT limits, on a stack of this file's own
  * (the shared test stack sets limits its tests never meet). The handlers run in this process, so
  * the limiter's clock is frozen here (nothing refills unless the test moves it) and its writes to
  * the limits table are counted: one conditional UpdateItem per lease of 20 tokens, no read.

@@ -1,5 +1,5 @@
 /**
- * Realtime (issue 22) on the shared local stack: WebSocket clients connect to the local realtime
+ * Realtime on the shared local stack: WebSocket clients connect to the local realtime
  * API (the same $connect/$disconnect/$default handlers and @connections sends as in AWS) and
  * receive what the job lanes push.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 20 items 4 and 7, with faults injected into the handlers' own SDK clients (this file runs
+ * Retries that repair, with faults injected into the handlers' own SDK clients (this file runs
  * its own stack, pollers and handlers in this process):
  *  - a mute, unmute or block whose job could not be queued after its transaction committed
  *    answers 500, and the client's retry queues the work again (the mute's cleanup, the unmute's

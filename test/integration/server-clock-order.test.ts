@@ -1,5 +1,5 @@
 /**
- * The server's clock orders every feed, whatever time a client sends (a round-1 bug, replayed on a
+ * The server's clock orders every feed, whatever time a client sends (an early bug, replayed on a
  * stack of its own, FEED_MAX_ITEMS = 10 with FEED_TRIM_CHANCE = 1 as the other replays): a far-future
  * time is refused, a backdated one is the activity's time only, and `since` catch-up finds the
  * next post.

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 5: text SQS cannot carry. SQS refuses a message body holding characters outside
+ * Text SQS cannot carry. SQS refuses a message body holding characters outside
  * #x9 #xA #xD #x20–#xD7FF #xE000–#xFFFD #x10000–#x10FFFF and messages over 1 MiB; the local SQS
  * server now refuses them as SQS does (it accepted both, so no test saw a post acknowledged whose
  * jobs could never be queued), and the edge refuses such text in any request with a 400 before

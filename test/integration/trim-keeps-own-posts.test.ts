@@ -1,5 +1,5 @@
 /**
- * Retention of a home feed never touches what its owner posted (a round-1 bug, replayed): on a stack
+ * Retention of a home feed never touches what its owner posted (an early bug, replayed): on a stack
  * of its own with FEED_MAX_ITEMS = 10 and FEED_TRIM_CHANCE = 1, every copy write attempts a trim
  * and none is left to the draw. (Trim racing an unfollow cleanup: retention.test.ts.)
  */

@@ -1,4 +1,4 @@
-/** Two kinds of caller (issue 11 part 1): scope parsing, PROTECTED_VERBS, the access rules. */
+/** Two kinds of caller: scope parsing, PROTECTED_VERBS, the access rules. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../lib/defs/config.js';
 import { routes } from '../../lib/defs/routes.js';
