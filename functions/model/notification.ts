@@ -85,7 +85,8 @@ export const claimedEventId = (eventId: string) => shortHash(eventId);
 export const MAX_CLAIM_EVENTS = 100;
 
 /** A stranger's count of the groups they started in `recipient`'s notifications on `day`. */
-export const strangerQuotaKey = (recipient: string, day: string, sender: string) => ({ pk: notificationPartition(recipient), sk: `q#${day}#${shortHash(sender)}` });
+export const STRANGER_QUOTA_PREFIX = 'q#';
+export const strangerQuotaKey = (recipient: string, day: string, sender: string) => ({ pk: notificationPartition(recipient), sk: `${STRANGER_QUOTA_PREFIX}${day}#${shortHash(sender)}` });
 
 const GID = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.(\d{4}-\d{2}-\d{2})$/;
 /** The day of a well-formed group id (its verb and object are in the group item); undefined otherwise. */

@@ -4,7 +4,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { homeFeedKey } from '../../functions/model/feed-copy.js';
+import { homeFeedKey, homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
@@ -24,7 +24,7 @@ describe('event-source plumbing', () => {
       return Item;
     });
     expect(copy.id).toBe(original.id);
-    expect(copy.pk).toBe(`f#${follower}`); // a copy lives in the follower's home feed, not a timeline
+    expect(copy.pk).toBe(homeFeedPartition(follower!)); // a copy lives in the follower's home feed, not a timeline
     expect(copy.deletedAt).toBeUndefined();
   });
 });

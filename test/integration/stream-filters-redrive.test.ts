@@ -19,7 +19,10 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } 
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { feedHeadKey } from '../../functions/model/feed-head.js';
+import { timelinePartition } from '../../functions/model/timeline-item.js';
+import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { eventSources, functions, type StreamSourceDef } from '../../lib/defs/index.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { writeEndpoints } from '../../local/endpoints.js';
@@ -87,7 +90,7 @@ describe('event filters (own stack)', () => {
     const owner = uid('owner');
     const table = stack.tableNames.feed;
     // Noise first: a copy insert, its rewrite, its trim removal, a head update.
-    const copy = { pk: `f#${owner}`, rk: 4242n, verb: 'post', actor: author, time: new Date().toISOString() };
+    const copy = { pk: homeFeedPartition(owner), rk: 4242n, verb: 'post', actor: author, time: new Date().toISOString() };
     await doc.send(new PutCommand({ TableName: table, Item: copy }));
     await doc.send(new PutCommand({ TableName: table, Item: { ...copy, content: 'rewritten' } }));
     await doc.send(new DeleteCommand({ TableName: table, Key: { pk: copy.pk, rk: copy.rk } }));
@@ -95,17 +98,17 @@ describe('event filters (own stack)', () => {
     // Then a real post (original + the author's own copy) and its deletion (tombstone MODIFY + copy REMOVE).
     const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'filtered' } });
     expect(posted.status).toBe(201);
-    const timelinePk = `t#${author}`;
+    const timelinePk = timelinePartition(author);
     await eventually(() => received.rollups.some((r) => pkOf(r) === timelinePk), { what: 'rollups to get the timeline insert', timeoutMs: 30_000 });
     expect((await api('DELETE', `/activities/${posted.body.id}`, { on: own, as: author })).status).toBe(204);
     await eventually(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), { what: 'the outbox to get the deletion', timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 1500)); // anything else still in flight would have arrived by now
 
-    const mine = (fn: 'outbox' | 'rollups') => received[fn].filter((r) => [timelinePk, `f#${owner}`, `f#${author}`].includes(pkOf(r)));
+    const mine = (fn: 'outbox' | 'rollups') => received[fn].filter((r) => [timelinePk, homeFeedPartition(owner), homeFeedPartition(author)].includes(pkOf(r)));
     expect(mine('outbox').map((r) => `${r.eventName} ${pkOf(r)}`)).toEqual([`INSERT ${timelinePk}`, `MODIFY ${timelinePk}`]);
     expect(mine('rollups').map((r) => `${r.eventName} ${pkOf(r)}`)).toEqual([`INSERT ${timelinePk}`]);
     // Across everything this stack did (fan-out copies, retract removals, heads): no f# record ever.
-    for (const fn of ['outbox', 'rollups'] as const) expect(received[fn].filter((r) => pkOf(r).startsWith('f#')), fn).toEqual([]);
+    for (const fn of ['outbox', 'rollups'] as const) expect(received[fn].filter((r) => pkOf(r).startsWith(feedPartitionPrefix.homeFeed)), fn).toEqual([]);
     expect(received.rollups.filter((r) => r.eventName !== 'INSERT')).toEqual([]);
   }, 90_000);
 });
