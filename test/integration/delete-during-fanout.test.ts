@@ -10,13 +10,13 @@ import { seedFollowers } from '../support/graph-seed.js';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
 import { uid } from '../support/ids.js';
 import { jobDone } from '../support/job-done.js';
-import { own, settled, startOwnStack, stopOwnStack, storedCopies, tally } from '../support/own-stack.js';
+import { own, settled, startTrimmingStack, stopOwnStack, storedCopies, tally } from '../support/own-stack.js';
 import { eventually } from '../support/wait.js';
 
 const N = 10;
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N), FEED_TRIM_CHANCE: '1' } });
+  await startTrimmingStack(N);
   const handlerClients = await import('../../functions/platform/clients.js');
   installCopyHold(handlerClients.dynamo);
 }, 120_000);

@@ -6,19 +6,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
+import { idsOf } from '../support/feeds.js';
 import { uid } from '../support/ids.js';
-import { own, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { own, startTrimmingStack, stopOwnStack } from '../support/own-stack.js';
 import { eventually } from '../support/wait.js';
 
 const N = 10;
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N), FEED_TRIM_CHANCE: '1' } });
+  await startTrimmingStack(N);
 }, 120_000);
 
 afterAll(stopOwnStack);
-
-const ids = (page: { items: { id: string }[] }) => page.items.map((i) => i.id);
 
 describe("the server's clock orders every feed", () => {
   it('refuses a far-future time, keeps a backdated one as the activity time only, and since catch-up finds the next post', async () => {
@@ -34,12 +33,12 @@ describe("the server's clock orders every feed", () => {
     expect([first.status, skewed.status, backdated.status]).toEqual([201, 201, 201]);
     expect(backdated.body.time).toBe('2001-01-01T00:00:00.000000000Z');
     const order = [backdated.body.id, skewed.body.id, first.body.id]; // newest first = posting order reversed
-    await eventually(async () => ids((await api('GET', '/feed', { on: own, as: reader })).body).join() === order.join(), { what: 'reader sees the posts in posting order', timeoutMs: 60_000 });
+    await eventually(async () => idsOf((await api('GET', '/feed', { on: own, as: reader })).body).join() === order.join(), { what: 'reader sees the posts in posting order', timeoutMs: 60_000 });
 
     // Catch-up from the newest item the reader holds finds the next post, whatever times came before.
     const head = (await api('GET', '/feed?limit=1', { on: own, as: reader })).body.items[0].rangeKey;
     const next = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'next' } });
-    await eventually(async () => ids((await api('GET', `/feed?since=${head}`, { on: own, as: reader })).body).join() === next.body.id, { what: 'since finds the next post', timeoutMs: 60_000 });
-    expect(ids((await api('GET', `/users/${author}/activities?since=${head}`, { on: own, as: reader })).body)).toEqual([next.body.id]);
+    await eventually(async () => idsOf((await api('GET', `/feed?since=${head}`, { on: own, as: reader })).body).join() === next.body.id, { what: 'since finds the next post', timeoutMs: 60_000 });
+    expect(idsOf((await api('GET', `/users/${author}/activities?since=${head}`, { on: own, as: reader })).body)).toEqual([next.body.id]);
   }, 60_000);
 });

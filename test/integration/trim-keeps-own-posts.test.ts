@@ -5,19 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.js';
+import { idsOf } from '../support/feeds.js';
 import { uid } from '../support/ids.js';
-import { own, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+import { own, startTrimmingStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
 import { eventually } from '../support/wait.js';
 
 const N = 10;
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(N), FEED_TRIM_CHANCE: '1' } });
+  await startTrimmingStack(N);
 }, 120_000);
 
 afterAll(stopOwnStack);
-
-const ids = (page: { items: { id: string }[] }) => page.items.map((i) => i.id);
 
 describe('home-feed retention never touches what a user owns', () => {
   it('alice keeps her post P (timeline, GET, DELETE, foreignId) while bob\'s posts trim her home feed', async () => {
@@ -26,28 +25,28 @@ describe('home-feed retention never touches what a user owns', () => {
     expect(p.status).toBe(201);
     expect((await api('PUT', `/following/${alice}`, { on: own, as: carol })).status).toBe(204);
     expect((await api('PUT', `/following/${bob}`, { on: own, as: alice })).status).toBe(204);
-    await eventually(async () => ids((await api('GET', '/feed', { on: own, as: carol })).body).includes(p.body.id), { what: 'carol gets P by backfill', timeoutMs: 60_000 });
+    await eventually(async () => idsOf((await api('GET', '/feed', { on: own, as: carol })).body).includes(p.body.id), { what: 'carol gets P by backfill', timeoutMs: 60_000 });
 
     const bobs: string[] = [];
     for (let i = 0; i < 60; i++) bobs.push((await api('POST', '/activities', { on: own, as: bob, json: { verb: 'post', content: `b${i}` } })).body.id);
     const newest = [...bobs].reverse().slice(0, N);
-    await eventually(async () => ids((await api('GET', `/feed?limit=${N}`, { on: own, as: alice })).body).join() === newest.join(), { what: "alice's feed shows bob's 10 newest", timeoutMs: 60_000 });
+    await eventually(async () => idsOf((await api('GET', `/feed?limit=${N}`, { on: own, as: alice })).body).join() === newest.join(), { what: "alice's feed shows bob's 10 newest", timeoutMs: 60_000 });
     // Trims ran on the write path (every copy write attempts one here; the first cuts at 2N + margin
     // copies): storage is below the 61 copies written, never below the N newest.
     await eventually(async () => (await storedCopies(alice)).length < 61, { what: 'a trim ran', timeoutMs: 60_000 });
     expect((await storedCopies(alice)).length).toBeGreaterThanOrEqual(N);
 
     const timeline = await api('GET', `/users/${alice}/activities`, { on: own, as: carol });
-    expect(ids(timeline.body)).toEqual([p.body.id]);
+    expect(idsOf(timeline.body)).toEqual([p.body.id]);
     expect((await api('GET', `/activities/${p.body.id}`, { on: own, as: carol })).body).toEqual({ ...p.body, reactions: { counts: {}, own: [] } });
-    expect(ids((await api('GET', '/feed', { on: own, as: carol })).body)).toContain(p.body.id);
+    expect(idsOf((await api('GET', '/feed', { on: own, as: carol })).body)).toContain(p.body.id);
     // Reposting the foreignId returns P (200), not a 409.
     const again = await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: 'P', foreignId: 'p-1' } });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(p.body.id);
 
     expect((await api('DELETE', `/activities/${p.body.id}`, { on: own, as: alice })).status).toBe(204);
-    await eventually(async () => !ids((await api('GET', '/feed', { on: own, as: carol })).body).includes(p.body.id), { what: "P is retracted from carol's feed", timeoutMs: 60_000 });
+    await eventually(async () => !idsOf((await api('GET', '/feed', { on: own, as: carol })).body).includes(p.body.id), { what: "P is retracted from carol's feed", timeoutMs: 60_000 });
     expect((await api('GET', `/activities/${p.body.id}`, { on: own, as: carol })).status).toBe(404);
     expect((await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', foreignId: 'p-1' } })).status).toBe(201);
   }, 120_000);

@@ -17,6 +17,9 @@ const copies = (owner: string) => ({
 });
 
 /** Copies in `owner`'s stored home feed (Select COUNT, all pages). */
+/** The ids of a page's items, in the page's order. */
+export const idsOf = (page: { items: { id: string }[] }): string[] => page.items.map((i) => i.id);
+
 export async function feedCount(owner: string, on: Tables = shared): Promise<number> {
   let total = 0;
   let start: Record<string, unknown> | undefined;

@@ -51,6 +51,10 @@ export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySe
   own = { apiUrl: stack.apiUrl, keys, doc, tableNames: stack.tableNames, checkResponses: false };
 }
 
+/** A stack of this file's own whose every copy write attempts a trim to `maxItems` (FEED_TRIM_CHANCE 1): retention without the draw. */
+export const startTrimmingStack = (maxItems: number): Promise<void> =>
+  startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FEED_MAX_ITEMS: String(maxItems), FEED_TRIM_CHANCE: '1' } });
+
 export async function stopOwnStack(): Promise<void> {
   await stack?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
