@@ -4,6 +4,8 @@
  *   following  pk = following#<follower>  sk = <order>#<followee>
  * Clients page with an opaque cursor: base64url of the last sort key.
  */
+import { isValidUserId } from './user-id.js';
+
 export type FollowList = 'followers' | 'following';
 
 export const followListPartition = (which: FollowList, userId: string) => `${which}#${userId}`;
@@ -26,8 +28,13 @@ export const memberOfListSortKey = (sk: string): string => sk.slice(sk.indexOf('
 
 export const encodeListCursor = (sk: string): string => Buffer.from(sk, 'utf8').toString('base64url');
 
+/** DynamoDB's limit on a sort key's size. */
+const MAX_SORT_KEY_BYTES = 1024;
+
 /** The sort key a client cursor names, or undefined if it is not one this API produced. */
 export function decodeListCursor(cursor: string): string | undefined {
   const sk = Buffer.from(cursor, 'base64url').toString('utf8');
-  return /^\d{19}#./.test(sk) ? sk : undefined;
+  // A well-formed member too: an arbitrary tail could pass DynamoDB's sort-key size (a 500, not a 400).
+  return /^\d{19}#./.test(sk) && isValidUserId(memberOfListSortKey(sk)) && Buffer.byteLength(sk) <= MAX_SORT_KEY_BYTES ? sk : undefined;
 }
+

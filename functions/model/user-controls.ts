@@ -15,6 +15,7 @@
  * fan-out skips the muter from the page it already reads — no read per follower.
  */
 import { shortHash } from './short-hash.js';
+import { isValidUserId, isWellFormed } from './user-id.js';
 
 export type Control = 'mute' | 'block';
 
@@ -52,5 +53,7 @@ export const controlEntry = (target: string): { userId: string | null } => ({ us
 export const encodeControlCursor = (target: string): string => Buffer.from(target, 'utf8').toString('base64url');
 export function decodeControlCursor(cursor: string): string | undefined {
   const target = Buffer.from(cursor, 'base64url').toString('utf8');
-  return target !== '' && encodeControlCursor(target) === cursor ? target : undefined;
+  // A user id or an erased entry's mark, nothing longer: an arbitrary string could pass DynamoDB's sort-key size (a 500, not a 400).
+  const wellFormed = isValidUserId(target) || (isErasedTarget(target) && target.length <= 64 && isWellFormed(target));
+  return wellFormed && encodeControlCursor(target) === cursor ? target : undefined;
 }

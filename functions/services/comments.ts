@@ -27,7 +27,7 @@ export async function listComments(viewer: string, activityId: string, req: List
   const after = afterCursor(req.cursor, parseRangeKey);
   const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, req.limit, after)]);
   const last = page.items.at(-1);
-  return { items: page.items.map(toComment), next: page.lastEvaluatedKey && last ? rkOf(last.rk).toString() : null };
+  return { items: page.items.map(toComment), next: page.more && last ? rkOf(last.rk).toString() : null };
 }
 
 export async function deleteComment(caller: string, activityId: string, commentId: string): Promise<void> {

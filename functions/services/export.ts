@@ -66,7 +66,7 @@ const readers: Record<Section, (user: string, after?: string) => Promise<Section
       return g ? [toNotificationGroup(g)] : [];
     });
     const last = page.items.at(-1);
-    return { items, next: page.lastEvaluatedKey && last ? String(last.sk) : undefined };
+    return { items, next: page.more && last ? String(last.sk) : undefined };
   },
   mutes: (user, after) => controls('mute', user, after),
   blocks: (user, after) => controls('block', user, after),

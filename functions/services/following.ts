@@ -113,7 +113,7 @@ export async function checkThreshold(userId: string): Promise<'pull' | 'unpull' 
 
 /** One page of a follow list, newest follow first (list-page.ts). */
 export async function listFollows(which: FollowList, userId: string, req: ListRequest): Promise<ListPage<{ userId: string }>> {
-  const page = await listPage(which, userId, req.limit, afterCursor(req.cursor, decodeListCursor));
+  const page = await listPage(which, userId, req.limit, afterCursor(req.cursor, decodeListCursor), { peek: true });
   return {
     items: page.userIds.map((id) => ({ userId: id })),
     next: page.lastSortKey ? encodeListCursor(page.lastSortKey) : null,

@@ -29,7 +29,7 @@ import {
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
-import { type Item, queryAll, queryPage } from '../platform/dynamo/query.js';
+import { type Item, queryAll, queryListPage } from '../platform/dynamo/query.js';
 import { transact, type TxItem, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
@@ -217,14 +217,14 @@ export const controlId = (kind: Control, user: string, target: string) => {
 
 /** One page of a user's mutes or blocks, alphabetical, after target `after` (erased targets last, as read: model/user-controls.ts). */
 export async function controlPage(kind: Control, user: string, limit: number, after?: string): Promise<{ targets: string[]; more: boolean }> {
-  const page = await queryPage({
+  const page = await queryListPage({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
     ExpressionAttributeValues: { ':pk': controlPartition(user), ':p': controlPrefix(kind) },
     Limit: limit,
     ...(after !== undefined ? { ExclusiveStartKey: { pk: controlPartition(user), sk: `${controlPrefix(kind)}${after}` } } : {}),
   });
-  return { targets: page.items.map((i) => otherOfControlSk(String(i.sk))), more: page.lastEvaluatedKey !== undefined };
+  return { targets: page.items.map((i) => otherOfControlSk(String(i.sk))), more: page.more };
 }
 
 /** Every control item of a user, both ways (mutes, blocks and their mirrors): for export and erase. */

@@ -20,7 +20,7 @@ import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
-import { queryPage } from '../platform/dynamo/query.js';
+import { type Item, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
@@ -344,21 +344,36 @@ export interface FollowPage {
   readonly lastSortKey?: string;
 }
 
-/** One page of a user's followers or followings, newest follow first, after sort key `after`. */
-export async function listPage(which: FollowList, userId: string, limit: number, after?: string): Promise<FollowPage> {
+/**
+ * One page of a user's followers or followings, newest follow first, after sort key `after`.
+ * `peek` (the API's lists): read one entry more, so `lastSortKey` is set only when more follow; the
+ * jobs walking a list take the Query's own LastEvaluatedKey (an empty last page costs them nothing).
+ */
+export async function listPage(which: FollowList, userId: string, limit: number, after?: string, opts: { peek?: boolean } = {}): Promise<FollowPage> {
   const partition = followListPartition(which, userId);
-  const page = await queryPage({
+  const query = {
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': partition },
     ProjectionExpression: 'sk, muted',
     Limit: limit,
     ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
-  });
+  };
+  let items: Item[];
+  let lastSortKey: string | undefined;
+  if (opts.peek) {
+    const page = await queryListPage(query);
+    items = page.items;
+    lastSortKey = page.more ? String(items.at(-1)!.sk) : undefined;
+  } else {
+    const page = await queryPage(query);
+    items = page.items;
+    lastSortKey = page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined;
+  }
   return {
-    userIds: page.items.map((i) => memberOfListSortKey(String(i.sk))),
-    muted: new Set(page.items.filter((i) => i.muted === true).map((i) => memberOfListSortKey(String(i.sk)))),
-    lastSortKey: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined,
+    userIds: items.map((i) => memberOfListSortKey(String(i.sk))),
+    muted: new Set(items.filter((i) => i.muted === true).map((i) => memberOfListSortKey(String(i.sk)))),
+    lastSortKey,
   };
 }
 

@@ -4,7 +4,7 @@
  * version), its order item moved, and the head's per-day counts — so counts stay exact, and a
  * redelivered or concurrent job either finds its events applied or loses the race and retries.
  */
-import { GetCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   actorIndexKey,
   actorIndexPartition,
@@ -33,7 +33,7 @@ import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
-import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 
 const graph = () => tableName('graph');
@@ -230,14 +230,13 @@ export async function removeGroup(recipient: string, state: GroupState, delta: C
  * One page of groups, most recently updated first, updated at or after `sinceTicks` (the age
  * window), after the order key `afterSk` (a cursor).
  */
-export function groupPage(recipient: string, sinceTicks: bigint, limit: number, afterSk?: string): Promise<QueryPage> {
-  const input: QueryCommandInput = {
+export function groupPage(recipient: string, sinceTicks: bigint, limit: number, afterSk?: string): Promise<ListQueryPage> {
+  return queryListPage({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
     ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
     Limit: limit,
-  };
-  return queryPage(input);
+  });
 }
 
 /** The oldest `limit` groups inside the window (for count retention), oldest first. */

@@ -5,7 +5,7 @@
  * concurrency and a repeat is a no-op; the counter's `closed` mark (set before an activity is
  * deleted) makes a late add fail instead of leaving an orphan behind the purge.
  */
-import { DeleteCommand, GetCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CommentItem, commentKey, commentPartition } from '../model/comment.js';
 import { LEDGER_PREFIX, type LedgerKind, ledgerCommentKey, ledgerPartition, ledgerReactionKey } from '../model/user-ledger.js';
 import { rkOf } from '../model/range-key.js';
@@ -13,7 +13,7 @@ import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reac
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 
@@ -123,14 +123,13 @@ export async function getComment(activityId: string, rk: bigint): Promise<Item |
 }
 
 /** One page of an activity's comments, newest first, older than `after` (a comment rk). */
-export function commentPage(activityId: string, limit: number, after?: bigint): Promise<QueryPage> {
-  const input: QueryCommandInput = {
+export function commentPage(activityId: string, limit: number, after?: bigint): Promise<ListQueryPage> {
+  return queryListPage({
     TableName: feed(),
     KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
     ExpressionAttributeValues: { ':pk': commentPartition(activityId), ...(after === undefined ? {} : { ':after': after }) },
     Limit: limit,
-  };
-  return queryPage(input);
+  });
 }
 
 /** Counter items of these activities (absent = no reactions yet). One BatchGet per 100. */

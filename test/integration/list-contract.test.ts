@@ -66,6 +66,9 @@ async function walk(path: string, limit: number): Promise<unknown[]> {
     expect(Object.keys(res.body).sort(), path).toEqual(['items', 'next', ...(BESIDE[path] ?? [])].sort());
     expect(res.body.items.length, path).toBeLessThanOrEqual(limit);
     items.push(...res.body.items);
+    // A page that says more follow is full, and the last page is never an empty one after a full page.
+    if (res.body.next !== null) expect(res.body.items.length, `${path}: a page before the last is full`).toBe(limit);
+    else if (pages > 1) expect(res.body.items.length, `${path}: the last page holds something`).toBeGreaterThan(0);
     if (res.body.next === null) return items;
     expect(typeof res.body.next === 'string' && res.body.next !== cursor, `${path}: a new cursor or null`).toBe(true);
     cursor = res.body.next;
@@ -81,7 +84,10 @@ describe('every list that is not a feed', () => {
       expect(whole.body.items, path).toHaveLength(size);
       const keys = whole.body.items.map((item: unknown) => JSON.stringify(item));
       expect(new Set(keys).size, `${path}: no item twice`).toBe(size);
-      for (const limit of [1, 2]) expect(await walk(path, limit), `${path} limit=${limit}`).toEqual(whole.body.items);
+      // 1 and 2, and the list's size: a page exactly full at the end says next null.
+      for (const limit of [1, 2, size]) expect(await walk(path, limit), `${path} limit=${limit}`).toEqual(whole.body.items);
+      const exact = await api('GET', path, { as: owner, query: { limit: size } });
+      expect([exact.body.items.length, exact.body.next], `${path} limit=${size}`).toEqual([size, null]);
     }
   });
 
@@ -95,6 +101,11 @@ describe('every list that is not a feed', () => {
       }
       const bogus = await api('GET', path, { as: owner, query: { cursor: 'not-a-cursor' } });
       expect([bogus.status, bogus.body.errors], `${path} ?cursor=not-a-cursor`).toEqual([400, [{ field: 'query.cursor', message: 'a `next` from a previous page' }]]);
+      // Shaped like a real cursor but longer than any key DynamoDB takes: still the 400, never a 500.
+      for (const long of [`${'0'.repeat(19)}#${'x'.repeat(1500)}`, 'x'.repeat(1500)]) {
+        const res = await api('GET', path, { as: owner, query: { cursor: Buffer.from(long).toString('base64url') } });
+        expect([res.status, res.body.errors], `${path} a ${long.length}-character cursor`).toEqual([400, [{ field: 'query.cursor', message: 'a `next` from a previous page' }]]);
+      }
     }
     const exported = await api('GET', '/me/export', { as: owner, query: { cursor: 'not-a-cursor' } });
     expect([exported.status, exported.body.errors]).toEqual([400, [{ field: 'query.cursor', message: 'a `next` from a previous page' }]]);

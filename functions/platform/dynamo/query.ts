@@ -17,6 +17,22 @@ export async function queryPage(input: QueryCommandInput): Promise<QueryPage> {
   return { items: (out.Items ?? []) as Item[], lastEvaluatedKey: out.LastEvaluatedKey as Item | undefined };
 }
 
+/** A page of a list that knows whether more follow (`ListPage`, below). */
+export interface ListQueryPage {
+  readonly items: Item[];
+  readonly more: boolean;
+}
+
+/**
+ * At most `Limit` items, and whether more follow: it reads one item more than it returns. (A
+ * Query that reaches its Limit sets LastEvaluatedKey even when nothing is left, which would end a
+ * list with an empty page.) For Queries without a FilterExpression, where Limit counts items.
+ */
+export async function queryListPage(input: QueryCommandInput & { Limit: number }): Promise<ListQueryPage> {
+  const page = await queryPage({ ...input, Limit: input.Limit + 1 });
+  return { items: page.items.slice(0, input.Limit), more: page.items.length > input.Limit };
+}
+
 /**
  * Every item of a Query, page after page, stopping once `maxItems` are collected (the last page
  * may overshoot; the result is cut to `maxItems`).

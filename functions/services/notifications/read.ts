@@ -19,7 +19,7 @@ export async function readNotifications(recipient: string, req: ListRequest): Pr
   const afterSk = afterCursor(req.cursor, orderSkOfCursor);
   const beyondWindow = afterSk !== undefined && afterSk >= orderBoundFor(window.ticks);
   const [page, head] = await Promise.all([
-    beyondWindow ? Promise.resolve({ items: [], lastEvaluatedKey: undefined }) : groupPage(recipient, window.ticks, req.limit, afterSk),
+    beyondWindow ? Promise.resolve({ items: [], more: false }) : groupPage(recipient, window.ticks, req.limit, afterSk),
     readHeadItem(recipient),
   ]);
   const { unseen, unread } = countsOfHead(head, window.day);
@@ -30,7 +30,7 @@ export async function readNotifications(recipient: string, req: ListRequest): Pr
   const last = page.items.at(-1);
   return {
     items,
-    next: page.lastEvaluatedKey && last ? cursorOfOrderSk(String(last.sk)) : null,
+    next: page.more && last ? cursorOfOrderSk(String(last.sk)) : null,
     unseen,
     unread,
   };
