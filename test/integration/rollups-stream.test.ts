@@ -36,7 +36,9 @@ describe('rollups through the stream', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(post, { minLength: 1, maxLength: 40 }), fc.nat(), async (posts, cut) => {
         // Each execution owns a 4-hour region on its own day (2..N days ago), so runs never mix.
-        const top = Math.floor((Date.now() - (2 + region++) * DAY) / HOUR) * HOUR;
+        // Noon of that day, whatever time it is now: the 3-hour window never crosses midnight, so a
+        // by-day read sees this execution's day only (near midnight it took in the next region's).
+        const top = Math.floor((Date.now() - (2 + region++) * DAY) / DAY) * DAY + 12 * HOUR;
         const actors = [0, 1, 2, 3].map(() => uid('prop'));
         const activities: ActivityInput[] = posts.map((p) => ({
           actor: actors[p.actor]!,
@@ -60,6 +62,13 @@ describe('rollups through the stream', () => {
             return counted >= wave.length;
           }, { timeoutMs: 30_000 });
         }
+        // A window's rows land in more than one batch write: wait until every series has caught up
+        // (a count reaching the total says nothing of the sums written after it), then compare.
+        await eventually(async () => {
+          const canonical = (points: Record<string, number>) => JSON.stringify(Object.entries(points).sort(([a], [b]) => a.localeCompare(b)));
+          for (const s of SERIES) if (canonical(await readSeries(s, from, to)) !== canonical(truth(activities, s))) return false;
+          return true;
+        }, { what: 'every series at its ground truth', timeoutMs: 30_000 }).catch(() => undefined); // the expects below say what differs
         for (const s of SERIES) {
           const minutes = await readSeries(s, from, to);
           expect(minutes, s).toEqual(truth(activities, s));
