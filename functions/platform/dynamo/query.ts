@@ -17,7 +17,7 @@ export async function queryPage(input: QueryCommandInput): Promise<QueryPage> {
   return { items: (out.Items ?? []) as Item[], lastEvaluatedKey: out.LastEvaluatedKey as Item | undefined };
 }
 
-/** A page of a list that knows whether more follow (`ListPage`, below). */
+/** A page of a list that knows whether more follow (queryListPage). */
 export interface ListQueryPage {
   readonly items: Item[];
   readonly more: boolean;
