@@ -3,7 +3,10 @@
  * stack defines (lib/defs/functions.ts — nothing listed here) has a bundle in the synthesized
  * template, and the flows of the pass invoked each of those bundles at least once. A function no
  * flow reaches fails here by name: add a flow that covers it to test/bundles/flows.ts.
+ * Each bundle is one self-contained ESM file of modest size (what it may contain is
+ * test/infra/bundle-contents.test.ts; sizes and cold starts are in the bench).
  */
+import { statSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { functionList } from '../../lib/defs/index.js';
 import { countedInvocations } from '../support/bundle-mode.js';
@@ -17,6 +20,13 @@ describe('the bundles pass', () => {
     expect(bundles, 'run by vitest.bundles.config.ts').not.toBeNull();
     expect(Object.keys(bundles!.functions).sort()).toEqual(functionList.map((f) => f.id).sort());
     for (const bundle of Object.values(bundles!.functions)) expect(bundle.file.startsWith(`${bundles!.outdir}/asset.`)).toBe(true);
+  });
+
+  it('made each bundle one ESM file under 2 MiB', () => {
+    for (const bundle of Object.values(bundles!.functions)) {
+      expect(bundle.file.endsWith('.mjs'), bundle.fn).toBe(true);
+      expect(statSync(bundle.file).size, bundle.fn).toBeLessThan(2 * 1024 * 1024);
+    }
   });
 
   it('invoked every function from its bundle', () => {

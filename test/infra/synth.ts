@@ -10,7 +10,7 @@ import type { TickfeedStack } from '../../lib/tickfeed-stack.js';
 
 /**
  * Bundling is skipped (`aws:cdk:bundling-stacks: []`): template intent does not depend on the
- * bundle's bytes, and the bundle itself is tested from a real `cdk synth` (bundle.test.ts).
+ * bundle's bytes, and the bundles themselves are run by the bundles pass (`npm run test:bundles`).
  */
 export function synth(opts: { context?: Record<string, unknown>; nag?: boolean } = {}): {
   app: App;
