@@ -410,6 +410,7 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
 async function settledSnapshot(users: string[]): Promise<string> {
   let last = await snapshotUsers(users);
   for (;;) {
+    // Bounded: a refused request's stray job has no sentinel to wait on and the shared stack's queues are not ours to drain.
     await new Promise((r) => setTimeout(r, 500));
     const now = await snapshotUsers(users);
     if (now === last) return now;
