@@ -482,10 +482,12 @@ describe('requests generated from the served /openapi.json', () => {
       }
     };
 
-    // Bounded concurrency: 8 in flight.
+    // Bounded concurrency: 32 in flight (measured alone on a 2-core machine: 8 in flight ~300
+    // requests/s, 32 ~550, 64 fewer again). Which requests are sent and what is checked of each
+    // answer do not depend on it.
     let next = 0;
     await Promise.all(
-      Array.from({ length: 8 }, async () => {
+      Array.from({ length: 32 }, async () => {
         while (next < requests.length) await send(requests[next++]!);
       }),
     );
