@@ -1,7 +1,8 @@
 /**
- * Export and erase, on a stack of its own (CONTROL_SETTLE = 2 s, so an unfollow's gone edge is
- * gone within seconds). alice has posts, follows both ways (one ex-follower), reactions and
- * comments both ways, notifications to and from her, mutes and blocks both ways and a foreignId:
+ * Export and erase, on a stack of its own (CONTROL_SETTLE = 1 s, its least: an unfollow's gone
+ * edge is gone, and an erase's feed phase starts, within a second or two). alice has posts,
+ * follows both ways (one ex-follower), reactions and comments both ways, notifications to and
+ * from her, mutes and blocks both ways and a foreignId:
  *  - GET /me/export holds every one of them;
  *  - after DELETE /me and its job, a scan of every item of every table finds her id nowhere (keys
  *    or attribute values, sets and lists included), the others' counts are exact again, and
@@ -17,7 +18,7 @@ import { itemsMentioning } from '../support/settle.js';
 import { eventually } from '../support/wait.js';
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '2s', ROLLUPS: 'post:sum(score)' } });
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { CONTROL_SETTLE: '1s', ROLLUPS: 'post:sum(score)' } });
 }, 120_000);
 
 afterAll(stopOwnStack);
@@ -34,17 +35,32 @@ let a1: { id: string }, a2: { id: string }, c1: { id: string };
 
 describe('export', () => {
   it("holds every kind of thing tickfeed keeps about the caller", async () => {
-    expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(204);
-    expect((await api('PUT', `/following/${carol}`, { on: own, as: alice })).status).toBe(204);
-    expect((await api('PUT', `/following/${alice}`, { on: own, as: carol })).status).toBe(204);
-    a1 = (await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' } })).body;
+    // Requests that do not depend on each other go at once; the follows come before the posts (so
+    // the posts fan out to them), alice's two posts one after the other (the export lists them newest first).
+    const statuses = async (...requests: Promise<{ status: number }>[]) => (await Promise.all(requests)).map((r) => r.status);
+    expect(
+      await statuses(
+        api('PUT', `/following/${alice}`, { on: own, as: bob }),
+        api('PUT', `/following/${carol}`, { on: own, as: alice }),
+        api('PUT', `/following/${alice}`, { on: own, as: carol }),
+      ),
+    ).toEqual([204, 204, 204]);
+    [a1, c1] = (
+      await Promise.all([
+        api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' } }),
+        api('POST', '/activities', { on: own, as: carol, json: { verb: 'post', content: 'carol here' } }),
+      ])
+    ).map((r) => r.body);
     a2 = (await api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: 'second' } })).body;
-    c1 = (await api('POST', '/activities', { on: own, as: carol, json: { verb: 'post', content: 'carol here' } })).body;
-    expect((await api('DELETE', `/following/${alice}`, { on: own, as: carol })).status).toBe(204); // an ex-follower
-    expect((await api('PUT', `/activities/${encodeURIComponent(a1.id)}/reactions/like`, { on: own, as: bob })).status).toBe(204);
-    expect((await api('POST', `/activities/${encodeURIComponent(a1.id)}/comments`, { on: own, as: bob, json: { text: 'nice one' } })).status).toBe(201);
-    expect((await api('PUT', `/activities/${encodeURIComponent(c1.id)}/reactions/love`, { on: own, as: alice })).status).toBe(204);
-    expect((await api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: `reply from ${alice}` } })).status).toBe(201);
+    expect(
+      await statuses(
+        api('DELETE', `/following/${alice}`, { on: own, as: carol }), // an ex-follower
+        api('PUT', `/activities/${encodeURIComponent(a1.id)}/reactions/like`, { on: own, as: bob }),
+        api('POST', `/activities/${encodeURIComponent(a1.id)}/comments`, { on: own, as: bob, json: { text: 'nice one' } }),
+        api('PUT', `/activities/${encodeURIComponent(c1.id)}/reactions/love`, { on: own, as: alice }),
+        api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: `reply from ${alice}` } }),
+      ),
+    ).toEqual([204, 204, 201, 204, 201]);
     // Traces whose pointers are gone before the erase: a comment she deleted (its notification
     // stays, as history) and a follow she undid (dave's follow notification stays).
     const gone = (await api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: 'regret' } })).body;
@@ -52,14 +68,16 @@ describe('export', () => {
     await eventually(async () => (await api('GET', '/notifications', { on: own, as: dave })).body.items.length === 1, { what: "dave's follow notification", timeoutMs: 60_000 });
     expect((await api('DELETE', `/activities/${encodeURIComponent(c1.id)}/comments/${gone.id}`, { on: own, as: alice })).status).toBe(204);
     expect((await api('DELETE', `/following/${dave}`, { on: own, as: alice })).status).toBe(204);
-    for (const [who, path] of [[alice, `/mutes/${dave}`], [alice, `/blocks/${eve}`], [frank, `/mutes/${alice}`], [gina, `/blocks/${alice}`]] as const) {
-      expect((await api('PUT', path, { on: own, as: who })).status).toBe(204);
-    }
-    await eventually(async () => (await api('GET', '/notifications', { on: own, as: alice })).body.items.length === 3, { what: "alice's notifications (follow, like, comment)", timeoutMs: 60_000 });
-    await eventually(async () => (await api('GET', '/notifications', { on: own, as: carol })).body.items.length === 4, { what: "carol's (follow, to, love, comment)", timeoutMs: 60_000 });
-    await eventually(async () => (await api('GET', '/feed', { on: own, as: bob })).body.items.length === 2, { what: "alice's posts in bob's feed", timeoutMs: 60_000 });
-    // Activity windows are written once per tumbling window of the stream (1 s on this stack).
-    await eventually(async () => (await api('GET', `/users/${alice}/activity`, { on: own, as: alice })).body.total >= 2, { what: "alice's activity window", timeoutMs: 60_000 });
+    const controls = [[alice, `/mutes/${dave}`], [alice, `/blocks/${eve}`], [frank, `/mutes/${alice}`], [gina, `/blocks/${alice}`]] as const;
+    expect(await statuses(...controls.map(([who, path]) => api('PUT', path, { on: own, as: who })))).toEqual([204, 204, 204, 204]);
+    // Waited for together: each is a condition of its own.
+    await Promise.all([
+      eventually(async () => (await api('GET', '/notifications', { on: own, as: alice })).body.items.length === 3, { what: "alice's notifications (follow, like, comment)", timeoutMs: 60_000 }),
+      eventually(async () => (await api('GET', '/notifications', { on: own, as: carol })).body.items.length === 4, { what: "carol's (follow, to, love, comment)", timeoutMs: 60_000 }),
+      eventually(async () => (await api('GET', '/feed', { on: own, as: bob })).body.items.length === 2, { what: "alice's posts in bob's feed", timeoutMs: 60_000 }),
+      // Activity windows are written once per tumbling window of the stream (1 s on this stack).
+      eventually(async () => (await api('GET', `/users/${alice}/activity`, { on: own, as: alice })).body.total >= 2, { what: "alice's activity window", timeoutMs: 60_000 }),
+    ]);
 
     const parts: (Record<string, unknown> & { next: string | null })[] = [];
     let cursor: string | null = null;
@@ -87,7 +105,9 @@ describe('export', () => {
 });
 
 describe('erase', () => {
-  it('leaves no item holding her id, exact counts for the others, and 404 for her', async () => {
+  // The two erases run side by side: the admin's is of a user of its own, whom no one here follows or
+  // notifies, and nothing of it names alice.
+  it.concurrent('leaves no item holding her id, exact counts for the others, and 404 for her', async () => {
     expect((await itemsHolding(alice)).length).toBeGreaterThan(20); // she is everywhere before
     // The two unfollows' settle cleanups have run (each deletes its gone edge last): waited for, not slept on.
     await eventually(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), { what: 'the settle cleanups of both unfollows', timeoutMs: 60_000 });
@@ -117,7 +137,7 @@ describe('erase', () => {
     expect(await itemsHolding(alice)).toEqual([]);
   }, 120_000);
 
-  it('DELETE /users/{userId} needs the admin scope', async () => {
+  it.concurrent('DELETE /users/{userId} needs the admin scope', async () => {
     const victim = uid('victim');
     await api('POST', '/activities', { on: own, as: victim, json: { verb: 'post' } });
     expect((await api('DELETE', `/users/${victim}`, { on: own, as: bob })).status).toBe(403);
