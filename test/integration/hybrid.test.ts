@@ -7,10 +7,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
+import { noBackfillOwed } from '../support/backfill.js';
 import { feedCount } from '../support/feeds.js';
 import { api } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
+import { openSocket } from '../support/realtime.js';
 import { eventually } from '../support/wait.js';
 
 interface Item {
@@ -58,15 +60,21 @@ describe('hybrid fan-out', () => {
     expect(follows.every((r) => r.status === 204)).toBe(true);
     await eventually(() => isPulledFor(reader, celeb), { timeoutMs: 30_000, intervalMs: 200 });
 
-    // Pull era: the celebrity's posts are not copied; the normal user's still are.
+    // Pull era: the celebrity's posts are not copied; the normal user's still are. The reader is
+    // connected: each post's fan-out job pushes `feed.item` to them after its copy writes (a pulled
+    // author's to the connected followers, a pushed one's to the owners of the copies written), so
+    // once the reader has the push of c6, c8 and c9, the jobs that would have copied them are done.
+    const socket = await openSocket({ user: reader });
     const pullEra = [await post(celeb, 6), await post(normal, 7), await post(celeb, 8), await post(celeb, 9), await post(normal, 10)];
     await eventually(async () => (await feedCount(reader)) === 7, { timeoutMs: 30_000, intervalMs: 200 });
-    await new Promise((r) => setTimeout(r, 1000));
+    for (const i of [0, 2, 3]) await socket.waitFor((m) => m.type === 'feed.item' && m.item.id === pullEra[i]!.id);
+    await socket.close();
     expect(await feedCount(reader)).toBe(7); // c6, c8, c9 live only in the celebrity's partition
     // A follower who arrives while the author is pulled gets no copies, and reads the posts anyway.
+    // Copies could only come by the follow's backfill: the edge owes none (or the job has finished).
     const late = uid('late');
     expect((await api('PUT', `/following/${celeb}`, { as: late })).status).toBe(204);
-    await new Promise((r) => setTimeout(r, 1000));
+    await eventually(() => noBackfillOwed(late, celeb), { what: 'the late follow owing no backfill' });
     expect(await feedCount(late)).toBe(0);
     const celebPosts = [...pushEra, ...pullEra].filter((_, i) => [0, 2, 4, 5, 7, 8].includes(i)).reverse().map((i) => i.id);
     expect((await readAll(late, 4)).map((i) => i.id)).toEqual(celebPosts);
