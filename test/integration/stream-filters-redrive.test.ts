@@ -31,7 +31,7 @@ import { redriveStreamFailures } from '../../local/redrive.js';
 import type { StreamFailureRecord } from '../../local/stream-poller.js';
 import { ADMIN, api } from '../support/api.js';
 import { uid } from '../support/ids.js';
-import { doc, own, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { doc, own, settled, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
 import { eventually } from '../support/wait.js';
 
 const exec = promisify(execFile);
@@ -102,6 +102,9 @@ describe('event filters (own stack)', () => {
     await eventually(() => received.rollups.some((r) => pkOf(r) === timelinePk), { what: 'rollups to get the timeline insert', timeoutMs: 30_000 });
     expect((await api('DELETE', `/activities/${posted.body.id}`, { on: own, as: author })).status).toBe(204);
     await eventually(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), { what: 'the outbox to get the deletion', timeoutMs: 30_000 });
+    // Every job is done (the retract's copy removal, the purge): no more writes of this test to come.
+    await settled('the deletion');
+    // Bounded: a filtered record never reaches a handler, and a later sentinel item may sit on another shard, so nothing marks the stream read.
     await new Promise((r) => setTimeout(r, 1500)); // anything else still in flight would have arrived by now
 
     const mine = (fn: 'outbox' | 'rollups') => received[fn].filter((r) => [timelinePk, homeFeedPartition(owner), homeFeedPartition(author)].includes(pkOf(r)));
