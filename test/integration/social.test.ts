@@ -110,7 +110,8 @@ describe('notification groups are history, counted exactly once', () => {
     await Promise.all([send(job), send(job), send(job)]); // three redeliveries, concurrently
     await send({ ...job, events: [...job.events, event('dave', 'e-dave')] });
     const page = await notificationsWhen(alice, (n) => n.items[0]?.activityCount === 3);
-    // Wait for the worker to drain the duplicates too, then look again.
+    // Wait for the worker to drain the duplicates too, then look again. Bounded: a redelivery writes
+    // nothing and the worker folds a recipient's jobs, so no effect counts them done, and the shared stack's queue is not ours to drain.
     await new Promise((r) => setTimeout(r, 1500));
     const again = await notifications(alice);
     expect(again.items).toEqual(page.items);
@@ -173,7 +174,8 @@ describe('what notifies whom', () => {
     expect(forCarol.items[0]).toMatchObject({ verb: 'mention', object: p.id, actors: [alice] });
     const forBob = await notificationsWhen(bob, (n) => n.items.length === 1);
     expect(forBob.items[0]).toMatchObject({ verb: 'invite', object: 'game:7', actors: [alice] });
-    // Nothing more arrives for alice from her own actions.
+    // Nothing more arrives for alice from her own actions. Bounded: a notify job carries one recipient's
+    // events and all of alice's here would be her own, so no same-job sentinel exists, and the shared stack's queues are not ours to drain.
     await new Promise((r) => setTimeout(r, 1000));
     expect((await notifications(alice)).items).toHaveLength(2);
   });
