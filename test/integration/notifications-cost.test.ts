@@ -45,25 +45,45 @@ async function costOf(fn: FunctionId, run: () => Promise<unknown>) {
   return { calls, read, write };
 }
 
-/** Post `n` activities as `author` and have `liker` like each: n groups for the author. */
-async function groupsFor(author: string, n: number, liker = uid('liker')) {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
+/**
+ * Post `n` activities as `author` and have one liker like each: n groups for the author. All at
+ * once, or one after another where the groups' order is what a test checks (`inOrder`).
+ */
+async function groupsFor(author: string, n: number, opts: { inOrder?: boolean } = {}): Promise<string[]> {
+  const liker = uid('liker');
+  const group = async (): Promise<string> => {
     const p = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post' } });
-    ids.push(p.body.id);
     expect((await api('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, { on: own, as: liker })).status).toBe(204);
-  }
+    return p.body.id;
+  };
+  if (!opts.inOrder) return Promise.all(Array.from({ length: n }, group));
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await group());
   return ids;
 }
+
+/**
+ * The tests' posts and likes, all made at once before the first test: each test has users of its
+ * own (no seed meets another's), and what a test measures is a reading function's calls, which no
+ * seed makes. The retention test's six go one after another: their order is what it checks.
+ */
+const seeded = { small: uid('small'), big: uid('big'), author: uid('author'), reader: uid('reader') };
+let authorPosts: string[] = [];
+
+beforeAll(async () => {
+  [authorPosts] = await Promise.all([
+    groupsFor(seeded.author, 6, { inOrder: true }),
+    groupsFor(seeded.small, 1),
+    groupsFor(seeded.big, 4),
+    groupsFor(seeded.reader, 3),
+  ]);
+});
 
 const groupCount = async (user: string) => (await api('GET', '/notifications?limit=100', { on: own, as: user })).body.items.length as number;
 
 describe('notification reads are O(1) in what the feed holds', () => {
   it('counts: one GetItem of the same size for 1 group and for 4; a page: one Query + one GetItem', async () => {
-    const small = uid('small');
-    const big = uid('big');
-    await groupsFor(small, 1);
-    await groupsFor(big, 4);
+    const { small, big } = seeded;
     await eventually(async () => (await groupCount(small)) === 1 && (await groupCount(big)) === 4, { what: 'groups of both users', timeoutMs: 60_000 });
 
     const one = await costOf('notifications', () => api('GET', '/notifications/counts', { on: own, as: small }));
@@ -79,8 +99,7 @@ describe('notification reads are O(1) in what the feed holds', () => {
 
 describe('notification retention by count', () => {
   it('keeps the 4 most recent groups once 4 + 1 are exceeded, and counts what is kept', async () => {
-    const author = uid('author');
-    const ids = await groupsFor(author, 6);
+    const [author, ids] = [seeded.author, authorPosts];
     let page: { items: { object: string }[] } = { items: [] };
     await eventually(async () => {
       page = (await api('GET', '/notifications?limit=100', { on: own, as: author })).body;
@@ -113,8 +132,7 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
 
 describe('enriched pages', () => {
   it('?enrich=reactions costs exactly two BatchGetItem calls more than the plain page', async () => {
-    const reader = uid('reader');
-    await groupsFor(reader, 3);
+    const { reader } = seeded;
     await eventually(async () => (await api('GET', '/feed', { on: own, as: reader })).body.items.length === 3, { what: 'the reader\'s feed', timeoutMs: 60_000 });
     const plain = await costOf('feedRead', () => api('GET', '/feed?limit=3', { on: own, as: reader }));
     const rich = await costOf('feedRead', () => api('GET', '/feed?limit=3&enrich=reactions', { on: own, as: reader }));
