@@ -3,13 +3,16 @@
  * messages that failed meanwhile come back and the fan-out completes with one copy per follower.
  * "In the middle" is made, not waited for: the worker's copy writes are held at a gate after the
  * first one (support/hold-copies.ts), the JVM is killed there, and the held writes go to a dead port.
- * Own persistent stack; the retry delay is long enough that the restart (several seconds, more on a
- * busy machine) fits inside the jobs' receive budget, as a Lambda visibility timeout would.
- * A second JVM with persistent storage; about a minute.
+ * Own persistent stack. Once the held jobs have failed, the fan-out lane's poller is held still
+ * until the restarted JVM answers: the failed messages wait in their queue (as they would for a
+ * Lambda visibility timeout longer than the outage) instead of burning their receives on a dead
+ * port, so the retry delay can be short without racing the restart (several seconds, more on a
+ * busy machine) against maxReceiveCount. A second JVM with persistent storage.
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { laneSource } from '../../lib/defs/lanes.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
 import { mustPost } from '../support/api.js';
@@ -32,19 +35,21 @@ const accepts = (port: number) =>
 let restarted: DynamoDbLocal | undefined;
 
 beforeAll(async () => {
-  await startOwnStack({ persistent: true, sqsRetryDelaySeconds: 10 });
+  await startOwnStack({ persistent: true, sqsRetryDelaySeconds: 1 });
   installCopyHold((await import('../../functions/platform/clients.js')).dynamo);
 }, 120_000);
 
 afterAll(async () => {
+  await stopOwnStack(); // its pollers first: they would only meet a stopped JVM otherwise
   await restarted?.stop();
-  await stopOwnStack();
 });
 
 describe('fan-out across a DynamoDB Local restart', () => {
   it('finishes a fan-out interrupted by a DynamoDB Local restart (persistent data)', async () => {
     const author = uid('restart');
-    const followers = await seedFollowers(author, 1000, { on: own });
+    // One page, four 25-item copy writes: the first goes through, three are held — the fan-out is
+    // both begun and unfinished when the JVM dies. More followers only add reads to every tally.
+    const followers = await seedFollowers(author, 100, { on: own });
     // One copy write goes through, the next ones wait at the gate: the fan-out is under way.
     const gate = holdCopiesOf(author, { after: 1 });
     const p = await mustPost(author, { verb: 'post' }, own);
@@ -57,7 +62,10 @@ describe('fan-out across a DynamoDB Local restart', () => {
     const port = Number(new URL(stack.dynamoEndpoint).port);
     await eventually(async () => !(await accepts(port)), { what: 'the killed JVM to let go of its port', timeoutMs: 60_000 });
     gate.open(); // the held writes meet a dead port: their jobs fail and come back
+    // Held once the batches under way (the failing jobs) are settled; none starts until the JVM is back.
+    const resume = await stack.pauseSource(laneSource('fanout'));
     restarted = await startDynamoDbLocal({ port, dataDir: join(dataDir!, 'dynamodb') });
+    resume();
     await allDelivered(followers, p.rangeKey, 180_000);
     console.log(`restart: ${midway.exact}/${followers.length} copies before the restart finished`);
   }, 360_000);
