@@ -11,6 +11,7 @@ import { own, startTrimmingStack, stopOwnStack, storedCopies } from '../support/
 import { eventually } from '../support/wait.js';
 
 const N = 10;
+const BOB_POSTS = 40;
 
 beforeAll(async () => {
   await startTrimmingStack(N);
@@ -27,13 +28,23 @@ describe('home-feed retention never touches what a user owns', () => {
     expect((await api('PUT', `/following/${bob}`, { on: own, as: alice })).status).toBe(204);
     await eventually(async () => idsOf((await api('GET', '/feed', { on: own, as: carol })).body).includes(p.body.id), { what: 'carol gets P by backfill', timeoutMs: 60_000 });
 
-    const bobs: string[] = [];
-    for (let i = 0; i < 60; i++) bobs.push((await api('POST', '/activities', { on: own, as: bob, json: { verb: 'post', content: `b${i}` } })).body.id);
-    const newest = [...bobs].reverse().slice(0, N);
+    // 40 posts: past the first trim (at 2N + margin = 23 copies, from the feed's newest) and the
+    // next one (N + margin = 13 copies after the N-th it kept). Four at a time: the feed's order is
+    // the posts' range keys, whatever order the responses come in.
+    const bobs: { id: string; rangeKey: string }[] = [];
+    for (let i = 0; i < BOB_POSTS; i += 4) {
+      const batch = Array.from({ length: Math.min(4, BOB_POSTS - i) }, (_, j) => api('POST', '/activities', { on: own, as: bob, json: { verb: 'post', content: `b${i + j}` } }));
+      for (const r of await Promise.all(batch)) {
+        expect(r.status).toBe(201);
+        bobs.push(r.body);
+      }
+    }
+    // A range key counts down from a maximum: the newest post has the smallest.
+    const newest = bobs.sort((a, b) => (BigInt(a.rangeKey) < BigInt(b.rangeKey) ? -1 : 1)).slice(0, N).map((b) => b.id);
     await eventually(async () => idsOf((await api('GET', `/feed?limit=${N}`, { on: own, as: alice })).body).join() === newest.join(), { what: "alice's feed shows bob's 10 newest", timeoutMs: 60_000 });
     // Trims ran on the write path (every copy write attempts one here; the first cuts at 2N + margin
-    // copies): storage is below the 61 copies written, never below the N newest.
-    await eventually(async () => (await storedCopies(alice)).length < 61, { what: 'a trim ran', timeoutMs: 60_000 });
+    // copies): storage is below the BOB_POSTS + 1 copies written, never below the N newest.
+    await eventually(async () => (await storedCopies(alice)).length < BOB_POSTS + 1, { what: 'a trim ran', timeoutMs: 60_000 });
     expect((await storedCopies(alice)).length).toBeGreaterThanOrEqual(N);
 
     const timeline = await api('GET', `/users/${alice}/activities`, { on: own, as: carol });
