@@ -44,20 +44,29 @@ export interface Claim {
   readonly events: ReadonlySet<string>;
 }
 
-/** The group and the given actors' claims, strongly consistent (one BatchGet). */
+/**
+ * The group and the given actors' claims, strongly consistent (one BatchGet). `withHead`: the
+ * recipient's head too, in the same BatchGet (the notify job's transaction prunes its stale days).
+ */
 export async function readGroupAndClaims(
   recipient: string,
   gid: string,
   actors: readonly string[],
-): Promise<{ group: GroupState | undefined; claims: Map<string, Claim> }> {
-  const items = await batchGetAll(graph(), [groupKey(recipient, gid), ...actors.map((a) => claimKey(recipient, gid, a))], { consistent: true });
+  opts: { withHead?: boolean } = {},
+): Promise<{ group: GroupState | undefined; claims: Map<string, Claim>; head: Item | undefined }> {
+  const headKey = notificationHeadKey(recipient);
+  const keys = [groupKey(recipient, gid), ...actors.map((a) => claimKey(recipient, gid, a)), ...(opts.withHead ? [headKey] : [])];
+  const items = await batchGetAll(graph(), keys, { consistent: true });
   const claims = new Map<string, Claim>();
   let group: GroupState | undefined;
+  let head: Item | undefined;
+  // Every key is in the recipient's partition: the sort key tells them apart.
   for (const item of items) {
     if (item.sk === groupKey(recipient, gid).sk) group = parseGroup(item);
+    else if (item.sk === headKey.sk) head = item;
     else if (typeof item.actor === 'string') claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
   }
-  return { group, claims };
+  return { group, claims, head };
 }
 
 export async function readGroup(recipient: string, gid: string): Promise<GroupState | undefined> {

@@ -148,10 +148,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     realtime: { pushes: true },
   }),
   /**
-   * notify: notification groups. graph: the head (GetItem), group + claims, the recipient's mutes,
-   * blocks and follow edges (BatchGetItem), groups and claims (Query), group and order items
-   * (PutItem, DeleteItem), claims, head and a stranger's quota (UpdateItem), trims
-   * (BatchWriteItem); feed: the check that the activity is still live (ConditionCheckItem).
+   * notify: notification groups. graph: group + claims + head, the recipient's mutes, blocks and
+   * follow edges (BatchGetItem), the head for a count trim and for the counts pushed (GetItem),
+   * groups and claims (Query), group and order items (PutItem, DeleteItem), claims, head and a
+   * stranger's quota (UpdateItem), trims (BatchWriteItem); feed: the check that the activity is
+   * still live (ConditionCheckItem).
    */
   notifyWorker: laneWorkerDef('notify', {
     tables: { feed: ['ConditionCheckItem'], graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'] },

@@ -1,10 +1,10 @@
 /**
  * The notify job: fold events into the recipient's groups, exactly once. Per group (and source
- * activity): read the group and the actors' claims, drop the events a claim already holds (a
- * redelivery), fold the rest, and write it all in one transaction conditioned on what was read. A
- * lost race re-reads and retries (bounded; then the job fails and SQS redelivers it). An event
- * about an activity deleted meanwhile is dropped by the transaction's check on the original, so
- * nothing lands behind the purge that hides it.
+ * activity): read the group, the actors' claims and the head (one strongly consistent BatchGet),
+ * drop the events a claim already holds (a redelivery), fold the rest, and write it all in one
+ * transaction conditioned on what was read. A lost race re-reads and retries (bounded; then the
+ * job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
+ * the transaction's check on the original, so nothing lands behind the purge that hides it.
  *
  * What one sender can do to a recipient is bounded: a muted or blocked sender notifies no one who
  * muted or blocked them; a sender the recipient does not follow (a stranger) starts at most
@@ -25,7 +25,7 @@ import {
 } from '../../model/notification.js';
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
-import { type Claim, readGroupAndClaims, readHeadItem, writeGroupChange } from '../../stores/notification-store.js';
+import { type Claim, readGroupAndClaims, writeGroupChange } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, notifyStrangerLimit, quotaExpiresAtOf, windowStart } from './policy.js';
 import { audienceOf } from '../controls-state.js';
 import { trimIfDue } from './retention.js';
@@ -80,7 +80,7 @@ async function applyToGroup(
     // (not a lost race: no back-off); each pass drops at least one actor, so it ends.
     for (;;) {
       const actors = [...new Set(unique.map((e) => e.actor))];
-      const [{ group, claims }, head] = await Promise.all([readGroupAndClaims(recipient, gid, actors), readHeadItem(recipient, true)]);
+      const { group, claims, head } = await readGroupAndClaims(recipient, gid, actors, { withHead: true });
       const fresh = freshEvents(unique, claims);
       if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
       const freshActors = [...new Set(fresh.map((e) => e.actor))];
