@@ -302,14 +302,6 @@ export async function putCopies(groups: readonly CopyGroup[], opts?: BatchWriteO
   await batchWriteAll(feed(), requests, { ...opts, marshalled: true });
 }
 
-/** Whether the copy at (owner, rk) exists (strongly consistent, key only). */
-export async function hasCopy(owner: string, rk: bigint): Promise<boolean> {
-  const { Item } = await doc.send(
-    new GetCommand({ TableName: feed(), Key: homeFeedKey(owner, rk), ConsistentRead: true, ProjectionExpression: 'rk' }),
-  );
-  return Item !== undefined;
-}
-
 /** Delete the copies at (owner, rk). Deleting an absent key is harmless (and still 1 WCU). */
 export async function deleteCopies(keys: readonly { owner: string; rk: bigint }[], opts?: BatchWriteOptions): Promise<void> {
   await batchWriteAll(
@@ -377,3 +369,15 @@ export const removePulledUpdate = (owner: string, author: string) => ({
 /** The stored originals at the given keys (tombstones included), strongly consistent. */
 export const getOriginals = (keys: readonly { author: string; rk: bigint }[]): Promise<Item[]> =>
   batchGetAll(feed(), keys.map((k) => timelineKey(k.author, k.rk)), { consistent: true });
+
+/**
+ * The stored original at (author, rk), tombstones included, and whether the author's own copy of
+ * it exists: one strongly consistent BatchGet (a fan-out's first page asks both).
+ */
+export async function getOriginalAndOwnCopy(author: string, rk: bigint): Promise<{ original: Item | undefined; ownCopy: boolean }> {
+  const items = await batchGetAll(feed(), [timelineKey(author, rk), homeFeedKey(author, rk)], { consistent: true });
+  return {
+    original: items.find((i) => i.pk === timelinePartition(author)),
+    ownCopy: items.some((i) => i.pk === homeFeedPartition(author)),
+  };
+}

@@ -125,14 +125,15 @@ export const functions: Record<FunctionId, FunctionDef> = {
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/run.ts).
   // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
   /**
-   * fanout: copies of a new post. feed: isLive/hasCopy and the trims' readHead (GetItem), trims'
-   * copyKeys (Query), copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the
-   * author's profile (GetItem), follower pages (Query).
+   * fanout: copies of a new post. feed: the first page's original with the author's own copy
+   * (BatchGetItem), isLive and the trims' readHead (GetItem), trims' copyKeys (Query), copies
+   * in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the author's profile (GetItem),
+   * follower pages (Query).
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
     // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
-    tables: { feed: ['GetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
+    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
     config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
     realtime: { pushes: true },
   }),

@@ -1,6 +1,7 @@
 /**
  * fanout job: copy a new post into one page of its author's followers' home feeds (and, on the
- * first page, the author's own if POST did not get to write it: a read costs a fifth of a write).
+ * first page, the author's own if POST did not get to write it: a read costs a fifth of a write,
+ * and it is read in one BatchGet with the original for the first check).
  *
  * Delete-safety: a DELETE can mark the original at any moment. Checked before the page (a deleted
  * post stops its fan-out) AND after the writes: the retract job may already have passed these
@@ -8,7 +9,6 @@
  * make the two orders exhaustive: either our writes finished before the mark (the retract, which
  * starts after the mark, deletes them) or our re-check sees the mark.
  */
-import { hasCopy } from '../../stores/feed-store.js';
 import { getProfile } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
@@ -17,13 +17,13 @@ import { ticksOfRangeKey } from '../../model/range-key.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems, pushPulledPost } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage, isLive } from './shared.js';
+import { FOLLOWER_PAGE, followerPage, isLive, isLiveWithOwnCopy } from './shared.js';
 
 export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<void> {
   const rk = BigInt(job.rk);
   const source = { ...itemOfImage(job.image as StreamImage), rk };
   const first = !job.cursor;
-  const [live, ownCopy] = await Promise.all([isLive(job.author, rk), first ? hasCopy(job.author, rk) : true]);
+  const { live, ownCopy } = first ? await isLiveWithOwnCopy(job.author, rk) : { live: await isLive(job.author, rk), ownCopy: true };
   if (!live) return;
   // Decided once, on the first page: a pulled author's posts are merged at read time instead.
   const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;

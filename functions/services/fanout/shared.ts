@@ -7,7 +7,7 @@
  * and a failure after the send loses nothing: the message comes back and rewrites the same keys.
  */
 import { isVisibleOriginal } from '../../model/timeline-item.js';
-import { getOriginal, getOriginals } from '../../stores/feed-store.js';
+import { getOriginal, getOriginalAndOwnCopy, getOriginals } from '../../stores/feed-store.js';
 import { listPage } from '../../stores/graph-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { Job } from '../jobs/jobs.js';
@@ -34,6 +34,12 @@ export async function followerPage(job: PagedJob, author: string, size: number, 
 /** The original is there, visible (not marked deleted, not expired). */
 export async function isLive(author: string, rk: bigint): Promise<boolean> {
   return isVisibleOriginal(await getOriginal(author, rk), nowSeconds());
+}
+
+/** isLive, and whether the author's own copy of the original exists, in one read. */
+export async function isLiveWithOwnCopy(author: string, rk: bigint): Promise<{ live: boolean; ownCopy: boolean }> {
+  const { original, ownCopy } = await getOriginalAndOwnCopy(author, rk);
+  return { live: isVisibleOriginal(original, nowSeconds()), ownCopy };
 }
 
 /** Of the given originals of `author`, the rks that are no longer live (deleted meanwhile). */
