@@ -77,7 +77,7 @@ describe('feed', () => {
     // The browser logs the refused token request, and Playwright hands that log over after the
     // page has drawn: wait for it, take it out, and let any other error still fail the test.
     const refused = (p: string) => p.includes('status of 400');
-    await expect.poll(() => problems.some(refused)).toBe(true);
+    await expect.poll(() => problems.some(refused), { timeout: 10_000 }).toBe(true);
     problems.splice(0, problems.length, ...problems.filter((p) => !refused(p)));
   });
 });

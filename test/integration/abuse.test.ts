@@ -157,7 +157,9 @@ const reactionKinds: AbuseCase = {
     const mallory = uid('mallory');
     const allowed = new Set(['like', 'love']);
     const kinds = [...allowed, ...Array.from({ length: 248 }, (_, i) => `k${i}_${'z'.repeat(24)}`)];
-    await inLanes(kinds, 8, (kind) => hostile(allowed.has(kind) ? 'contained' : 'refused', 'PUT', `/activities/${enc(v.post.id)}/reactions/${kind}`, mallory));
+    // One after another: the 250 stay inside the reactions bucket (concurrent requests of one
+    // local process could each lease at once and spend it faster), so every refusal is REACTION_KINDS'.
+    await inLanes(kinds, 1, (kind) => hostile(allowed.has(kind) ? 'contained' : 'refused', 'PUT', `/activities/${enc(v.post.id)}/reactions/${kind}`, mallory));
     const counts = (await api('GET', `/activities/${enc(v.post.id)}`, { on: own, as: v.alice })).body.reactions.counts as Record<string, number>;
     expect(Object.keys(counts).every((k) => !k.startsWith('k'))).toBe(true);
     expect(counts.like).toBeLessThanOrEqual(2); // carol's, and mallory's if it got through

@@ -73,7 +73,7 @@ function installFaults(dynamo: DynamoDBClient, handlerSqs: SQSClient, feedTable:
 }
 
 describe('fan-out under faults (own stack)', () => {
-  it('recovers when the worker dies after half of its writes', async () => {
+  it('recovers when the worker dies part-way through its writes', async () => {
     const author = uid('half');
     // One page, 10 BatchWriteItem calls: more than the 8 a page keeps in flight, so the call that
     // dies starts only after earlier writes have finished.

@@ -48,7 +48,9 @@ describe('fan-out across a DynamoDB Local restart', () => {
   it('finishes a fan-out interrupted by a DynamoDB Local restart (persistent data)', async () => {
     const author = uid('restart');
     // One page, four 25-item copy writes: the first goes through, three are held — the fan-out is
-    // both begun and unfinished when the JVM dies. More followers only add reads to every tally.
+    // both begun and unfinished when the JVM dies. One page only: a continuation job (a second
+    // page, 500+ followers) crossing the restart is a message like the ones held here, at several
+    // seconds more per tally; the paging itself is fanout.test.ts's.
     const followers = await seedFollowers(author, 100, { on: own });
     // One copy write goes through, the next ones wait at the gate: the fan-out is under way.
     const gate = holdCopiesOf(author, { after: 1 });
