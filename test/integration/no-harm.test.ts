@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterKey, reactionKey } from '../../functions/model/reaction.js';
 import { notificationPartition } from '../../functions/model/notification.js';
 import { ledgerPartition } from '../../functions/model/user-ledger.js';
+import { forEachLimit } from '../../functions/platform/pool.js';
 import { api, mustPost } from '../support/api.js';
 import { uid } from '../support/ids.js';
-import { inLanes } from '../support/lanes.js';
 import { groupsOf, groupsWhen, type NotificationGroup } from '../support/notifications.js';
 import { doc, own, settled, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
 import { itemSizeBytes, itemsMentioning } from '../support/settle.js';
@@ -166,7 +166,7 @@ describe('3. strangers are bounded', () => {
     const [alice, bob] = ['alice', 'bob'].map(uid) as [string, string];
     const a1 = await mustPost(alice, { verb: 'post' }, own);
     // Four at a time: one user's reactions on one activity meet on its counter and reaction set, which retry a lost race.
-    await inLanes(KINDS, 4, async (kind) => expect((await api('PUT', `/activities/${enc(a1.id)}/reactions/${kind}`, { on: own, as: bob })).status, kind).toBe(204));
+    await forEachLimit(KINDS, 4, async (kind) => expect((await api('PUT', `/activities/${enc(a1.id)}/reactions/${kind}`, { on: own, as: bob })).status, kind).toBe(204));
     const summary = (await api('GET', `/activities/${enc(a1.id)}`, { on: own, as: bob })).body.reactions;
     expect(Object.keys(summary.counts)).toHaveLength(KINDS.length);
     const counter = (await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: counterKey(a1.id), ConsistentRead: true }))).Item!;
