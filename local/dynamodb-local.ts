@@ -22,6 +22,7 @@ import { waitUntil } from './ports.js';
 
 export interface DynamoDbLocal {
   readonly endpoint: string;
+  readonly port: number;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -70,7 +71,15 @@ export function loopbackLauncherClasses(jarDir: string): string {
   return classes;
 }
 
-export async function startDynamoDbLocal(opts: { port: number; dataDir?: string }): Promise<DynamoDbLocal> {
+/** The launcher's line once its connector is bound (local/java/LoopbackDynamoDbLocal.java PORT_LINE). */
+const PORT_LINE = /tickfeed: DynamoDB Local listening on port (\d+)/;
+
+/**
+ * Starts the JVM on `port`, or — without one — on a port the OS picks as it binds (read back from
+ * the launcher's output), so no other process can take the port between choosing and binding it.
+ * A restart on the same data passes the port it had, so clients configured with it reach it again.
+ */
+export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string }): Promise<DynamoDbLocal> {
   assertJava();
   const dir = dynamoDbLocalDir();
   const storage = opts.dataDir ? ['-dbPath', opts.dataDir] : ['-inMemory'];
@@ -81,40 +90,56 @@ export async function startDynamoDbLocal(opts: { port: number; dataDir?: string 
     [join(dir, 'DynamoDBLocal.jar'), loopbackLauncherClasses(dir)].join(delimiter),
     LAUNCHER_CLASS,
     '-port',
-    String(opts.port),
+    String(opts.port ?? 0),
     '-sharedDb', // one database whatever the credentials/region
     '-disableTelemetry',
     '-cors',
     DYNAMODB_LOCAL_CORS,
     ...storage,
   ];
-  const child = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // If this process exits without a clean stop, take the JVM with it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  const endpoint = `http://127.0.0.1:${opts.port}`;
-  const client = new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+  let stdout = '';
+  let port: number | undefined;
+  child.stdout?.on('data', (chunk) => {
+    if (port !== undefined) return; // the rest of its output is DynamoDB Local's own: dropped
+    stdout = (stdout + chunk).slice(-4000);
+    const match = PORT_LINE.exec(stdout);
+    if (match) port = Number(match[1]);
+  });
+  let client: DynamoDBClient | undefined;
+  // A JVM that fails to start (the port taken, a bad flag) exits: that ends the wait at once.
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`DynamoDB Local exited (${code}): ${stderr}`))));
+  exited.catch(() => undefined); // after the start, an exit (the stop) is no error
   try {
-    await waitUntil(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return true;
-      },
-      30_000,
-      'DynamoDB Local',
-    );
+    await Promise.race([
+      exited,
+      waitUntil(
+        async () => {
+          if (port === undefined) return false;
+          client ??= new DynamoDBClient({ endpoint: endpointOf(port), region: localRegion, credentials: localCredentials });
+          await client.send(new ListTablesCommand({ Limit: 1 }));
+          return true;
+        },
+        30_000,
+        'DynamoDB Local',
+      ),
+    ]);
   } catch (error) {
     await killChild(child);
     throw error;
   } finally {
-    client.destroy();
+    client?.destroy();
   }
-  return { endpoint, pid: child.pid!, stop: () => killChild(child) };
+  return { endpoint: endpointOf(port!), port: port!, pid: child.pid!, stop: () => killChild(child) };
 }
+
+const endpointOf = (port: number) => `http://127.0.0.1:${port}`;
 
 /** SIGTERM, then SIGKILL if the JVM has not exited within 5 s. */
 export async function killChild(child: ChildProcess): Promise<void> {

@@ -20,6 +20,7 @@ import { localAccountId } from './aws-local.js';
 import type { ConsoleSite } from './console-site.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { JwtVerifier } from './jwt.js';
+import { listenOnLoopback } from './ports.js';
 
 /** API Gateway's payload limit. Bodies above it never reach a handler. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -47,9 +48,7 @@ export async function startHttpApi(opts: { port: number; verify: JwtVerifier; si
   // loop lag lets a client send on a socket the server is just closing ("other side closed").
   server.keepAliveTimeout = 60_000;
   server.headersTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const port = await listenOnLoopback(server, opts.port);
   return {
     url: `http://127.0.0.1:${port}`,
     stop: () =>

@@ -1,14 +1,17 @@
-import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 
-/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
-export async function freePort(): Promise<number> {
+/**
+ * Listen on 127.0.0.1:`port` (0: a port the OS picks as it binds, so no other process can take it
+ * between choosing and binding) and return the port; a failure to bind rejects instead of
+ * surfacing later as an uncaught 'error' event.
+ */
+export function listenOnLoopback(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
 }

@@ -18,6 +18,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { type FunctionId, functions, REALTIME_STAGE, type RealtimeRouteKey, realtimeRoutes } from '../lib/defs/index.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { JwtVerifier } from './jwt.js';
+import { listenOnLoopback } from './ports.js';
 
 /** API Gateway's WebSocket message limit. */
 export const MAX_MESSAGE_BYTES = 128 * 1024;
@@ -192,9 +193,7 @@ export async function startRealtimeApi(opts: { port: number; verify: JwtVerifier
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const port = await listenOnLoopback(server, opts.port);
   domainName = `127.0.0.1:${port}`;
   return {
     url: `ws://127.0.0.1:${port}/${REALTIME_STAGE}`,

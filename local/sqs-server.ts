@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import { createRequestHandler } from 'local-aws-sqs';
 import { localAccountId, localRegion } from './aws-local.js';
+import { listenOnLoopback } from './ports.js';
 import { announceSend } from './sqs-activity.js';
 import { type MessageRefusal, messageBytes, refusalOf, SQS_MAX_BYTES, type WireMessage } from './sqs-message-rules.js';
 
@@ -21,9 +22,20 @@ export interface SqsLocal {
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 type Entry = WireMessage & { Id?: unknown };
 
-export async function startSqsServer(opts: { port: number }): Promise<SqsLocal> {
+/** On `port`, or without one on a port the OS picks (queue URLs name the port it got). */
+export async function startSqsServer(opts: { port?: number } = {}): Promise<SqsLocal> {
+  // Bound first: the library writes the port into every queue URL it makes.
+  let handle: Handler | undefined;
+  const server: Server = createServer((req, res) => {
+    front(req, res, handle!, maxBytesOf).catch((error: unknown) => {
+      console.error('local sqs server failure', error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  const port = await listenOnLoopback(server, opts.port ?? 0);
   const { requestHandler, service } = createRequestHandler({
-    port: opts.port,
+    port,
     hostname: '127.0.0.1',
     region: localRegion,
     accountId: localAccountId,
@@ -35,16 +47,9 @@ export async function startSqsServer(opts: { port: number }): Promise<SqsLocal> 
     const queue = service.Queues.find((q: { QueueName: string }) => q.QueueName === name) as { MaximumMessageSize?: number } | undefined;
     return Math.min(queue?.MaximumMessageSize ?? SQS_MAX_BYTES, SQS_MAX_BYTES);
   };
-  const server: Server = createServer((req, res) => {
-    front(req, res, requestHandler as Handler, maxBytesOf).catch((error: unknown) => {
-      console.error('local sqs server failure', error);
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(opts.port, '127.0.0.1', resolve));
+  handle = requestHandler as Handler;
   return {
-    endpoint: `http://127.0.0.1:${opts.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

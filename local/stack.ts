@@ -31,7 +31,6 @@ import { type RealtimeApi, startRealtimeApi } from './realtime-api.js';
 import { createVerifier, type LocalKeys } from './jwt.js';
 import { localTableName } from './names.js';
 import type { Poller } from './poller.js';
-import { freePort } from './ports.js';
 import { provisionQueues, provisionTables, streamArnOf } from './provision.js';
 import { restoreQueues, saveQueues } from './queue-snapshot.js';
 import { type SqsLocal, startSqsServer } from './sqs-server.js';
@@ -80,13 +79,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
   };
   try {
-    const [dynamoPort, sqsPort] = [await freePort(), await freePort()];
+    // Both on ports the OS picks as they bind (a port chosen first could be taken before the bind).
     const dynamoLocal: DynamoDbLocal = await startDynamoDbLocal({
-      port: dynamoPort,
       dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined,
     });
     started.push(dynamoLocal);
-    const sqsLocal: SqsLocal = await startSqsServer({ port: sqsPort });
+    const sqsLocal: SqsLocal = await startSqsServer();
     started.push(sqsLocal);
 
     const clientConfig = { region: localRegion, credentials: localCredentials };

@@ -25,8 +25,29 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 public final class LoopbackDynamoDbLocal {
   static final String LOOPBACK = "127.0.0.1";
+  /** Printed once the connector is bound, followed by its port. */
+  static final String PORT_LINE = "tickfeed: DynamoDB Local listening on port ";
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      start(args);
+    } catch (Exception e) {
+      // The jar's threads would keep a JVM that failed to start (a port in use, a bad flag) alive.
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  static void start(String[] args) throws Exception {
+    // `-port 0` asks for a port the OS picks as it binds; the jar's parser refuses 0, so it parses
+    // a placeholder and the connector gets 0 before it starts.
+    boolean ephemeral = false;
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("-port") && args[i + 1].equals("0")) {
+        args[i + 1] = "8000";
+        ephemeral = true;
+      }
+    }
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
     Field field = DynamoDBProxyServer.class.getDeclaredField("server");
     field.setAccessible(true);
@@ -36,6 +57,7 @@ public final class LoopbackDynamoDbLocal {
     for (Connector connector : connectors) {
       if (!(connector instanceof ServerConnector)) throw new IllegalStateException("unexpected connector " + connector);
       ((ServerConnector) connector).setHost(LOOPBACK);
+      if (ephemeral) ((ServerConnector) connector).setPort(0);
     }
     server.setHandler(new LoopbackHostOnly(server.getHandler()));
     proxy.start();
@@ -43,6 +65,10 @@ public final class LoopbackDynamoDbLocal {
       String host = ((ServerConnector) connector).getHost();
       if (!LOOPBACK.equals(host)) throw new IllegalStateException("connector bound to " + host);
     }
+    // With `-port 0` the OS chose the port: the parent reads it from this line (no port is picked
+    // first and bound later, which another process could take in between).
+    System.out.println(PORT_LINE + ((ServerConnector) connectors[0]).getLocalPort());
+    System.out.flush();
   }
 
   /** 403 unless the Host header names 127.0.0.1, localhost or [::1] (any port). */
