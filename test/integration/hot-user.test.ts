@@ -12,7 +12,7 @@ import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, PROFILE_PREFIX, profileKey } from '../../functions/model/profile.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
 import { follow } from '../../functions/services/following.js';
-import { api } from '../support/api.js';
+import { api, apiRetrying503 } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
@@ -49,7 +49,7 @@ describe('a user followed by many at once', () => {
     const star = uid('star');
     const fans = Array.from({ length: 80 }, () => uid('fan'));
     await inFlight(fans, 24, async (fan) => {
-      expect((await api('PUT', `/following/${star}`, { as: fan })).status).toBe(204);
+      expect((await apiRetrying503('PUT', `/following/${star}`, { as: fan })).status).toBe(204);
     });
     expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 80, following: 0 });
 
@@ -67,7 +67,7 @@ describe('a user followed by many at once', () => {
 
     const leaving = fans.slice(0, 40);
     await inFlight(leaving, 24, async (fan) => {
-      expect((await api('DELETE', `/following/${star}`, { as: fan })).status).toBe(204);
+      expect((await apiRetrying503('DELETE', `/following/${star}`, { as: fan })).status).toBe(204);
     });
     expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 40, following: 0 });
     expect((await api('GET', '/me', { as: fans[60]! })).body).toMatchObject({ following: 1 });

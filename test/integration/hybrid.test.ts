@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { noBackfillOwed } from '../support/backfill.js';
 import { feedCount } from '../support/feeds.js';
-import { api } from '../support/api.js';
+import { api, apiRetrying503 } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
 import { openSocket } from '../support/realtime.js';
@@ -56,7 +56,7 @@ describe('hybrid fan-out', () => {
     await eventually(async () => (await feedCount(reader)) === 5, { timeoutMs: 30_000, intervalMs: 200 });
 
     // 49 fans at once: the 50th follower pulls the celebrity.
-    const follows = await Promise.all(fans.map((f) => api('PUT', `/following/${celeb}`, { as: f })));
+    const follows = await Promise.all(fans.map((f) => apiRetrying503('PUT', `/following/${celeb}`, { as: f })));
     expect(follows.every((r) => r.status === 204)).toBe(true);
     await eventually(() => isPulledFor(reader, celeb), { timeoutMs: 30_000, intervalMs: 200 });
 
@@ -91,7 +91,7 @@ describe('hybrid fan-out', () => {
     const firstPage = await api('GET', '/feed?limit=4', { as: reader });
     expect(firstPage.body.items.map((i: Item) => i.id)).toEqual(expected.slice(0, 4));
     const leaving = fans.slice(0, 7); // 51 → 44 < 45
-    expect((await Promise.all(leaving.map((f) => api('DELETE', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
+    expect((await Promise.all(leaving.map((f) => apiRetrying503('DELETE', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
     await eventually(async () => !(await isPulledFor(reader, celeb)), { timeoutMs: 30_000, intervalMs: 200 });
     // Unpull copied the pull-era posts into the stored feed before dropping the pulled entry.
     expect(await feedCount(reader)).toBe(10);

@@ -74,6 +74,19 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/**
+ * `api` for an idempotent request sent in a burst: sent again while it answers 503 — what a
+ * timed-out function (the 10 s of an HTTP function, reachable when a loaded CI machine queues a
+ * burst's calls) or contention past bounded retries answers, and what tells a client to retry.
+ * Any other answer is returned; after `attempts` 503s the last one is.
+ */
+export async function apiRetrying503<T = any>(method: string, path: string, opts: ApiOptions = {}, attempts = 4): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (let attempt = 1; ; attempt++) {
+    const res = await api<T>(method, path, opts);
+    if (res.status !== 503 || attempt >= attempts) return res;
+  }
+}
+
 /** Post as `user` and insist on 201; the activity posted. */
 export async function mustPost(user: string, body: unknown = { verb: 'post' }, on: ApiTarget = shared): Promise<Activity> {
   const res = await api<Activity>('POST', '/activities', { on, as: user, json: body });
