@@ -55,6 +55,12 @@ export interface StreamPollerOptions {
   readonly now?: () => number;
 }
 
+/**
+ * Records per GetRecords call: the most the API returns. The batch size bounds an invocation, not
+ * a read: the records the filters drop (most of a feed table's stream: home-feed copies) would
+ * otherwise take a read each per batchSize and hold back the ones behind them.
+ */
+const READ_LIMIT = 1000;
 /** Lambda ends a window whose state passes this. */
 const MAX_STATE_BYTES = 1024 * 1024;
 /** A window closes this long after its end once the shard is caught up (stream records show up ~20 ms after the write). */
@@ -140,7 +146,7 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
       iterator ??= await iteratorFor(opts, shardId);
       if (!iterator) break; // closed shard with nothing after the checkpoint
       const out = await opts.streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.source.batchSize }),
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }),
       );
       const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
       const matching = records.filter((r) => passesFilters(opts.source.filters, r));
@@ -194,7 +200,7 @@ const plainBatches = (opts: StreamPollerOptions, shardId: string): Batches => ({
 async function deliver(opts: StreamPollerOptions, shardId: string, records: DynamoDBRecord[], running: () => boolean, batches: Batches): Promise<boolean> {
   const { source } = opts;
   let pending = records;
-  let size = records.length;
+  let size = Math.min(source.batchSize, records.length);
   let retries = 0;
 
   while (pending.length && running()) {

@@ -5,7 +5,11 @@
  * request naming another host (a DNS-rebound page) is refused.
  */
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import { listenOnLoopback } from '../../local/ports.js';
+import { startSqsServer } from '../../local/sqs-server.js';
 import { isLoopback, listeners, socketInodesOf } from '../support/listeners.js';
 import { stack } from '../support/local.js';
 
@@ -78,4 +82,21 @@ describe('no browser page may call DynamoDB Local', () => {
       expect(JSON.parse(ok.body).TableNames).toEqual(expect.arrayContaining([stack.tableNames.feed]));
     }
   });
+});
+
+describe('a port another process holds', () => {
+  // The stack asks for port 0 (the OS picks as it binds); a fixed port — a restart on the port
+  // clients already know — can be taken meanwhile: the start must fail at once, saying why.
+  it('fails the start of DynamoDB Local and of the SQS server with the bind error, not a hang or a stray server', async () => {
+    const holder = createServer();
+    const port = await listenOnLoopback(holder, 0);
+    try {
+      // The JVM's exit ends the wait with its error (not the wait's own timeout, nor a probe
+      // answered by whatever holds the port).
+      await expect(startDynamoDbLocal({ port })).rejects.toThrow(/exited.*Failed to bind/s);
+      await expect(startSqsServer({ port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
+  }, 40_000);
 });

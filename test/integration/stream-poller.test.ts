@@ -101,6 +101,24 @@ describe('local stream poller', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
+  it('hands the function at most batchSize records per invocation, however many one read returns', async () => {
+    const pk = uid('sized');
+    for (let i = 1; i <= 25; i++) await put(pk, i); // written before the poller starts: one read can hold them all
+    const sizes: number[] = [];
+    const seen: number[] = [];
+    await start({
+      checkpointFile: join(mkdtempSync(join(tmpdir(), 'tickfeed-cp-')), 'checkpoints.json'),
+      sourceId: uid('src'),
+      invoke: async (event) => {
+        sizes.push(event.Records.length);
+        for (const r of event.Records) if (pkOf(r) === pk) seen.push(Number(r.dynamodb!.Keys!.rk!.N));
+      },
+    });
+    await eventually(async () => seen.length >= 25, { timeoutMs: 30_000 });
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(Math.max(...sizes)).toBe(source.batchSize); // full batches from the backlog, none bigger
+  });
+
   it('retries from the first failed record, then sends an exhausted batch to the on-failure queue and moves on', async () => {
     const pk = uid('poison');
     const file = join(mkdtempSync(join(tmpdir(), 'tickfeed-cp-')), 'checkpoints.json');
