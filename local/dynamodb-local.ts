@@ -22,7 +22,6 @@ import { waitUntil } from './ports.js';
 
 export interface DynamoDbLocal {
   readonly endpoint: string;
-  readonly port: number;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -136,7 +135,7 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string
   } finally {
     client?.destroy();
   }
-  return { endpoint: endpointOf(port!), port: port!, pid: child.pid!, stop: () => killChild(child) };
+  return { endpoint: endpointOf(port!), pid: child.pid!, stop: () => killChild(child) };
 }
 
 const endpointOf = (port: number) => `http://127.0.0.1:${port}`;

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { FunctionId } from '../lib/defs/index.js';
 import { checkDynamoCall, checkSqsCall } from './iam.js';
+import { listenOnLoopback } from './ports.js';
 
 export interface IamProxy {
   /** The endpoint the function's SDK clients use (both services). */
@@ -78,9 +79,7 @@ export async function startIamProxy(opts: IamProxyOptions): Promise<IamProxy> {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenOnLoopback(server, 0);
   origin = `http://127.0.0.1:${port}`;
   return {
     url: origin,

@@ -11,19 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, PROFILE_PREFIX, profileKey } from '../../functions/model/profile.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
+import { forEachLimit } from '../../functions/platform/pool.js';
 import { follow } from '../../functions/services/following.js';
 import { api, apiRetrying503 } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
-
-/** Runs `task` over `items`, `concurrency` at a time. */
-async function inFlight<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
-}
 
 /** The profile partition's items: the profile item and the follower-count shards. */
 async function profileItems(user: string): Promise<Record<string, unknown>[]> {
@@ -48,7 +41,7 @@ describe('a user followed by many at once', () => {
   it('counts every concurrent follow and unfollow exactly, on many items, and crosses the pull threshold', async () => {
     const star = uid('star');
     const fans = Array.from({ length: 80 }, () => uid('fan'));
-    await inFlight(fans, 24, async (fan) => {
+    await forEachLimit(fans, 24, async (fan) => {
       expect((await apiRetrying503('PUT', `/following/${star}`, { as: fan })).status).toBe(204);
     });
     expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 80, following: 0 });
@@ -66,7 +59,7 @@ describe('a user followed by many at once', () => {
     expect((await profileItems(star)).every((i) => i.pulled === true)).toBe(true);
 
     const leaving = fans.slice(0, 40);
-    await inFlight(leaving, 24, async (fan) => {
+    await forEachLimit(leaving, 24, async (fan) => {
       expect((await apiRetrying503('DELETE', `/following/${star}`, { as: fan })).status).toBe(204);
     });
     expect((await api('GET', `/users/${star}`, { as: star })).body).toEqual({ userId: star, followers: 40, following: 0 });
