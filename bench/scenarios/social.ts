@@ -95,8 +95,9 @@ export const social: Scenario = {
       byStranger.push(await firstOfGroup(() => uid('stranger', i)));
       byFriend.push(await firstOfGroup(() => friend));
     }
-    const { audienceOf } = await import('../../functions/services/controls-state.js');
-    const audience = async (withFollows: boolean) => (await measure(ctx, () => audienceOf(author, [friend], withFollows), false)).total;
+    const { audienceKeys } = await import('../../functions/services/controls-state.js');
+    const { readKeys } = await import('../../functions/stores/notification-store.js');
+    const audience = async (withFollows: boolean) => (await measure(ctx, () => readKeys(audienceKeys(author, [friend], withFollows)), false)).total;
     const [readWith, readWithout] = [await audience(true), await audience(false)];
     const boundWcu = median(byStranger.map((x) => rulesWcu(x.total))) - median(byFriend.map((x) => rulesWcu(x.total)));
 

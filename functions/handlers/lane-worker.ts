@@ -4,7 +4,8 @@
  * lane's DLQ. A job that does not parse, or that belongs to another lane, fails every time and so
  * ends in the DLQ, visible, instead of being dropped or run by a worker without its grants.
  * Records each job's latency (enqueue → done) as a metric with the lane as its dimension. A batch's
- * notify jobs for one recipient are applied together (a follow burst: one transaction per 20 follows).
+ * notify jobs for one recipient are applied together (a follow burst: one transaction per 20 follows),
+ * and all its recipients' first reads are one shared read.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -14,10 +15,13 @@ import { metrics, recordJobLatency } from '../platform/metrics.js';
 import { assertLane, parseJob } from '../services/jobs/jobs.js';
 import { foldNotifyJobs } from '../services/jobs/fold.js';
 import { runJob } from '../services/jobs/run.js';
+import { applyNotificationBatch } from '../services/notifications/batch.js';
+import { eventsOfJob } from '../services/notifications/events.js';
 
 /**
- * Notify jobs of one recipient in this batch, applied together (services/jobs/fold.ts). A record
- * that does not parse is left to recordHandler, which fails it alone.
+ * The batch's notify jobs, folded per recipient (services/jobs/fold.ts) and applied as one batch
+ * (services/notifications/batch.ts: the reads they start from are shared). A record that does not
+ * parse is left to recordHandler, which fails it alone.
  */
 function foldBatch(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
   if (lane !== 'notify') return new Map();
@@ -28,13 +32,13 @@ function foldBatch(records: readonly SQSRecord[], lane: LaneId): Map<string, Pro
       return undefined;
     }
   });
+  const folds = foldNotifyJobs(jobs);
+  const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
   const out = new Map<string, Promise<void>>();
-  for (const fold of foldNotifyJobs(jobs)) {
-    if (fold.members.length < 2) continue;
-    const applied = runJob({ kind: 'notify', recipient: fold.recipient, events: fold.events });
-    applied.catch(() => undefined); // each member's recordHandler reports it
-    for (const i of fold.members) out.set(records[i]!.messageId, applied);
-  }
+  folds.forEach((fold, f) => {
+    applied[f]!.catch(() => undefined); // each member's recordHandler reports it
+    for (const i of fold.members) out.set(records[i]!.messageId, applied[f]!);
+  });
   return out;
 }
 

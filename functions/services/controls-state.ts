@@ -5,7 +5,8 @@
  */
 import { setting } from '../../lib/defs/config.js';
 import { NotFoundError } from '../model/errors.js';
-import { controlId, standingControls } from '../stores/controls-store.js';
+import { controlId, standingControlKeys, standingControls, standingFrom } from '../stores/controls-store.js';
+import type { Item } from '../platform/dynamo/query.js';
 
 /** CONTROL_SETTLE in seconds (see lib/defs/config.ts). */
 export const controlSettleSeconds = () => setting('CONTROL_SETTLE');
@@ -27,18 +28,31 @@ export interface Audience {
   readonly followed: ReadonlySet<string>;
 }
 
-/**
- * How `recipient` stands to `actors`, in one BatchGet: per actor the recipient's mute and block
- * check entries, and with `withFollows` the recipient's follow edge to them (1 read unit each,
- * strongly consistent), plus the recipient's erase mark (nothing may recreate their feed).
- */
-export async function audienceOf(recipient: string, actors: readonly string[], withFollows: boolean): Promise<Audience> {
+/** What an audience read asks: per actor the recipient's mute and block check entries, the follow edge (with `withFollows`), the erase mark. */
+function audienceQuery(recipient: string, actors: readonly string[], withFollows: boolean) {
   const unique = [...new Set(actors)];
-  const { standing, erased, following } = await standingControls(
-    unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]),
-    { erasing: recipient, ...(withFollows ? { follower: recipient, followees: unique } : {}) },
-  );
-  const silenced = erased ? new Set(unique) : new Set(unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
+  return {
+    unique,
+    keys: unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]),
+    opts: { erasing: recipient, ...(withFollows ? { follower: recipient, followees: unique } : {}) },
+  };
+}
+
+/** The keys audienceFrom needs: the notify batch reads every recipient's in one BatchGet. */
+export function audienceKeys(recipient: string, actors: readonly string[], withFollows: boolean): Item[] {
+  const q = audienceQuery(recipient, actors, withFollows);
+  return standingControlKeys(q.keys, q.opts);
+}
+
+/**
+ * How `recipient` stands to `actors`, from a strongly consistent read of (at least) audienceKeys:
+ * per actor the recipient's mute and block check entries, with `withFollows` the recipient's follow
+ * edge to them (1 read unit each), and the recipient's erase mark (nothing may recreate their feed).
+ */
+export function audienceFrom(found: readonly Item[], recipient: string, actors: readonly string[], withFollows: boolean): Audience {
+  const q = audienceQuery(recipient, actors, withFollows);
+  const { standing, erased, following } = standingFrom(found, q.keys, q.opts);
+  const silenced = erased ? new Set(q.unique) : new Set(q.unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
   return { silenced, followed: following };
 }
 

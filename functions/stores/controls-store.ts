@@ -192,23 +192,46 @@ export async function liftBlock(user: string, target: string): Promise<void> {
   await retrying(`unblock ${user} → ${target}`, RETRY.request, async () => ((await transact<Part>(lifted('block', user, target, false))).ok ? undefined : AGAIN));
 }
 
+/** What standingControls asks: controls by (kind, user, target), an erase mark, a follower's edges. */
+export interface StandingQuery {
+  readonly erasing?: string;
+  readonly follower?: string;
+  readonly followees?: readonly string[];
+}
+
+/** The keys standingControls reads, so a caller can read several users' in one BatchGet (standingFrom answers). */
+export function standingControlKeys(keys: readonly { kind: Control; user: string; target: string }[], opts: StandingQuery = {}): Item[] {
+  const edges = opts.follower === undefined ? [] : (opts.followees ?? []).map((f) => followEdgeKey(opts.follower!, f));
+  return [...keys.map((k) => controlCheckKey(k.kind, k.user, k.target)), ...edges, ...(opts.erasing === undefined ? [] : [erasureKey(opts.erasing)])];
+}
+
+const keyId = (k: Item) => `${k.pk}\n${k.sk}`;
+
+/** standingControls' answer from the items a strongly consistent read of (at least) standingControlKeys found. */
+export function standingFrom(
+  found: readonly Item[],
+  keys: readonly { kind: Control; user: string; target: string }[],
+  opts: StandingQuery = {},
+): { standing: Set<string>; erased: boolean; following: Set<string> } {
+  const wanted = new Set(standingControlKeys(keys, opts).map(keyId));
+  const items = found.filter((i) => wanted.has(keyId(i))); // a shared read holds other users' items too
+  const mark = opts.erasing === undefined ? undefined : erasureKey(opts.erasing).pk;
+  const edgePk = opts.follower === undefined ? undefined : followEdgeKey(opts.follower, '').pk;
+  const following = new Set(items.filter((i) => i.pk === edgePk && parseEdge(i)?.state === 'active').map((i) => String(i.sk)));
+  return { standing: new Set(items.map(keyId)), erased: items.some((i) => i.pk === mark), following };
+}
+
 /**
  * Which of these (kind, user, target) controls stand, whether `erasing` has an erase mark, and
  * which of the `followees` of `follower` they follow (an active edge): one BatchGet.
  */
 export async function standingControls(
   keys: readonly { kind: Control; user: string; target: string }[],
-  opts: { erasing?: string; follower?: string; followees?: readonly string[] } = {},
+  opts: StandingQuery = {},
 ): Promise<{ standing: Set<string>; erased: boolean; following: Set<string> }> {
-  const { erasing, follower } = opts;
-  const edges = follower === undefined ? [] : (opts.followees ?? []).map((f) => followEdgeKey(follower, f));
-  const wanted = [...keys.map((k) => controlCheckKey(k.kind, k.user, k.target)), ...edges, ...(erasing === undefined ? [] : [erasureKey(erasing)])];
+  const wanted = standingControlKeys(keys, opts);
   if (wanted.length === 0) return { standing: new Set(), erased: false, following: new Set() };
-  const items = await batchGetAll(graph(), wanted, { consistent: true });
-  const mark = erasing === undefined ? undefined : erasureKey(erasing).pk;
-  const edgePk = follower === undefined ? undefined : followEdgeKey(follower, '').pk;
-  const following = new Set(items.filter((i) => i.pk === edgePk && parseEdge(i)?.state === 'active').map((i) => String(i.sk)));
-  return { standing: new Set(items.map((i) => `${i.pk}\n${i.sk}`)), erased: items.some((i) => i.pk === mark), following };
+  return standingFrom(await batchGetAll(graph(), wanted, { consistent: true }), keys, opts);
 }
 export const controlId = (kind: Control, user: string, target: string) => {
   const k = controlCheckKey(kind, user, target);

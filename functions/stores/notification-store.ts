@@ -44,29 +44,53 @@ export interface Claim {
   readonly events: ReadonlySet<string>;
 }
 
+/** The keys of a group read: the group, the actors' claims and (`withHead`) the recipient's head. */
+export function groupReadKeys(recipient: string, gid: string, actors: readonly string[], opts: { withHead?: boolean } = {}): Item[] {
+  return [groupKey(recipient, gid), ...actors.map((a) => claimKey(recipient, gid, a)), ...(opts.withHead ? [notificationHeadKey(recipient)] : [])];
+}
+
+export interface GroupRead {
+  readonly group: GroupState | undefined;
+  readonly claims: Map<string, Claim>;
+  readonly head: Item | undefined;
+}
+
+/** A group read from the items a strongly consistent read of (at least) groupReadKeys found (other keys' items are ignored). */
+export function groupReadFrom(found: readonly Item[], recipient: string, gid: string, actors: readonly string[]): GroupRead {
+  const gk = groupKey(recipient, gid);
+  const hk = notificationHeadKey(recipient);
+  const claimSks = new Set(actors.map((a) => claimKey(recipient, gid, a).sk));
+  const claims = new Map<string, Claim>();
+  let group: GroupState | undefined;
+  let head: Item | undefined;
+  for (const item of found) {
+    if (item.pk !== gk.pk) continue; // a shared read holds other recipients' items too
+    if (item.sk === gk.sk) group = parseGroup(item);
+    else if (item.sk === hk.sk) head = item;
+    else if (claimSks.has(String(item.sk)) && typeof item.actor === 'string') claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
+  }
+  return { group, claims, head };
+}
+
 /**
  * The group and the given actors' claims, strongly consistent (one BatchGet). `withHead`: the
  * recipient's head too, in the same BatchGet (the notify job's transaction prunes its stale days).
  */
-export async function readGroupAndClaims(
-  recipient: string,
-  gid: string,
-  actors: readonly string[],
-  opts: { withHead?: boolean } = {},
-): Promise<{ group: GroupState | undefined; claims: Map<string, Claim>; head: Item | undefined }> {
-  const headKey = notificationHeadKey(recipient);
-  const keys = [groupKey(recipient, gid), ...actors.map((a) => claimKey(recipient, gid, a)), ...(opts.withHead ? [headKey] : [])];
-  const items = await batchGetAll(graph(), keys, { consistent: true });
-  const claims = new Map<string, Claim>();
-  let group: GroupState | undefined;
-  let head: Item | undefined;
-  // Every key is in the recipient's partition: the sort key tells them apart.
-  for (const item of items) {
-    if (item.sk === groupKey(recipient, gid).sk) group = parseGroup(item);
-    else if (item.sk === headKey.sk) head = item;
-    else if (typeof item.actor === 'string') claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
-  }
-  return { group, claims, head };
+export async function readGroupAndClaims(recipient: string, gid: string, actors: readonly string[], opts: { withHead?: boolean } = {}): Promise<GroupRead> {
+  return groupReadFrom(await readKeys(groupReadKeys(recipient, gid, actors, opts)), recipient, gid, actors);
+}
+
+/** Any keys of the graph table, strongly consistent, in as few BatchGets as they fit (100 keys each): a notify batch's shared read. */
+export function readKeys(keys: readonly Item[]): Promise<Item[]> {
+  const unique = [...new Map(keys.map((k) => [`${k.pk}\n${k.sk}`, k])).values()];
+  return batchGetAll(graph(), unique, { consistent: true });
+}
+
+/** These recipients' notification heads, strongly consistent (one BatchGet per 100). */
+export async function readHeadItems(recipients: readonly string[]): Promise<Map<string, Item>> {
+  const items = await readKeys(recipients.map(notificationHeadKey));
+  const byPk = new Map(recipients.map((r) => [notificationHeadKey(r).pk, r]));
+  return new Map(items.flatMap((i) => (byPk.has(String(i.pk)) ? [[byPk.get(String(i.pk))!, i] as const] : [])));
 }
 
 export async function readGroup(recipient: string, gid: string): Promise<GroupState | undefined> {

@@ -7,7 +7,7 @@ import { backfill } from '../fanout/backfill.js';
 import { cleanup, muteCleanup } from '../fanout/cleanup.js';
 import { fanout } from '../fanout/fanout.js';
 import type { Job } from './jobs.js';
-import { applyNotifications } from '../notifications/apply.js';
+import { applyNotifications } from '../notifications/batch.js';
 import { eventsOfJob } from '../notifications/events.js';
 import { eraseStep } from '../erase/erase.js';
 import { pull } from '../fanout/pull.js';

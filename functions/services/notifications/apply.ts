@@ -1,6 +1,7 @@
 /**
- * The notify job: fold events into the recipient's groups, exactly once. Per group (and source
- * activity): read the group, the actors' claims and the head (one strongly consistent BatchGet),
+ * A notify job's core: fold events into the recipient's groups, exactly once (batch.ts runs a lane
+ * batch's jobs with their first reads shared). Per group (and source activity): read the group, the
+ * actors' claims and the head (strongly consistent; the first attempt's read comes with the batch's),
  * drop the events a claim already holds (a redelivery), fold the rest, and write it all in one
  * transaction conditioned on what was read. A lost race re-reads and retries (bounded; then the
  * job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
@@ -25,32 +26,10 @@ import {
 } from '../../model/notification.js';
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
-import { type Claim, readGroupAndClaims, writeGroupChange } from '../../stores/notification-store.js';
-import { expiresAtOf, notificationPolicy, notifyStrangerLimit, quotaExpiresAtOf, windowStart } from './policy.js';
-import { audienceOf } from '../controls-state.js';
-import { trimIfDue } from './retention.js';
-import { notificationCounts } from './read.js';
-import { pushNotificationCounts } from '../realtime/push.js';
+import type { Item } from '../../platform/dynamo/query.js';
+import { type Claim, groupReadFrom, readGroupAndClaims, writeGroupChange } from '../../stores/notification-store.js';
+import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './policy.js';
 
-
-export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
-  const limit = notifyStrangerLimit();
-  // One BatchGet: the recipient's mutes and blocks of the actors, and (with a bound) whom they follow.
-  const { silenced, followed } = await audienceOf(recipient, events.map((e) => e.actor), limit !== undefined);
-  // An event older than the age window would land in a group no page or count shows: skip it.
-  const firstDay = windowStart(Date.now(), notificationPolicy().ttlMs).day;
-  const batches = new Map<string, NotificationEvent[]>();
-  for (const e of events.filter((x) => !silenced.has(x.actor) && dayOf(x.ticks) >= firstDay)) {
-    const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks), e.kind)}\n${e.source ?? ''}`;
-    batches.set(key, [...(batches.get(key) ?? []), e]);
-  }
-  const strangers = limit === undefined ? undefined : { limit, isStranger: (actor: string) => !followed.has(actor) };
-  let grew = false;
-  for (const [key, batch] of batches) grew = (await applyToGroup(recipient, key.split('\n')[0]!, batch, strangers)) || grew;
-  if (grew) await trimIfDue(recipient);
-  // Realtime: the recipient's new counts, if they are connected (a redelivery re-sends the same counts).
-  if (batches.size > 0) await pushNotificationCounts(recipient, () => notificationCounts(recipient));
-}
 
 /** The events still to apply: not in their actor's claim yet, and at most what the claim has room for. */
 function freshEvents(events: readonly NotificationEvent[], claims: ReadonlyMap<string, Claim>): NotificationEvent[] {
@@ -64,13 +43,40 @@ function freshEvents(events: readonly NotificationEvent[], claims: ReadonlyMap<s
   });
 }
 
-/** Returns whether a new group was created (the count retention may be due). */
-async function applyToGroup(
+/** The events of a fold by group (and source activity), dropping those older than the age window (no page or count would show them). */
+export function byGroup(events: readonly NotificationEvent[], now: number): Map<string, NotificationEvent[]> {
+  const firstDay = windowStart(now, notificationPolicy().ttlMs).day;
+  const groups = new Map<string, NotificationEvent[]>();
+  for (const e of events.filter((x) => dayOf(x.ticks) >= firstDay)) {
+    const key = `${groupIdOf(e.verb, e.object, dayOf(e.ticks), e.kind)}\n${e.source ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  return groups;
+}
+
+/** The group id of a byGroup key. */
+export const gidOfKey = (key: string) => key.split('\n')[0]!;
+
+/** Who may start a group in spite of not being followed, and how many per day. */
+export interface Strangers {
+  readonly limit: number;
+  readonly isStranger: (actor: string) => boolean;
+}
+
+/**
+ * Applies one group's events exactly once; returns whether it created the group (the count
+ * retention may be due). `prefetched`: a strongly consistent read holding groupReadKeys(…, withHead),
+ * made before any write of this batch to the group — its first attempt starts from it instead of
+ * reading; a lost race re-reads as always.
+ */
+export async function applyToGroup(
   recipient: string,
   gid: string,
   events: readonly NotificationEvent[],
-  strangers: { limit: number; isStranger: (actor: string) => boolean } | undefined,
+  strangers: Strangers | undefined,
+  prefetched?: readonly Item[],
 ): Promise<boolean> {
+  let given = prefetched;
   const policy = notificationPolicy();
   let unique = [...new Map(events.map((e) => [e.id, e])).values()];
   const source = unique[0]!.source;
@@ -80,7 +86,8 @@ async function applyToGroup(
     // (not a lost race: no back-off); each pass drops at least one actor, so it ends.
     for (;;) {
       const actors = [...new Set(unique.map((e) => e.actor))];
-      const { group, claims, head } = await readGroupAndClaims(recipient, gid, actors, { withHead: true });
+      const { group, claims, head } = given ? groupReadFrom(given, recipient, gid, actors) : await readGroupAndClaims(recipient, gid, actors, { withHead: true });
+      given = undefined;
       const fresh = freshEvents(unique, claims);
       if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
       const freshActors = [...new Set(fresh.map((e) => e.actor))];

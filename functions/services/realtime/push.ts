@@ -5,8 +5,9 @@
  *
  * Cost: a page reads the connected set once (one Query of the presence partition,
  * model/connection.ts: ~0.5 RCU per 4 KB of connections, whoever asks) and then sends only to the
- * followers in it — a follower with no connection costs no read, no write and no send. A user's
- * count push reads that user's connections (one Query) and, only when there is one, the counts.
+ * followers in it — a follower with no connection costs no read, no write and no send. A count
+ * push reads one user's connections (one Query), or for a notify batch's recipients the connected
+ * set once, and then the counts of the connected only.
  *
  * Best-effort: a send that fails is logged and counted (PushFailures, alarmed in the stack), never
  * fails the job — rewriting the copies would change nothing, and the client catches up by itself
@@ -112,9 +113,21 @@ export const pushPulledPost = (author: string, source: CopySource, seq: bigint) 
 export const pushPulledRemoval = (author: string, rk: bigint) => pushToConnectedFollowers(author, feedRemoveMessage(author, rk));
 
 /** `notification` with `user`'s counts (read only when the user has a connection). */
-export async function pushNotificationCounts(user: string, counts: () => Promise<{ unseen: number; unread: number }>): Promise<PushResult> {
-  if (!realtimeConfigured()) return NONE;
-  const connections = await connectionsOf(user);
+export function pushNotificationCounts(user: string, counts: () => Promise<{ unseen: number; unread: number }>): Promise<PushResult> {
+  return pushNotificationCountsTo([user], counts);
+}
+
+/**
+ * `notification` with each user's counts, to the connected among `users` (a notify batch's
+ * recipients): one read of who is connected — one user's connections (one Query) or, for several,
+ * the connected set (one Query, whoever asks) — then the counts of the connected ones only.
+ */
+export async function pushNotificationCountsTo(users: readonly string[], counts: (user: string) => Promise<{ unseen: number; unread: number }>): Promise<PushResult> {
+  if (users.length === 0 || !realtimeConfigured()) return NONE;
+  const wanted = new Set(users);
+  const connections = users.length === 1 ? await connectionsOf(users[0]!) : (await allConnections()).filter((c) => wanted.has(c.userId));
   if (connections.length === 0) return NONE;
-  return deliver(new Map([[user, [notificationMessage(await counts())]]]), connections);
+  const connected = [...new Set(connections.map((c) => c.userId))];
+  const messages = await Promise.all(connected.map(async (u) => [u, [notificationMessage(await counts(u))]] as const));
+  return deliver(new Map(messages), connections);
 }

@@ -1,0 +1,93 @@
+/**
+ * A notify lane batch pays per batch (services/notifications/batch.ts): the notify worker is handed
+ * one SQS batch of jobs for many recipients, on a stack of its own without pollers (nothing else
+ * calls DynamoDB meanwhile), and every call it makes is metered. The reads every job starts from are
+ * one BatchGet for the batch, the heads for the count retention one more, who is connected at most
+ * one Query — a transaction per group stays — and the notifications are exactly what one job at a
+ * time would make: one per recipient, a redelivered batch writing nothing, a recipient's 25 events
+ * (two folds of at most 20) all counted, a muted actor silenced.
+ */
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
+import type { NotificationPage } from '../../functions/services/notifications/read.js';
+import { api } from '../support/api.js';
+import { uid } from '../support/ids.js';
+import { own, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+
+let meter: CapacityMeter;
+let handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false });
+  const clients = await import('../../functions/platform/clients.js');
+  meter = meterCapacity(clients.dynamo);
+  handler = (await import('../../functions/handlers/notify-worker.js')).handler as typeof handler;
+}, 120_000);
+
+afterAll(stopOwnStack);
+
+let ticks = BigInt(Date.now()) * 1_000_000n;
+
+/** A notify job's message: `actor` followed `recipient` now. */
+function followRecord(recipient: string, actor: string): SQSRecord {
+  ticks += 1_000n;
+  const event = { kind: 'follow', verb: 'follow', object: recipient, actor, id: `follow:${actor}:${ticks}`, ticks: String(ticks) };
+  return {
+    messageId: uid('m'),
+    body: JSON.stringify({ kind: 'notify', recipient, events: [event] }),
+    attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' },
+  } as unknown as SQSRecord;
+}
+
+/** The DynamoDB calls the worker made for `event`, by command, and its reported failures. */
+async function run(event: SQSEvent) {
+  const before = meter.snapshot();
+  const out = await handler(event);
+  return { calls: meter.since(before).calls, failures: out.batchItemFailures };
+}
+
+const page = async (user: string) => (await api('GET', '/notifications?limit=10', { on: own, as: user })).body as NotificationPage;
+
+describe('a notify batch', () => {
+  it('reads once for all its recipients, writes one transaction each, and a redelivery writes nothing', async () => {
+    const recipients = Array.from({ length: 12 }, () => uid('rcpt'));
+    const records = recipients.map((r) => followRecord(r, uid('fan')));
+    const first = await run({ Records: records });
+    expect(first.failures).toEqual([]);
+    // 12 recipients × (mute, block, follow edge, erase mark, group, claim, head) = 84 keys: one BatchGet; the heads: one more.
+    expect(first.calls.BatchGetItemCommand).toBe(2);
+    expect(first.calls.TransactWriteItemsCommand).toBe(12);
+    expect(first.calls.GetItemCommand ?? 0).toBe(0);
+    expect(first.calls.QueryCommand ?? 0).toBeLessThanOrEqual(1); // who is connected, when realtime is on
+    for (const r of recipients) {
+      const p = await page(r);
+      expect(p.items).toHaveLength(1);
+      expect(p.unseen).toBe(1);
+    }
+    const again = await run({ Records: records.map((r) => ({ ...r, messageId: uid('m') })) });
+    expect(again.failures).toEqual([]);
+    expect(again.calls.TransactWriteItemsCommand ?? 0).toBe(0);
+    expect(again.calls.BatchGetItemCommand).toBe(1); // the shared read shows every claim: nothing to apply, no head to read
+    expect((await page(recipients[0]!)).unseen).toBe(1);
+  });
+
+  it('applies a recipient’s 25 events in two folds, the second after the first, and every actor is counted', async () => {
+    const star = uid('star');
+    const out = await run({ Records: Array.from({ length: 25 }, () => followRecord(star, uid('fan'))) });
+    expect(out.failures).toEqual([]);
+    const p = await page(star);
+    expect(p.items).toHaveLength(1);
+    expect(p.items[0]!.actorCount).toBe(25);
+  });
+
+  it('leaves out a muted actor, read in the shared read', async () => {
+    const [quiet, pest, friend] = [uid('quiet'), uid('pest'), uid('friend')];
+    expect((await api('PUT', `/mutes/${pest}`, { on: own, as: quiet })).status).toBe(204);
+    const out = await run({ Records: [followRecord(quiet, pest), followRecord(quiet, friend), followRecord(uid('other'), pest)] });
+    expect(out.failures).toEqual([]);
+    const p = await page(quiet);
+    expect(p.items).toHaveLength(1);
+    expect(p.items[0]!.actorCount).toBe(1);
+  });
+});
