@@ -12,33 +12,43 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { logger } from '../platform/logger.js';
 import { metrics, recordJobLatency } from '../platform/metrics.js';
-import { assertLane, parseJob } from '../services/jobs/jobs.js';
+import { assertLane, type Job, parseJob } from '../services/jobs/jobs.js';
+import { fanoutBatch } from '../services/fanout/fanout.js';
 import { foldNotifyJobs } from '../services/jobs/fold.js';
 import { runJob } from '../services/jobs/run.js';
 import { applyNotificationBatch } from '../services/notifications/batch.js';
 import { eventsOfJob } from '../services/notifications/events.js';
 
+const parseOrUndefined = (r: SQSRecord): Job | undefined => {
+  try {
+    return parseJob(r.body);
+  } catch {
+    return undefined; // left to recordHandler, which fails it alone
+  }
+};
+
 /**
- * The batch's notify jobs, folded per recipient (services/jobs/fold.ts) and applied as one batch
- * (services/notifications/batch.ts: the reads they start from are shared). A record that does not
- * parse is left to recordHandler, which fails it alone.
+ * The jobs of the batch that run together, by message id: notify jobs together per recipient
+ * (services/jobs/fold.ts) and applied as one batch (services/notifications/batch.ts), fanout pages
+ * as one batch (services/fanout/fanout.ts) — the reads they start and end with are shared.
  */
-function foldBatch(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
-  if (lane !== 'notify') return new Map();
-  const jobs = records.map((r) => {
-    try {
-      return parseJob(r.body);
-    } catch {
-      return undefined;
-    }
-  });
-  const folds = foldNotifyJobs(jobs);
-  const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
+function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
   const out = new Map<string, Promise<void>>();
-  folds.forEach((fold, f) => {
-    applied[f]!.catch(() => undefined); // each member's recordHandler reports it
-    for (const i of fold.members) out.set(records[i]!.messageId, applied[f]!);
-  });
+  const jobs = lane === 'notify' || lane === 'fanout' ? records.map(parseOrUndefined) : [];
+  const settle = (messageId: string, done: Promise<void>) => {
+    done.catch(() => undefined); // each member's recordHandler reports it
+    out.set(messageId, done);
+  };
+  if (lane === 'notify') {
+    const folds = foldNotifyJobs(jobs);
+    const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
+    folds.forEach((fold, f) => fold.members.forEach((i) => settle(records[i]!.messageId, applied[f]!)));
+  }
+  if (lane === 'fanout') {
+    const pages = jobs.flatMap((job, i) => (job?.kind === 'fanout' ? [{ job, i }] : []));
+    const done = fanoutBatch(pages.map((p) => p.job));
+    pages.forEach((p, k) => settle(records[p.i]!.messageId, done[k]!));
+  }
   return out;
 }
 
@@ -47,12 +57,12 @@ export function laneHandler(lane: LaneId) {
   // Default dimensions survive each flush (plain ones are cleared with the stored metrics).
   metrics.setDefaultDimensions({ lane });
 
-  /** The batch's folded notify jobs, by message id (their shared apply), for this invocation. */
-  let folded = new Map<string, Promise<void>>();
+  /** The batch's jobs that run together, by message id, for this invocation. */
+  let together = new Map<string, Promise<void>>();
 
   async function recordHandler(record: SQSRecord): Promise<void> {
     try {
-      await (folded.get(record.messageId) ?? runJob(assertLane(parseJob(record.body), lane)));
+      await (together.get(record.messageId) ?? runJob(assertLane(parseJob(record.body), lane)));
       recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
     } catch (error) {
       logger.warn('job failed', {
@@ -66,7 +76,7 @@ export function laneHandler(lane: LaneId) {
   }
 
   return async (event: SQSEvent, context?: Context) => {
-    folded = foldBatch(event.Records, lane);
+    together = batchedJobs(event.Records, lane);
     try {
       return await processPartialResponse(event, recordHandler, processor, { context });
     } finally {

@@ -371,13 +371,19 @@ export const getOriginals = (keys: readonly { author: string; rk: bigint }[]): P
   batchGetAll(feed(), keys.map((k) => timelineKey(k.author, k.rk)), { consistent: true });
 
 /**
- * The stored original at (author, rk), tombstones included, and whether the author's own copy of
- * it exists: one strongly consistent BatchGet (a fan-out's first page asks both).
+ * The stored originals at these (author, rk), tombstones included, and for those asked (`ownCopy`)
+ * whether the author's own copy exists: one strongly consistent BatchGet per 50 posts (a fan-out
+ * batch's first check of all its pages).
  */
-export async function getOriginalAndOwnCopy(author: string, rk: bigint): Promise<{ original: Item | undefined; ownCopy: boolean }> {
-  const items = await batchGetAll(feed(), [timelineKey(author, rk), homeFeedKey(author, rk)], { consistent: true });
-  return {
-    original: items.find((i) => i.pk === timelinePartition(author)),
-    ownCopy: items.some((i) => i.pk === homeFeedPartition(author)),
-  };
+export async function getOriginalsAndOwnCopies(
+  keys: readonly { author: string; rk: bigint; ownCopy: boolean }[],
+): Promise<{ original: Item | undefined; ownCopy: boolean }[]> {
+  const items = await batchGetAll(feed(), [
+    ...keys.map((k) => timelineKey(k.author, k.rk)),
+    ...keys.filter((k) => k.ownCopy).map((k) => homeFeedKey(k.author, k.rk)),
+  ], { consistent: true });
+  const id = (k: { pk?: unknown; rk?: unknown }) => `${String(k.pk)}\n${String(k.rk)}`; // rk read back is a NumberValue
+  const byKey = new Map(items.map((i) => [id(i), i]));
+  const at = (k: { pk?: unknown; rk?: unknown }) => byKey.get(id(k));
+  return keys.map((k) => ({ original: at(timelineKey(k.author, k.rk)), ownCopy: k.ownCopy && at(homeFeedKey(k.author, k.rk)) !== undefined }));
 }

@@ -82,8 +82,7 @@ export async function readGroupAndClaims(recipient: string, gid: string, actors:
 
 /** Any keys of the graph table, strongly consistent, in as few BatchGets as they fit (100 keys each): a notify batch's shared read. */
 export function readKeys(keys: readonly Item[]): Promise<Item[]> {
-  const unique = [...new Map(keys.map((k) => [`${k.pk}\n${k.sk}`, k])).values()];
-  return batchGetAll(graph(), unique, { consistent: true });
+  return batchGetAll(graph(), keys, { consistent: true });
 }
 
 /** These recipients' notification heads, strongly consistent (one BatchGet per 100). */

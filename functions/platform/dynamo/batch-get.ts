@@ -1,17 +1,22 @@
 /**
  * BatchGetItem for many keys: 100 per call, `UnprocessedKeys` retried by the one retry loop
  * (platform/retry.ts) — then RetriesExhaustedError, so the caller's job comes back rather than
- * acting on a partial read (an HTTP caller gets a 503).
+ * acting on a partial read (an HTTP caller gets a 503). A key asked twice is asked once (BatchGetItem
+ * refuses a request that names one twice; a batch of jobs can ask for the same item).
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { doc } from '../clients.js';
 import { AGAIN, RETRY, retrying } from '../retry.js';
 import type { Item } from './query.js';
 
+/** A key's identity, whatever the order of its attributes or the type of its values (a bigint rk reads as a string). */
+const keyId = (k: Item) => JSON.stringify(Object.keys(k).sort().map((name) => [name, String(k[name])]));
+
 export async function batchGetAll(table: string, keys: readonly Item[], opts: { consistent?: boolean } = {}): Promise<Item[]> {
   const found: Item[] = [];
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: Item[] = keys.slice(i, i + 100);
+  const unique = [...new Map(keys.map((k) => [keyId(k), k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Item[] = unique.slice(i, i + 100);
     await retrying(`BatchGetItem on ${table}`, RETRY.batch, async () => {
       const out = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: opts.consistent } } }));
       found.push(...((out.Responses?.[table] ?? []) as Item[]));

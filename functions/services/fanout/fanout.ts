@@ -1,39 +1,86 @@
 /**
  * fanout job: copy a new post into one page of its author's followers' home feeds (and, on the
- * first page, the author's own if POST did not get to write it: a read costs a fifth of a write,
- * and it is read in one BatchGet with the original for the first check).
+ * first page, the author's own if POST did not get to write it: a read costs a fifth of a write).
+ * A lane batch's pages run together (fanoutBatch), paying once per batch for what every page asks:
+ * the first check of the originals (with the own copies), the re-check after the writes and the
+ * read of who is connected — one call each instead of one per page.
  *
  * Delete-safety: a DELETE can mark the original at any moment. Checked before the page (a deleted
  * post stops its fan-out) AND after the writes: the retract job may already have passed these
  * followers, so copies written after the mark are ours to take back. Strongly consistent reads
  * make the two orders exhaustive: either our writes finished before the mark (the retract, which
- * starts after the mark, deletes them) or our re-check sees the mark.
+ * starts after the mark, deletes them) or our re-check sees the mark. In a batch every page's
+ * writes finish before the one re-check, so each page keeps that order.
  */
 import { getProfile } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';
+import type { CopySource } from '../../model/feed-copy.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { removeCopies, writeCopies } from '../home-feed-copies.js';
-import { pushFeedItems, pushPulledPost } from '../realtime/push.js';
+import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
+import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage, isLive, isLiveWithOwnCopy } from './shared.js';
+import { FOLLOWER_PAGE, followerPage, liveWithOwnCopies, notLive } from './shared.js';
 
-export async function fanout(job: Extract<Job, { kind: 'fanout' }>): Promise<void> {
-  const rk = BigInt(job.rk);
+type FanoutJob = Extract<Job, { kind: 'fanout' }>;
+
+/** A page as written, for the batch's re-check and push. */
+interface Written {
+  readonly author: string;
+  readonly rk: bigint;
+  readonly source: CopySource;
+  readonly owners: readonly string[];
+  readonly pulled: boolean;
+  readonly written: bigint;
+  readonly copies: readonly CopyTarget[];
+}
+
+/** One page, from the batch's first check to its writes; undefined when the post is gone. */
+async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean }>): Promise<Written | undefined> {
   const source = { ...itemOfImage(job.image as StreamImage), rk };
   const first = !job.cursor;
-  const { live, ownCopy } = first ? await isLiveWithOwnCopy(job.author, rk) : { live: await isLive(job.author, rk), ownCopy: true };
-  if (!live) return;
+  const { live, ownCopy } = await check;
+  if (!live) return undefined;
   // Decided once, on the first page: a pulled author's posts are merged at read time instead.
   const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
   const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));
-  if (!(await isLive(job.author, rk))) return removeCopies(owners.map((owner) => ({ owner, rk })));
-  // Realtime, after the re-check (a copy about to be taken back is not announced): the connected
-  // among this page's followers; a pulled author's connected followers, found from the connected side.
-  await (pulled ? pushPulledPost(job.author, source, written) : pushFeedItems(copies, written));
-  recordFanoutLag(Date.now() - Number(ticksOfRangeKey(rk) / 1_000_000n));
+  return { author: job.author, rk, source, owners, pulled, written, copies };
+}
+
+/**
+ * After every page wrote: the re-check (one read), copies of posts deleted meanwhile taken back,
+ * then realtime for the rest — after the re-check, so a copy about to be taken back is not
+ * announced: the connected among the pages' followers (one read of the connected set), and a
+ * pulled author's connected followers, found from the connected side.
+ */
+async function settle(pages: readonly Written[]): Promise<void> {
+  const gone = new Set(await notLive(pages));
+  await Promise.all([...gone].map((p) => removeCopies(p.owners.map((owner) => ({ owner, rk: p.rk })))));
+  const kept = pages.filter((p) => !gone.has(p));
+  await Promise.all([
+    pushFeedItemsOf(kept.filter((p) => !p.pulled).map((p) => ({ copies: p.copies, seq: p.written }))),
+    ...kept.filter((p) => p.pulled).map((p) => pushPulledPost(p.author, p.source, p.written)),
+  ]);
+  for (const p of kept) recordFanoutLag(Date.now() - Number(ticksOfRangeKey(p.rk) / 1_000_000n));
+}
+
+/** A lane batch's fanout jobs; `done[i]` settles when job i is done (its page written, re-checked and announced). */
+export function fanoutBatch(jobs: readonly FanoutJob[]): Promise<void>[] {
+  const rks = jobs.map((job) => BigInt(job.rk));
+  // Continuation pages need no own-copy check: the first page saw to it.
+  const checks = liveWithOwnCopies(jobs.map((job, i) => ({ author: job.author, rk: rks[i]!, ownCopy: !job.cursor })));
+  const pages = jobs.map((job, i) => writePage(job, rks[i]!, checks.then((c) => c[i]!)));
+  const written = (outs: PromiseSettledResult<Written | undefined>[]) => outs.flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value] : []));
+  const settled = Promise.allSettled(pages).then((outs) => settle(written(outs)));
+  return pages.map(async (page) => {
+    if ((await page) !== undefined) await settled;
+  });
+}
+
+export async function fanout(job: FanoutJob): Promise<void> {
+  await fanoutBatch([job])[0];
 }

@@ -84,9 +84,17 @@ async function pushToConnected(messages: Map<string, RealtimeMessage[]>): Promis
 
 /** `feed.item` for copies just written (`seq`: their write ticks, writeCopies' return). */
 export function pushFeedItems(copies: readonly { owner: string; source: CopySource }[], seq: bigint): Promise<PushResult> {
-  const messages = new Map<CopySource, RealtimeMessage>();
-  const message = (s: CopySource) => messages.get(s) ?? messages.set(s, feedItemMessage(s, seq)).get(s)!;
-  return pushToConnected(byUser(copies.map((c) => [c.owner, message(c.source)])));
+  return pushFeedItemsOf([{ copies, seq }]);
+}
+
+/** `feed.item` for several writes' copies (a fan-out batch's pages) after one read of the connected set. */
+export function pushFeedItemsOf(writes: readonly { copies: readonly { owner: string; source: CopySource }[]; seq: bigint }[]): Promise<PushResult> {
+  const entries = writes.flatMap(({ copies, seq }) => {
+    const messages = new Map<CopySource, RealtimeMessage>();
+    const message = (s: CopySource) => messages.get(s) ?? messages.set(s, feedItemMessage(s, seq)).get(s)!;
+    return copies.map((c) => [c.owner, message(c.source)] as const);
+  });
+  return pushToConnected(byUser(entries));
 }
 
 /** `feed.remove` for copies just deleted (an absent one too: the client ignores an id it does not hold). */

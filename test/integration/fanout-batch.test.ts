@@ -1,0 +1,64 @@
+/**
+ * A fan-out lane batch pays per batch (services/fanout/fanout.ts fanoutBatch): the fan-out worker is
+ * handed one SQS batch of fanout jobs, on a stack of its own without pollers (nothing else calls
+ * DynamoDB meanwhile), and every call it makes is metered. The first check of every page's original
+ * (with the author's own copy) is one BatchGet and the re-check after the writes one more, whatever
+ * the number of pages — and a batch that names one post twice (SQS may deliver a message twice, or
+ * a post's two pages meet in one batch) still delivers, exactly once per follower.
+ */
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
+import { localCredentials, localRegion } from '../../local/aws-local.js';
+import { timelinePartition } from '../../functions/model/timeline-item.js';
+import { mustPost } from '../support/api.js';
+import { feedCount } from '../support/feeds.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { own, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+
+let meter: CapacityMeter;
+let raw: DynamoDBClient;
+let handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false });
+  raw = new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
+  meter = meterCapacity((await import('../../functions/platform/clients.js')).dynamo);
+  handler = (await import('../../functions/handlers/fanout-worker.js')).handler as typeof handler;
+}, 120_000);
+
+afterAll(async () => {
+  raw?.destroy();
+  await stopOwnStack();
+});
+
+/** The fanout job the outbox would send for `author`'s newest original (functions/services/jobs/outbox.ts). */
+async function fanoutRecord(author: string): Promise<SQSRecord> {
+  const { Items } = await raw.send(new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } }, Limit: 1 }));
+  const { pk: _pk, expiresAt: _e, ...image } = Items![0]!;
+  return {
+    messageId: uid('m'),
+    body: JSON.stringify({ kind: 'fanout', author, rk: image.rk!.N, image }),
+    attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' },
+  } as unknown as SQSRecord;
+}
+
+describe('a fan-out batch', () => {
+  it('checks every page’s original in one read before the writes and one after, and a post named twice is delivered once', async () => {
+    const authors = Array.from({ length: 4 }, () => uid('author'));
+    const followers = await Promise.all(authors.map((a) => seedFollowers(a, 30, { on: own })));
+    for (const a of authors) await mustPost(a, { verb: 'post' }, own);
+    const records = await Promise.all(authors.map(fanoutRecord));
+    const twice = { ...records[0]!, messageId: uid('m') }; // the same job delivered again, in the same batch
+    const before = meter.snapshot();
+    const out = await handler({ Records: [...records, twice] });
+    const calls = meter.since(before).calls;
+    expect(out.batchItemFailures).toEqual([]);
+    expect(calls.BatchGetItemCommand).toBe(2);
+    expect(calls.GetItemCommand ?? 0).toBe(0);
+    for (const f of followers.flat()) expect(await feedCount(f, own)).toBe(1);
+    for (const a of authors) expect(await feedCount(a, own)).toBe(1); // the own copy POST wrote, not a second
+  }, 60_000);
+});
