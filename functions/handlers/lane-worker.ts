@@ -46,7 +46,10 @@ function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, P
   }
   if (lane === 'fanout') {
     const pages = jobs.flatMap((job, i) => (job?.kind === 'fanout' ? [{ job, i }] : []));
-    const done = fanoutBatch(pages.map((p) => p.job));
+    const done = fanoutBatch(
+      pages.map((p) => p.job),
+      pages.map((p) => Number(records[p.i]!.attributes.ApproximateReceiveCount) > 1),
+    );
     pages.forEach((p, k) => settle(records[p.i]!.messageId, done[k]!));
   }
   return out;

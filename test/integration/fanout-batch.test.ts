@@ -4,7 +4,9 @@
  * DynamoDB meanwhile), and every call it makes is metered. The first check of every page's original
  * (with the author's own copy) is one BatchGet and the re-check after the writes one more, whatever
  * the number of pages — and a batch that names one post twice (SQS may deliver a message twice, or
- * a post's two pages meet in one batch) still delivers, exactly once per follower.
+ * a post's two pages meet in one batch) still delivers, exactly once per follower. A page delivered
+ * again after its post was deleted takes back the copies it may have written (its first delivery
+ * may have died between its writes and the batch's re-check); a first delivery has nothing to take.
  */
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -35,13 +37,13 @@ afterAll(async () => {
 });
 
 /** The fanout job the outbox would send for `author`'s newest original (functions/services/jobs/outbox.ts). */
-async function fanoutRecord(author: string): Promise<SQSRecord> {
+async function fanoutRecord(author: string, receiveCount = 1): Promise<SQSRecord> {
   const { Items } = await raw.send(new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } }, Limit: 1 }));
   const { pk: _pk, expiresAt: _e, ...image } = Items![0]!;
   return {
     messageId: uid('m'),
     body: JSON.stringify({ kind: 'fanout', author, rk: image.rk!.N, image }),
-    attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' },
+    attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: String(receiveCount) },
   } as unknown as SQSRecord;
 }
 
@@ -60,5 +62,20 @@ describe('a fan-out batch', () => {
     expect(calls.GetItemCommand ?? 0).toBe(0);
     for (const f of followers.flat()) expect(await feedCount(f, own)).toBe(1);
     for (const a of authors) expect(await feedCount(a, own)).toBe(1); // the own copy POST wrote, not a second
+  }, 60_000);
+
+  it('takes back a deleted post’s copies when its page comes again, and only then', async () => {
+    const author = uid('gone');
+    const followers = await seedFollowers(author, 10, { on: own });
+    const post = await mustPost(author, { verb: 'post' }, own);
+    expect((await handler({ Records: [await fanoutRecord(author)] })).batchItemFailures).toEqual([]);
+    for (const f of followers) expect(await feedCount(f, own)).toBe(1);
+    // Deleted after the page wrote, its retract not run (no pollers here): as if the page died before its re-check.
+    const { markOriginalDeleted } = await import('../../functions/stores/feed-store.js');
+    expect(await markOriginalDeleted(author, BigInt(post.rangeKey), Math.floor(Date.now() / 1000))).toBeDefined();
+    expect((await handler({ Records: [await fanoutRecord(author, 1)] })).batchItemFailures).toEqual([]);
+    for (const f of followers) expect(await feedCount(f, own)).toBe(1); // a first delivery of a dead post never wrote
+    expect((await handler({ Records: [await fanoutRecord(author, 2)] })).batchItemFailures).toEqual([]);
+    for (const f of [...followers, author]) expect(await feedCount(f, own)).toBe(0);
   }, 60_000);
 });

@@ -12,7 +12,7 @@
  * starts after the mark, deletes them) or our re-check sees the mark. In a batch every page's
  * writes finish before the one re-check, so each page keeps that order.
  */
-import { getProfile } from '../../stores/graph-store.js';
+import { getProfile, listPage } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';
@@ -36,12 +36,26 @@ interface Written {
   readonly copies: readonly CopyTarget[];
 }
 
+/**
+ * A redelivered page whose post is gone may have written before the DELETE's retract passed its
+ * followers and died before its re-check (the re-check waits for the batch's slowest page): it takes
+ * back what it may have written. Deleting a copy that is not there is harmless; a first delivery
+ * never wrote, so it pays nothing.
+ */
+async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
+  const page = await listPage('followers', job.author, FOLLOWER_PAGE, job.cursor);
+  await removeCopies([...(job.cursor ? [] : [job.author]), ...page.userIds].map((owner) => ({ owner, rk })));
+}
+
 /** One page, from the batch's first check to its writes; undefined when the post is gone. */
-async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean }>): Promise<Written | undefined> {
+async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean }>, redelivered: boolean): Promise<Written | undefined> {
+  const { live, ownCopy } = await check; // first: the check's rejection is this page's to report
+  if (!live) {
+    if (redelivered) await takeBack(job, rk);
+    return undefined;
+  }
   const source = { ...itemOfImage(job.image as StreamImage), rk };
   const first = !job.cursor;
-  const { live, ownCopy } = await check;
-  if (!live) return undefined;
   // Decided once, on the first page: a pulled author's posts are merged at read time instead.
   const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
   const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
@@ -68,12 +82,15 @@ async function settle(pages: readonly Written[]): Promise<void> {
   for (const p of kept) recordFanoutLag(Date.now() - Number(ticksOfRangeKey(p.rk) / 1_000_000n));
 }
 
-/** A lane batch's fanout jobs; `done[i]` settles when job i is done (its page written, re-checked and announced). */
-export function fanoutBatch(jobs: readonly FanoutJob[]): Promise<void>[] {
+/**
+ * A lane batch's fanout jobs (`redelivered[i]`: job i's message came before); `done[i]` settles when
+ * job i is done (its page written, re-checked and announced).
+ */
+export function fanoutBatch(jobs: readonly FanoutJob[], redelivered: readonly boolean[] = []): Promise<void>[] {
   const rks = jobs.map((job) => BigInt(job.rk));
   // Continuation pages need no own-copy check: the first page saw to it.
   const checks = liveWithOwnCopies(jobs.map((job, i) => ({ author: job.author, rk: rks[i]!, ownCopy: !job.cursor })));
-  const pages = jobs.map((job, i) => writePage(job, rks[i]!, checks.then((c) => c[i]!)));
+  const pages = jobs.map((job, i) => writePage(job, rks[i]!, checks.then((c) => c[i]!), redelivered[i] === true));
   const written = (outs: PromiseSettledResult<Written | undefined>[]) => outs.flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value] : []));
   const settled = Promise.allSettled(pages).then((outs) => settle(written(outs)));
   return pages.map(async (page) => {

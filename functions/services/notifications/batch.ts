@@ -9,11 +9,14 @@
  * transactions and a share of four reads, where it cost five calls of its own.
  *
  * A recipient's later folds (past MAX_JOB_EVENTS events in one batch) run after its first and read
- * afresh: the first fold's write changed what they would read. A fold fails — and its messages come
- * back — if its apply, its trim or its push failed; applying again changes nothing, and pushes the
- * same counts again.
+ * their groups afresh (the first fold's write changed them); their audience — mutes, blocks, follows —
+ * is the batch's read, as a job's was its own read at its start. Within a fold only a group's first
+ * write starts from the shared read. A fold fails — and its messages come back — if its apply, its
+ * trim or the read of who is connected failed; applying again changes nothing, and pushes the same
+ * counts again. A push to one user that fails is logged and skipped, as every push is.
  */
 import { logger } from '../../platform/logger.js';
+import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { groupReadKeys, readHeadItems, readKeys } from '../../stores/notification-store.js';
 import type { NotificationEvent } from '../../model/notification.js';
@@ -23,6 +26,9 @@ import { applyToGroup, byGroup, gidOfKey, type Strangers } from './apply.js';
 import { notifyStrangerLimit } from './policy.js';
 import { notificationCounts } from './read.js';
 import { trimIfDue } from './retention.js';
+
+/** Count retentions in flight after a batch. */
+const TRIM_CONCURRENCY = 4;
 
 /** One recipient's events: a notify job, or a batch's jobs for that recipient folded. */
 export interface NotifyFold {
@@ -71,11 +77,16 @@ async function applyFold(plan: Plan, shared: readonly Item[], limit: number | un
   const strangers: Strangers | undefined = limit === undefined ? undefined : { limit, isStranger: (actor) => !followed.has(actor) };
   let grew = false;
   let notified = false;
+  // The shared read holds each group as it was before this batch: only its first write may start from it.
+  const started = new Set<string>();
   for (const [key, events] of plan.groups) {
     const heard = events.filter((e) => !silenced.has(e.actor));
     if (heard.length === 0) continue;
     notified = true;
-    if (await applyToGroup(plan.recipient, gidOfKey(key), heard, strangers, plan.first ? shared : undefined)) grew = true;
+    const gid = gidOfKey(key);
+    const prefetched = plan.first && !started.has(gid) ? shared : undefined;
+    started.add(gid);
+    if (await applyToGroup(plan.recipient, gid, heard, strangers, prefetched)) grew = true;
   }
   return { grew, notified };
 }
@@ -86,14 +97,14 @@ async function afterBatch(grew: readonly string[], notified: readonly string[]):
   if (grew.length > 0) {
     try {
       const heads = await readHeadItems(grew);
-      for (const recipient of grew) {
+      await forEachLimit(grew, TRIM_CONCURRENCY, async (recipient) => {
         try {
           await trimIfDue(recipient, heads.get(recipient));
         } catch (error) {
           logger.warn('notification count retention failed', { recipient, error: error as Error });
           failed.add(recipient);
         }
-      }
+      });
     } catch (error) {
       logger.warn('reading the notification heads failed', { error: error as Error });
       for (const r of grew) failed.add(r);

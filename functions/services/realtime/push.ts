@@ -136,6 +136,16 @@ export async function pushNotificationCountsTo(users: readonly string[], counts:
   const connections = users.length === 1 ? await connectionsOf(users[0]!) : (await allConnections()).filter((c) => wanted.has(c.userId));
   if (connections.length === 0) return NONE;
   const connected = [...new Set(connections.map((c) => c.userId))];
-  const messages = await Promise.all(connected.map(async (u) => [u, [notificationMessage(await counts(u))]] as const));
-  return deliver(new Map(messages), connections);
+  // Best-effort per user: counts that cannot be read now are not pushed (the client catches up), and fail no one else's.
+  const messages = await Promise.all(
+    connected.map(async (u) => {
+      try {
+        return [[u, [notificationMessage(await counts(u))]] as const];
+      } catch (error) {
+        logger.warn('realtime counts not pushed: reading them failed', { error: error as Error, userId: u });
+        return [];
+      }
+    }),
+  );
+  return deliver(new Map(messages.flat()), connections);
 }
