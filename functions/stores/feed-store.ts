@@ -366,14 +366,10 @@ export const removePulledUpdate = (owner: string, author: string) => ({
   ExpressionAttributeValues: { ':a': new Set([author]) },
 });
 
-/** The stored originals at the given keys (tombstones included), strongly consistent. */
-export const getOriginals = (keys: readonly { author: string; rk: bigint }[]): Promise<Item[]> =>
-  batchGetAll(feed(), keys.map((k) => timelineKey(k.author, k.rk)), { consistent: true });
-
 /**
  * The stored originals at these (author, rk), tombstones included, and for those asked (`ownCopy`)
- * whether the author's own copy exists: one strongly consistent BatchGet per 50 posts (a fan-out
- * batch's first check of all its pages).
+ * whether the author's own copy exists, in the order asked: one strongly consistent BatchGet per
+ * 100 keys (a fan-out batch's checks of all its pages, before and after its writes).
  */
 export async function getOriginalsAndOwnCopies(
   keys: readonly { author: string; rk: bigint; ownCopy: boolean }[],

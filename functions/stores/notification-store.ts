@@ -97,8 +97,8 @@ export async function readGroup(recipient: string, gid: string): Promise<GroupSt
   return parseGroup(Item as Item | undefined);
 }
 
-export async function readHeadItem(recipient: string, consistent = false): Promise<Item | undefined> {
-  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: notificationHeadKey(recipient), ConsistentRead: consistent }));
+export async function readHeadItem(recipient: string): Promise<Item | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: notificationHeadKey(recipient) }));
   return Item as Item | undefined;
 }
 

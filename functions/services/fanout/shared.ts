@@ -6,8 +6,8 @@
  * BEFORE writing its own page, so pages of a big fan-out run in parallel on the worker's pollers,
  * and a failure after the send loses nothing: the message comes back and rewrites the same keys.
  */
-import { isVisibleOriginal, timelinePartition } from '../../model/timeline-item.js';
-import { getOriginal, getOriginals, getOriginalsAndOwnCopies } from '../../stores/feed-store.js';
+import { isVisibleOriginal } from '../../model/timeline-item.js';
+import { getOriginalsAndOwnCopies } from '../../stores/feed-store.js';
 import { listPage } from '../../stores/graph-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { Job } from '../jobs/jobs.js';
@@ -31,31 +31,17 @@ export async function followerPage(job: PagedJob, author: string, size: number, 
   return opts.skipMuted ? page.userIds.filter((u) => !page.muted.has(u)) : page.userIds;
 }
 
-/** The original is there, visible (not marked deleted, not expired). */
-export async function isLive(author: string, rk: bigint): Promise<boolean> {
-  return isVisibleOriginal(await getOriginal(author, rk), nowSeconds());
-}
-
-/** For each (author, rk): isLive, and (asked with `ownCopy`) whether the author's own copy exists — one read for a fan-out batch's pages. */
+/** For each (author, rk): whether the original is there and visible (not marked deleted, not expired), and (asked with `ownCopy`) whether the author's own copy exists — one read for a fan-out batch's pages. */
 export async function liveWithOwnCopies(keys: readonly { author: string; rk: bigint; ownCopy: boolean }[]): Promise<{ live: boolean; ownCopy: boolean }[]> {
   const now = nowSeconds();
   return (await getOriginalsAndOwnCopies(keys)).map(({ original, ownCopy }) => ({ live: isVisibleOriginal(original, now), ownCopy }));
 }
 
-const postId = (author: string, rk: bigint | string) => `${author}\n${String(rk)}`;
-
-/** Which of these originals are still live (one read): ids as `postId`. */
-async function liveIds(keys: readonly { author: string; rk: bigint }[]): Promise<Set<string>> {
-  const now = nowSeconds();
-  const authorOf = new Map(keys.map((k) => [timelinePartition(k.author), k.author]));
-  return new Set((await getOriginals(keys)).filter((i) => isVisibleOriginal(i, now)).map((i) => postId(authorOf.get(String(i.pk))!, String(i.rk))));
-}
-
 /** Of these (author, rk), those no longer live (deleted meanwhile): one read for a fan-out batch's re-check. */
 export async function notLive<K extends { author: string; rk: bigint }>(keys: readonly K[]): Promise<K[]> {
   if (keys.length === 0) return [];
-  const live = await liveIds(keys);
-  return keys.filter((k) => !live.has(postId(k.author, k.rk)));
+  const checks = await liveWithOwnCopies(keys.map((k) => ({ author: k.author, rk: k.rk, ownCopy: false })));
+  return keys.filter((_, i) => !checks[i]!.live);
 }
 
 /** Of the given originals of `author`, the rks that are no longer live (deleted meanwhile). */
