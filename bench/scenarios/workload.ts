@@ -23,6 +23,7 @@ import { backlogProbes } from '../workload/backlog-probes.js';
 import { meterCpu } from '../workload/cpu.js';
 import { type Delivery, drainedAt } from '../workload/drain.js';
 import { endToEnd } from '../workload/end-to-end.js';
+import { bareFollowSeconds } from '../workload/follow-floor.js';
 import { contentOf, defaultShape, generateWorkload, type PlannedPost, type Workload } from '../workload/graph.js';
 import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writes.js';
 import { mix } from '../workload/mix.js';
@@ -40,6 +41,8 @@ const FOLLOWS_IN_FLIGHT = 32;
 const POSTS_IN_FLIGHT = 16;
 /** Items per raw ceiling run. */
 const RAW_ITEMS = 4000;
+/** Bare follow transactions timed for the follows' floor (scaled to API_FOLLOWS). */
+const FLOOR_FOLLOWS = 1000;
 const BACKLOG_PROBES = 20;
 
 let startedAt = 0;
@@ -95,12 +98,16 @@ export const workload: Scenario = {
     await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 1);
     await checkFollowerCounts(ctx, w, idOf, probeAuthors(w.followersOf.map((f) => f.length), 3));
     say(`follows done: ${JSON.stringify(ceilingOf(followRaw))}, ${round((followsDone - followStart) / 1000, 1)} s`);
+    say(`${FLOOR_FOLLOWS} bare follow transactions (the follows' floor)…`);
+    const floorSeconds = ((await bareFollowSeconds(FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * apiEdges.length) / FLOOR_FOLLOWS;
+    const followWrites = followMinimumWrites(apiEdges);
+    const atRaw = followWrites.total / ceilingOf(followRaw).rate;
     figures.push(
       ...endToEnd({
         what: 'follows through the API',
         unit: 'follows',
         count: apiEdges.length,
-        writes: followMinimumWrites(apiEdges),
+        writes: followWrites,
         start: followStart,
         answered: followsAnswered,
         doneAt: followsDone,
@@ -108,6 +115,13 @@ export const workload: Scenario = {
         target: 0.5,
         ...followPhase,
       }),
+      {
+        scenario: S,
+        metric: 'follows: the floor, one bare follow transaction each (no HTTP, no reads, no jobs): (minimum item writes ÷ raw items/s) ÷ elapsed',
+        value: round(atRaw / floorSeconds),
+        unit: '×',
+        note: `${FLOOR_FOLLOWS} transactions between fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(floorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow that commits in one transaction is faster here`,
+      },
     );
 
     // ---- 2. posts ----

@@ -36,6 +36,14 @@ const perOp = (t: CapacityTotals, n: number) =>
     .map(([c, k]) => `${c.replace(/Command$/, '')} ${round(k / n, 2)}`)
     .join(', ');
 
+/** Calls per operation by kind (context.ts classifyCalls), so a figure says which reads and writes the calls were. */
+const perKind = (t: CapacityTotals, n: number) =>
+  Object.entries(t.tags)
+    .filter(([, k]) => k.calls / n >= 0.05)
+    .sort((a, b) => b[1].calls - a[1].calls)
+    .map(([tag, k]) => `${tag} ${round(k.calls / n, 2)}`)
+    .join(', ');
+
 export function endToEnd(p: Phase): Figure[] {
   const elapsed = (p.doneAt - p.start) / 1000;
   const ratio = p.writes.total / p.ceiling.rate / elapsed;
@@ -46,7 +54,7 @@ export function endToEnd(p: Phase): Figure[] {
       metric: `${p.what}: end to end (first request → every lane drained)`,
       value: round(elapsed, 1),
       unit: 's',
-      note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)}; ${cpuNote(p.cpu)}`,
+      note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)} (by kind: ${perKind(p.spent, p.count)}); ${cpuNote(p.cpu)}`,
     },
     { scenario: S, metric: `${p.what}: minimum item writes`, value: p.writes.total, unit: 'items', note: `${p.writes.detail}; the handlers sent ${itemsSent(p.spent)} (transactions' condition checks included)` },
     { scenario: S, metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`, value: Math.round(p.ceiling.rate), unit: 'items/s', note: `before / after: ${p.ceiling.note}` },
