@@ -96,8 +96,8 @@ export const social: Scenario = {
       byFriend.push(await firstOfGroup(() => friend));
     }
     const { audienceKeys } = await import('../../functions/services/controls-state.js');
-    const { readKeys } = await import('../../functions/stores/notification-store.js');
-    const audience = async (withFollows: boolean) => (await measure(ctx, () => readKeys(audienceKeys(author, [friend], withFollows)), false)).total;
+    const { readGraphKeys } = await import('../../functions/stores/graph-store.js');
+    const audience = async (withFollows: boolean) => (await measure(ctx, () => readGraphKeys(audienceKeys(author, [friend], withFollows)), false)).total;
     const [readWith, readWithout] = [await audience(true), await audience(false)];
     const boundWcu = median(byStranger.map((x) => rulesWcu(x.total))) - median(byFriend.map((x) => rulesWcu(x.total)));
 

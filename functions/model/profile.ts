@@ -45,6 +45,16 @@ export function followerShardOf(follower: string, attempt = 1, salt = ''): numbe
   return (n + attempt - 1) % FOLLOWER_SHARDS;
 }
 
+/**
+ * Whether `userId` is pulled as shard `shard` says, from items read by key (others ignored): the
+ * flag is copied onto every shard in one transaction, so one shard tells — and it is the copy a
+ * follow's transaction checks. A shard never written: not pulled (setPulled writes every shard).
+ */
+export function pulledOnShard(items: readonly Record<string, unknown>[], userId: string, shard: number): boolean {
+  const key = followerShardKey(userId, shard);
+  return items.some((i) => i.pk === key.pk && i.sk === key.sk && i.pulled === true);
+}
+
 export interface Profile {
   readonly followers: number;
   readonly following: number;

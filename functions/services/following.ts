@@ -11,10 +11,10 @@ import { decodeListCursor, encodeListCursor, type FollowList } from '../model/fo
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
-import { followerShardOf } from '../model/profile.js';
-import { controlId, standingControls } from '../stores/controls-store.js';
+import { followerShardKey, followerShardOf, pulledOnShard } from '../model/profile.js';
+import { controlId, standingControlKeys, standingFrom } from '../stores/controls-store.js';
 import { hasOriginals } from '../stores/feed-store.js';
-import { clearPending, createEdge, getEdge, getProfile, listPage, profileAndErasure, removeEdge } from '../stores/graph-store.js';
+import { clearPending, createEdge, getEdge, getProfile, listPage, profileAndErasure, readGraphKeys, removeEdge } from '../stores/graph-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
@@ -42,10 +42,16 @@ async function startBackfill(follower: string, followee: string): Promise<void> 
 
 const maxFollowingOf = () => setting('MAX_FOLLOWING');
 
-/** Whether `follower` muted `followee`, and whether `followee` has an erase mark: one BatchGet. */
-async function muteAndErasure(follower: string, followee: string): Promise<{ muted: boolean; erased: boolean }> {
-  const { standing, erased } = await standingControls([{ kind: 'mute', user: follower, target: followee }], { erasing: followee });
-  return { muted: standing.has(controlId('mute', follower, followee)), erased };
+/**
+ * What a follow's transaction decides on, in one BatchGet: whether `followee` is pulled, read on the
+ * shard the follow counts on (the copy the transaction checks), whether `follower` muted them, and
+ * whether they have an erase mark.
+ */
+async function followStart(follower: string, followee: string, shard: number): Promise<{ pulled: boolean; muted: boolean; erased: boolean }> {
+  const mute = [{ kind: 'mute' as const, user: follower, target: followee }];
+  const found = await readGraphKeys([followerShardKey(followee, shard), ...standingControlKeys(mute, { erasing: followee })]);
+  const { standing, erased } = standingFrom(found, mute, { erasing: followee });
+  return { pulled: pulledOnShard(found, followee, shard), muted: standing.has(controlId('mute', follower, followee)), erased };
 }
 
 export async function follow(follower: string, followee: string): Promise<void> {
@@ -53,12 +59,13 @@ export async function follow(follower: string, followee: string): Promise<void> 
     throw new ValidationError('You cannot follow yourself.', [{ field: 'path.userId', message: 'must not be the caller' }]);
   }
   const result = await retrying(`follow ${follower} → ${followee}`, RETRY.request, async (attempt) => {
-    const [{ pulled }, { muted, erased }] = await Promise.all([getProfile(followee, { consistent: true }), muteAndErasure(follower, followee)]);
+    const shard = followerShardOf(follower, attempt); // a retry counts on the next shard (model/profile.ts)
+    const { pulled, muted, erased } = await followStart(follower, followee, shard);
     // The mark read here catches a finished erase; the transaction checks its copy on the shard it
-    // counts on (an erase starting meanwhile). A retry counts on the next shard (model/profile.ts).
+    // counts on (an erase starting meanwhile).
     if (erased) throw new NotFoundError('No such user.');
     const followedAt = nowTicks();
-    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted, followerShardOf(follower, attempt));
+    const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted, shard);
     if (outcome === 'limit') {
       throw new ConflictError(`You already follow ${maxFollowingOf()} users, the most one user may follow; unfollow someone first.`);
     }

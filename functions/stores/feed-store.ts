@@ -12,12 +12,13 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem } from '../model/foreign-id.js';
+import { parseProfile, profileKey } from '../model/profile.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { rkOf } from '../model/range-key.js';
 import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
-import { batchGetAll } from '../platform/dynamo/batch-get.js';
+import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
@@ -367,19 +368,29 @@ export const removePulledUpdate = (owner: string, author: string) => ({
 });
 
 /**
- * The stored originals at these (author, rk), tombstones included, and for those asked (`ownCopy`)
- * whether the author's own copy exists, in the order asked: one strongly consistent BatchGet per
- * 100 keys (a fan-out batch's checks of all its pages, before and after its writes).
+ * The stored originals at these (author, rk), tombstones included, for those asked (`ownCopy`)
+ * whether the author's own copy exists, and for those asked (`pulled`) whether the author is
+ * pulled (their profile, in the graph table), in the order asked: one strongly consistent BatchGet
+ * per 100 keys (a fan-out batch's checks of all its pages, before and after its writes).
  */
 export async function getOriginalsAndOwnCopies(
-  keys: readonly { author: string; rk: bigint; ownCopy: boolean }[],
-): Promise<{ original: Item | undefined; ownCopy: boolean }[]> {
-  const items = await batchGetAll(feed(), [
-    ...keys.map((k) => timelineKey(k.author, k.rk)),
-    ...keys.filter((k) => k.ownCopy).map((k) => homeFeedKey(k.author, k.rk)),
-  ], { consistent: true });
+  keys: readonly { author: string; rk: bigint; ownCopy: boolean; pulled?: boolean }[],
+): Promise<{ original: Item | undefined; ownCopy: boolean; pulled: boolean }[]> {
+  const graph = tableName('graph');
+  const found = await batchGetAcross(
+    {
+      [feed()]: [...keys.map((k) => timelineKey(k.author, k.rk)), ...keys.filter((k) => k.ownCopy).map((k) => homeFeedKey(k.author, k.rk))],
+      [graph]: keys.filter((k) => k.pulled).map((k) => profileKey(k.author)),
+    },
+    { consistent: true },
+  );
   const id = (k: { pk?: unknown; rk?: unknown }) => `${String(k.pk)}\n${String(k.rk)}`; // rk read back is a NumberValue
-  const byKey = new Map(items.map((i) => [id(i), i]));
+  const byKey = new Map((found[feed()] ?? []).map((i) => [id(i), i]));
   const at = (k: { pk?: unknown; rk?: unknown }) => byKey.get(id(k));
-  return keys.map((k) => ({ original: at(timelineKey(k.author, k.rk)), ownCopy: k.ownCopy && at(homeFeedKey(k.author, k.rk)) !== undefined }));
+  const profiles = new Map((found[graph] ?? []).map((i) => [String(i.pk), i]));
+  return keys.map((k) => ({
+    original: at(timelineKey(k.author, k.rk)),
+    ownCopy: k.ownCopy && at(homeFeedKey(k.author, k.rk)) !== undefined,
+    pulled: k.pulled === true && parseProfile(profiles.get(profileKey(k.author).pk)).pulled,
+  }));
 }

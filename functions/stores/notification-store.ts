@@ -29,12 +29,12 @@ import {
 } from '../model/notification.js';
 import { timelineKey } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
-import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
 import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
+import { readGraphKeys } from './graph-store.js';
 
 const graph = () => tableName('graph');
 
@@ -77,17 +77,12 @@ export function groupReadFrom(found: readonly Item[], recipient: string, gid: st
  * recipient's head too, in the same BatchGet (the notify job's transaction prunes its stale days).
  */
 export async function readGroupAndClaims(recipient: string, gid: string, actors: readonly string[], opts: { withHead?: boolean } = {}): Promise<GroupRead> {
-  return groupReadFrom(await readKeys(groupReadKeys(recipient, gid, actors, opts)), recipient, gid, actors);
-}
-
-/** Any keys of the graph table, strongly consistent, in as few BatchGets as they fit (100 keys each): a notify batch's shared read. */
-export function readKeys(keys: readonly Item[]): Promise<Item[]> {
-  return batchGetAll(graph(), keys, { consistent: true });
+  return groupReadFrom(await readGraphKeys(groupReadKeys(recipient, gid, actors, opts)), recipient, gid, actors);
 }
 
 /** These recipients' notification heads, strongly consistent (one BatchGet per 100). */
 export async function readHeadItems(recipients: readonly string[]): Promise<Map<string, Item>> {
-  const items = await readKeys(recipients.map(notificationHeadKey));
+  const items = await readGraphKeys(recipients.map(notificationHeadKey));
   const byPk = new Map(recipients.map((r) => [notificationHeadKey(r).pk, r]));
   return new Map(items.flatMap((i) => (byPk.has(String(i.pk)) ? [[byPk.get(String(i.pk))!, i] as const] : [])));
 }

@@ -2,8 +2,8 @@
  * A fan-out lane batch pays per batch (services/fanout/fanout.ts fanoutBatch): the fan-out worker is
  * handed one SQS batch of fanout jobs, on a stack of its own without pollers (nothing else calls
  * DynamoDB meanwhile), and every call it makes is metered. The first check of every page's original
- * (with the author's own copy) is one BatchGet and the re-check after the writes one more, whatever
- * the number of pages — and a batch that names one post twice (SQS may deliver a message twice, or
+ * (with the author's own copy and whether the author is pulled) is one BatchGet and the re-check
+ * after the writes one more, whatever the number of pages — and a batch that names one post twice (SQS may deliver a message twice, or
  * a post's two pages meet in one batch) still delivers, exactly once per follower. A page delivered
  * again after its post was deleted takes back the copies it may have written (its first delivery
  * may have died between its writes and the batch's re-check); a first delivery has nothing to take.
@@ -12,6 +12,7 @@ import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
+import { classifyCalls } from '../../bench/context.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { mustPost } from '../support/api.js';
@@ -27,7 +28,7 @@ let handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier:
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false });
   raw = new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
-  meter = meterCapacity((await import('../../functions/platform/clients.js')).dynamo);
+  meter = meterCapacity((await import('../../functions/platform/clients.js')).dynamo, classifyCalls(stack.tableNames));
   handler = (await import('../../functions/handlers/fanout-worker.js')).handler as typeof handler;
 }, 120_000);
 
@@ -56,10 +57,13 @@ describe('a fan-out batch', () => {
     const twice = { ...records[0]!, messageId: uid('m') }; // the same job delivered again, in the same batch
     const before = meter.snapshot();
     const out = await handler({ Records: [...records, twice] });
-    const calls = meter.since(before).calls;
+    const spent = meter.since(before);
     expect(out.batchItemFailures).toEqual([]);
-    expect(calls.BatchGetItemCommand).toBe(2);
-    expect(calls.GetItemCommand ?? 0).toBe(0);
+    expect(spent.calls.BatchGetItemCommand).toBe(2);
+    expect(spent.calls.GetItemCommand ?? 0).toBe(0);
+    // Whether each author is pulled came with the first check: no Query of a profile partition.
+    expect(spent.tags['graph query']).toBeUndefined();
+    expect(spent.tags['follower list read']?.calls).toBe(records.length + 1);
     for (const f of followers.flat()) expect(await feedCount(f, own)).toBe(1);
     for (const a of authors) expect(await feedCount(a, own)).toBe(1); // the own copy POST wrote, not a second
   }, 60_000);

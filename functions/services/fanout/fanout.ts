@@ -12,7 +12,7 @@
  * starts after the mark, deletes them) or our re-check sees the mark. In a batch every page's
  * writes finish before the one re-check, so each page keeps that order.
  */
-import { getProfile, listPage } from '../../stores/graph-store.js';
+import { listPage } from '../../stores/graph-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';
@@ -48,16 +48,13 @@ async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
 }
 
 /** One page, from the batch's first check to its writes; undefined when the post is gone. */
-async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean }>, redelivered: boolean): Promise<Written | undefined> {
-  const { live, ownCopy } = await check; // first: the check's rejection is this page's to report
+async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean; pulled: boolean }>, redelivered: boolean): Promise<Written | undefined> {
+  const { live, ownCopy, pulled } = await check; // first: the check's rejection is this page's to report
   if (!live) {
     if (redelivered) await takeBack(job, rk);
     return undefined;
   }
   const source = { ...itemOfImage(job.image as StreamImage), rk };
-  const first = !job.cursor;
-  // Decided once, on the first page: a pulled author's posts are merged at read time instead.
-  const pulled = first && (await getProfile(job.author, { consistent: true })).pulled;
   const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
@@ -88,8 +85,11 @@ async function settle(pages: readonly Written[]): Promise<void> {
  */
 export function fanoutBatch(jobs: readonly FanoutJob[], redelivered: readonly boolean[] = []): Promise<void>[] {
   const rks = jobs.map((job) => BigInt(job.rk));
-  // Continuation pages need no own-copy check: the first page saw to it.
-  const checks = liveWithOwnCopies(jobs.map((job, i) => ({ author: job.author, rk: rks[i]!, ownCopy: !job.cursor })));
+  // Continuation pages need no own-copy check: the first page saw to it. Whether the author is
+  // pulled is decided once, on the first page (a pulled author's posts are merged at read time), in
+  // the same read: a post's fan-out starts after the post was written, so a pull marked before it
+  // (markPulledSince) is seen.
+  const checks = liveWithOwnCopies(jobs.map((job, i) => ({ author: job.author, rk: rks[i]!, ownCopy: !job.cursor, pulled: !job.cursor })));
   const pages = jobs.map((job, i) => writePage(job, rks[i]!, checks.then((c) => c[i]!), redelivered[i] === true));
   const written = (outs: PromiseSettledResult<Written | undefined>[]) => outs.flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value] : []));
   const settled = Promise.allSettled(pages).then((outs) => settle(written(outs)));

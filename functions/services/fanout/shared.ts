@@ -31,10 +31,16 @@ export async function followerPage(job: PagedJob, author: string, size: number, 
   return opts.skipMuted ? page.userIds.filter((u) => !page.muted.has(u)) : page.userIds;
 }
 
-/** For each (author, rk): whether the original is there and visible (not marked deleted, not expired), and (asked with `ownCopy`) whether the author's own copy exists — one read for a fan-out batch's pages. */
-export async function liveWithOwnCopies(keys: readonly { author: string; rk: bigint; ownCopy: boolean }[]): Promise<{ live: boolean; ownCopy: boolean }[]> {
+/**
+ * For each (author, rk): whether the original is there and visible (not marked deleted, not
+ * expired), and — asked with `ownCopy` / `pulled` — whether the author's own copy exists and
+ * whether the author is pulled: one read for a fan-out batch's pages.
+ */
+export async function liveWithOwnCopies(
+  keys: readonly { author: string; rk: bigint; ownCopy: boolean; pulled?: boolean }[],
+): Promise<{ live: boolean; ownCopy: boolean; pulled: boolean }[]> {
   const now = nowSeconds();
-  return (await getOriginalsAndOwnCopies(keys)).map(({ original, ownCopy }) => ({ live: isVisibleOriginal(original, now), ownCopy }));
+  return (await getOriginalsAndOwnCopies(keys)).map(({ original, ownCopy, pulled }) => ({ live: isVisibleOriginal(original, now), ownCopy, pulled }));
 }
 
 /** Of these (author, rk), those no longer live (deleted meanwhile): one read for a fan-out batch's re-check. */

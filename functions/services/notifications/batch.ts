@@ -18,7 +18,8 @@
 import { logger } from '../../platform/logger.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { groupReadKeys, readHeadItems, readKeys } from '../../stores/notification-store.js';
+import { readGraphKeys } from '../../stores/graph-store.js';
+import { groupReadKeys, readHeadItems } from '../../stores/notification-store.js';
 import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';
 import { pushNotificationCountsTo } from '../realtime/push.js';
@@ -123,7 +124,7 @@ async function afterBatch(grew: readonly string[], notified: readonly string[]):
 export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<void>[] {
   const limit = notifyStrangerLimit();
   const plans = plansOf(folds, Date.now());
-  const shared = readKeys(sharedKeys(plans, limit !== undefined));
+  const shared = readGraphKeys(sharedKeys(plans, limit !== undefined));
   const last = new Map<string, Promise<unknown>>();
   const runs = plans.map((plan) => {
     const before = last.get(plan.recipient) ?? Promise.resolve();
