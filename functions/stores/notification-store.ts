@@ -31,7 +31,7 @@ import { timelineKey } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
-import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
+import { packTransactions, transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
 import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { readGraphKeys } from './graph-store.js';
@@ -178,11 +178,10 @@ async function transactOrLost(items: readonly object[]): Promise<boolean> {
   }
 }
 
-/** Apply one group change atomically (see the file comment). */
-export async function writeGroupChange(change: GroupChange): Promise<ChangeOutcome> {
+/** The named parts of one group change's transaction: read by name, not by position (platform/dynamo/transact.ts). */
+function groupChangeParts(change: GroupChange): (readonly [string, TxItem])[] {
   const { recipient, previous, next, expiresAt } = change;
-  // Named parts: the outcome is read by name, not by position (platform/dynamo/transact.ts).
-  const parts: TxPart<string>[] = [];
+  const parts: (readonly [string, TxItem])[] = [];
   if (change.liveOriginal) {
     parts.push([
       'source',
@@ -214,11 +213,35 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
   if (head) parts.push(['head', head as TxItem]);
   for (const actor of change.strangers?.actors ?? []) parts.push([`quota:${actor}`, quotaUpdate(recipient, next.day, actor, change.strangers!)]);
-  const out = await transact(parts);
+  return parts;
+}
+
+/** Apply one group change atomically (see the file comment). */
+export async function writeGroupChange(change: GroupChange): Promise<ChangeOutcome> {
+  const out = await transact(groupChangeParts(change));
   if (out.ok) return 'done';
   if (out.failed.has('source')) return 'source_gone';
   const overLimit = (change.strangers?.actors ?? []).filter((actor) => out.failed.has(`quota:${actor}`));
   return overLimit.length > 0 ? { overLimit } : 'retry';
+}
+
+/**
+ * Several group changes, each all or nothing, in as few transactions as they fit
+ * (packTransactions: a transaction costs mostly per call; changes that share an item, such as one
+ * recipient's head, go to different transactions, sent one after another). `written[i]`: change i
+ * committed. A transaction that did not commit wrote nothing — a lost race, a deleted source, a
+ * stranger past the limit, or an error — and its changes are the caller's to apply one by one
+ * (writeGroupChange, whose outcome says why).
+ */
+export async function writeGroupChanges(changes: readonly GroupChange[]): Promise<boolean[]> {
+  const written = changes.map(() => false);
+  const packs = packTransactions(changes.map((c, i) => groupChangeParts(c).map(([name, item]) => [`${i}/${name}`, item] as const)));
+  for (const pack of packs) {
+    // Any error too leaves the pack's changes to be applied one by one, where it surfaces again if it lasts.
+    const ok = await transact(pack.parts).then((out) => out.ok, () => false);
+    if (ok) for (const i of pack.members) written[i] = true;
+  }
+  return written;
 }
 
 /** One more group started by a stranger on `day`, within `limit` (the item expires `expiresAt`). */

@@ -3,25 +3,43 @@
  * one SQS batch of jobs for many recipients, on a stack of its own without pollers (nothing else
  * calls DynamoDB meanwhile), and every call it makes is metered. The reads every job starts from are
  * one BatchGet for the batch, the heads for the count retention one more, who is connected at most
- * one Query — a transaction per group stays — and the notifications are exactly what one job at a
- * time would make: one per recipient, a redelivered batch writing nothing, a recipient's 25 events
- * (two folds of at most 20) all counted, a muted actor silenced.
+ * one Query; the groups' first writes share transactions (as many as fit in one, a check on one
+ * post made once), and a shared transaction that does not commit leaves each group to be applied
+ * on its own — and the notifications are exactly what one job at a time would make: one per
+ * recipient, a redelivered batch writing nothing, a recipient's 25 events (two folds of at most 20)
+ * all counted, a muted actor silenced.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
 import type { NotificationPage } from '../../functions/services/notifications/read.js';
+import { notifyJobs, postDeliveries } from '../../functions/services/notifications/events.js';
+import { mustPost } from '../support/api.js';
 import { api } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { own, startOwnStack, stopOwnStack } from '../support/own-stack.js';
 
 let meter: CapacityMeter;
+/** Set by a test: the handlers' next TransactWriteItems of more than one group is cancelled as a lost race would be. */
+let cancelNextShared = false;
 let handler: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false });
   const clients = await import('../../functions/platform/clients.js');
   meter = meterCapacity(clients.dynamo);
+  clients.dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const items = (args.input as { TransactItems?: unknown[] }).TransactItems ?? [];
+      if (context.commandName === 'TransactWriteItemsCommand' && cancelNextShared && items.length > 10) {
+        cancelNextShared = false;
+        const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
+        throw new TransactionCanceledException({ message: 'injected', $metadata: {}, CancellationReasons: items.map(() => ({ Code: 'TransactionConflict' })) });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'cancelSharedTransaction' },
+  );
   handler = (await import('../../functions/handlers/notify-worker.js')).handler as typeof handler;
 }, 120_000);
 
@@ -40,6 +58,14 @@ function followRecord(recipient: string, actor: string): SQSRecord {
   } as unknown as SQSRecord;
 }
 
+/** The notify jobs the outbox would send for `author`'s post mentioning `mentioned` (functions/services/jobs/outbox.ts). */
+async function mentionRecords(author: string, mentioned: readonly string[]): Promise<SQSRecord[]> {
+  const post = await mustPost(author, { verb: 'post', content: mentioned.map((m) => `@${m}`).join(' ') }, own);
+  return notifyJobs(postDeliveries({ author, rk: BigInt(post.rangeKey), verb: 'post', content: mentioned.map((m) => `@${m}`).join(' ') })).map(
+    (job) => ({ messageId: uid('m'), body: JSON.stringify(job), attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' } }) as unknown as SQSRecord,
+  );
+}
+
 /** The DynamoDB calls the worker made for `event`, by command, and its reported failures. */
 async function run(event: SQSEvent) {
   const before = meter.snapshot();
@@ -50,14 +76,14 @@ async function run(event: SQSEvent) {
 const page = async (user: string) => (await api('GET', '/notifications?limit=10', { on: own, as: user })).body as NotificationPage;
 
 describe('a notify batch', () => {
-  it('reads once for all its recipients, writes one transaction each, and a redelivery writes nothing', async () => {
+  it('reads once for all its recipients, writes them in one transaction, and a redelivery writes nothing', async () => {
     const recipients = Array.from({ length: 12 }, () => uid('rcpt'));
     const records = recipients.map((r) => followRecord(r, uid('fan')));
     const first = await run({ Records: records });
     expect(first.failures).toEqual([]);
     // 12 recipients × (mute, block, follow edge, erase mark, group, claim, head) = 84 keys: one BatchGet; the heads: one more.
     expect(first.calls.BatchGetItemCommand).toBe(2);
-    expect(first.calls.TransactWriteItemsCommand).toBe(12);
+    expect(first.calls.TransactWriteItemsCommand).toBe(1); // 12 groups of 5 items (group, order, claim, actor index, head) fit one
     expect(first.calls.GetItemCommand ?? 0).toBe(0);
     expect(first.calls.QueryCommand ?? 0).toBeLessThanOrEqual(1); // who is connected, when realtime is on
     for (const r of recipients) {
@@ -89,5 +115,28 @@ describe('a notify batch', () => {
     const p = await page(quiet);
     expect(p.items).toHaveLength(1);
     expect(p.items[0]!.actorCount).toBe(1);
+  });
+
+  it('checks a post once for all the users it mentions, in one transaction', async () => {
+    const author = uid('author');
+    const mentioned = Array.from({ length: 5 }, () => uid('m'));
+    const out = await run({ Records: await mentionRecords(author, mentioned) });
+    expect(out.failures).toEqual([]);
+    expect(out.calls.TransactWriteItemsCommand).toBe(1); // the same check on the post, asked by every group, sent once
+    for (const m of mentioned) expect((await page(m)).items).toHaveLength(1);
+  });
+
+  it('applies each group on its own when the shared transaction does not commit, still once per recipient', async () => {
+    const recipients = Array.from({ length: 4 }, () => uid('rcpt'));
+    cancelNextShared = true;
+    const out = await run({ Records: recipients.map((r) => followRecord(r, uid('fan'))) });
+    expect(out.failures).toEqual([]);
+    expect(cancelNextShared).toBe(false); // the shared transaction was sent, and cancelled
+    expect(out.calls.TransactWriteItemsCommand).toBe(recipients.length); // one each, after it (the fault stops it before the meter)
+    for (const r of recipients) {
+      const p = await page(r);
+      expect(p.items).toHaveLength(1);
+      expect(p.unseen).toBe(1);
+    }
   });
 });

@@ -80,3 +80,53 @@ function cancellationReasons(error: unknown): Reason[] | undefined {
   const e = error as { name?: string; CancellationReasons?: Reason[] };
   return e?.name === 'TransactionCanceledException' ? (e.CancellationReasons ?? []) : undefined;
 }
+
+/** Most items one TransactWriteItems may carry. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/** The item a part names: its table and key (a Put's key attributes are read off its item: every table here keys on pk and sk or rk). */
+function itemId(item: TxItem): string {
+  const body = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
+  const source = (body.Key ?? body.Item) as Record<string, unknown>;
+  return JSON.stringify([body.TableName, String(source.pk), String(source.sk ?? source.rk)]);
+}
+
+/** A part's whole content, to tell one check asked twice from two different operations on one item. */
+const contentOf = (item: TxItem) => JSON.stringify(item, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Set ? [...(v as Set<unknown>)] : v));
+
+export interface TransactionPack<N extends string> {
+  /** Indexes of the groups packed here. */
+  readonly members: number[];
+  readonly parts: (readonly [N, TxItem])[];
+}
+
+/**
+ * Groups of parts (each group a change that must be all or nothing) packed into as few
+ * transactions as they fit, first fit in order: a transaction costs DynamoDB mostly per call, not
+ * per item. A transaction may not name one item twice, so a group that would touch an item a pack
+ * already touches goes to another pack — except a condition check identical to one already packed
+ * (several changes checking one post), which is sent once: a check writes nothing, where two equal
+ * updates (ADD 1 to one head) must both count. A group larger than a transaction allows
+ * goes alone (the transaction refuses it, as it would unpacked).
+ */
+export function packTransactions<N extends string>(groups: readonly (readonly (readonly [N, TxItem])[])[]): TransactionPack<N>[] {
+  const packs: { members: number[]; parts: (readonly [N, TxItem])[]; items: Map<string, string> }[] = [];
+  groups.forEach((parts, index) => {
+    // A check already packed, word for word, is shared; anything else on a packed item is a clash.
+    const shared = (pack: (typeof packs)[number], item: TxItem) => item.ConditionCheck !== undefined && pack.items.get(itemId(item)) === contentOf(item);
+    const fits = (pack: (typeof packs)[number]) => {
+      const added = parts.filter(([, item]) => !shared(pack, item));
+      if (added.some(([, item]) => pack.items.has(itemId(item)))) return false;
+      return pack.parts.length + added.length <= MAX_TRANSACTION_ITEMS;
+    };
+    let pack = packs.find(fits);
+    if (!pack) packs.push((pack = { members: [], parts: [], items: new Map() }));
+    pack.members.push(index);
+    for (const part of parts) {
+      if (shared(pack, part[1])) continue;
+      pack.items.set(itemId(part[1]), contentOf(part[1]));
+      pack.parts.push(part);
+    }
+  });
+  return packs.map(({ members, parts }) => ({ members, parts }));
+}

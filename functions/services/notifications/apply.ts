@@ -1,9 +1,10 @@
 /**
  * A notify job's core: fold events into the recipient's groups, exactly once (batch.ts runs a lane
  * batch's jobs with their first reads shared). Per group (and source activity): read the group, the
- * actors' claims and the head (strongly consistent; the first attempt's read comes with the batch's),
- * drop the events a claim already holds (a redelivery), fold the rest, and write it all in one
- * transaction conditioned on what was read. A lost race re-reads and retries (bounded; then the
+ * actors' claims and the head (strongly consistent), drop the events a claim already holds (a
+ * redelivery), fold the rest, and write it all in one transaction conditioned on what was read. A
+ * batch's first writes start from its shared read and share transactions (applyFirstWrites); a
+ * group whose shared transaction did not commit is applied here on its own (applyToGroup). A lost race re-reads and retries (bounded; then the
  * job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
  * the transaction's check on the original, so nothing lands behind the purge that hides it.
  *
@@ -27,7 +28,7 @@ import {
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { type Claim, groupReadFrom, readGroupAndClaims, writeGroupChange } from '../../stores/notification-store.js';
+import { type Claim, type GroupChange, type GroupRead, groupReadFrom, readGroupAndClaims, writeGroupChange, writeGroupChanges } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './policy.js';
 
 
@@ -63,55 +64,85 @@ export interface Strangers {
   readonly isStranger: (actor: string) => boolean;
 }
 
-/**
- * Applies one group's events exactly once; returns whether it created the group (the count
- * retention may be due). `prefetched`: a strongly consistent read holding groupReadKeys(…, withHead),
- * made before any write of this batch to the group — its first attempt starts from it instead of
- * reading; a lost race re-reads as always.
- */
-export async function applyToGroup(
-  recipient: string,
-  gid: string,
-  events: readonly NotificationEvent[],
-  strangers: Strangers | undefined,
-  prefetched?: readonly Item[],
-): Promise<boolean> {
-  let given = prefetched;
+/** One attempt's change: from a strongly consistent read of the group, its actors' claims and the head. */
+interface Attempt {
+  readonly change: GroupChange;
+  /** The change creates the group (the count retention may be due). */
+  readonly creates: boolean;
+}
+
+/** The change that applies `events` to the group as `read` holds it; undefined when none is left to apply (all applied before, or their claims are full). */
+function attemptFrom(recipient: string, gid: string, events: readonly NotificationEvent[], strangers: Strangers | undefined, read: GroupRead): Attempt | undefined {
   const policy = notificationPolicy();
-  let unique = [...new Map(events.map((e) => [e.id, e])).values()];
-  const source = unique[0]!.source;
+  const { group, claims, head } = read;
+  const fresh = freshEvents(events, claims);
+  if (fresh.length === 0) return undefined;
+  const freshActors = [...new Set(fresh.map((e) => e.actor))];
+  // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
+  const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
+  const { next, delta } = foldEvents(group, gid, fresh, newActors);
+  // A new group is started by each of its actors; the strangers among them spend one of the day's starts.
+  const starting = group || !strangers ? [] : freshActors.filter(strangers.isStranger);
+  const source = events[0]!.source;
   const liveOriginal = source === undefined ? undefined : parseActivityId(source);
+  const change: GroupChange = {
+    recipient,
+    previous: group,
+    next,
+    delta,
+    claims: freshActors.map((actor) => ({
+      actor,
+      readSize: claims.get(actor)?.events.size,
+      add: fresh.filter((e) => e.actor === actor).map((e) => claimedEventId(e.id)),
+    })),
+    liveOriginal: liveOriginal && { author: liveOriginal.actor, rk: liveOriginal.rk },
+    ...(starting.length ? { strangers: { actors: starting, limit: strangers!.limit, expiresAt: quotaExpiresAtOf(next.day) } } : {}),
+    expiresAt: expiresAtOf(next.day, policy.ttlMs),
+    staleHead: staleHeadAttributes(head, windowStart(Date.now(), policy.ttlMs).day),
+  };
+  return { change, creates: group === undefined };
+}
+
+const distinct = (events: readonly NotificationEvent[]) => [...new Map(events.map((e) => [e.id, e])).values()];
+
+/** One group's first write in a batch: its events, and the read the batch made for it before any write. */
+export interface FirstWrite {
+  readonly recipient: string;
+  readonly gid: string;
+  readonly events: readonly NotificationEvent[];
+  readonly strangers: Strangers | undefined;
+}
+
+/**
+ * Several groups' first writes, each from `read` (a strongly consistent read holding every group's
+ * groupReadKeys(…, withHead), made before any write of the batch), in as few transactions as they
+ * fit (writeGroupChanges). Each answer: whether the write created its group — or undefined when its
+ * transaction did not commit: then applyToGroup, from a fresh read, decides as it always did.
+ */
+export async function applyFirstWrites(writes: readonly FirstWrite[], read: readonly Item[]): Promise<(boolean | undefined)[]> {
+  const attempts = writes.map((w) => {
+    const events = distinct(w.events);
+    return attemptFrom(w.recipient, w.gid, events, w.strangers, groupReadFrom(read, w.recipient, w.gid, [...new Set(events.map((e) => e.actor))]));
+  });
+  const sent = attempts.flatMap((a, i) => (a ? [{ i, a }] : []));
+  const written = await writeGroupChanges(sent.map(({ a }) => a.change));
+  const answers: (boolean | undefined)[] = attempts.map(() => false); // nothing to apply: applied before
+  sent.forEach(({ i, a }, k) => (answers[i] = written[k] ? a.creates : undefined));
+  return answers;
+}
+
+/** Applies one group's events exactly once, from a fresh read; returns whether it created the group (the count retention may be due). */
+export async function applyToGroup(recipient: string, gid: string, events: readonly NotificationEvent[], strangers: Strangers | undefined): Promise<boolean> {
+  let unique = distinct(events);
   return retrying(`notify ${recipient} ${gid}`, RETRY.job, async () => {
     // Within one attempt: strangers over their limit leave the batch and the rest is written at once
     // (not a lost race: no back-off); each pass drops at least one actor, so it ends.
     for (;;) {
       const actors = [...new Set(unique.map((e) => e.actor))];
-      const { group, claims, head } = given ? groupReadFrom(given, recipient, gid, actors) : await readGroupAndClaims(recipient, gid, actors, { withHead: true });
-      given = undefined;
-      const fresh = freshEvents(unique, claims);
-      if (fresh.length === 0) return false; // every event was applied before (a redelivery), or its actor's claim is full
-      const freshActors = [...new Set(fresh.map((e) => e.actor))];
-      // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
-      const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
-      const { next, delta } = foldEvents(group, gid, fresh, newActors);
-      // A new group is started by each of its actors; the strangers among them spend one of the day's starts.
-      const starting = group || !strangers ? [] : freshActors.filter(strangers.isStranger);
-      const outcome = await writeGroupChange({
-        recipient,
-        previous: group,
-        next,
-        delta,
-        claims: freshActors.map((actor) => ({
-          actor,
-          readSize: claims.get(actor)?.events.size,
-          add: fresh.filter((e) => e.actor === actor).map((e) => claimedEventId(e.id)),
-        })),
-        liveOriginal: liveOriginal && { author: liveOriginal.actor, rk: liveOriginal.rk },
-        ...(starting.length ? { strangers: { actors: starting, limit: strangers!.limit, expiresAt: quotaExpiresAtOf(next.day) } } : {}),
-        expiresAt: expiresAtOf(next.day, policy.ttlMs),
-        staleHead: staleHeadAttributes(head, windowStart(Date.now(), policy.ttlMs).day),
-      });
-      if (outcome === 'done') return group === undefined;
+      const attempt = attemptFrom(recipient, gid, unique, strangers, await readGroupAndClaims(recipient, gid, actors, { withHead: true }));
+      if (!attempt) return false; // every event was applied before (a redelivery), or its actor's claim is full
+      const outcome = await writeGroupChange(attempt.change);
+      if (outcome === 'done') return attempt.creates;
       if (outcome === 'source_gone') {
         logger.info('notification dropped: its activity was deleted', { recipient, gid });
         return false;

@@ -3,15 +3,18 @@
  * are applied exactly once group by group (apply.ts), but what every fold starts from is read
  * together, strongly consistent, before any write — every recipient's audience (their mutes and
  * blocks of the actors, whom they follow, their erase mark) and, for each recipient's first fold,
- * its groups, claims and head: one BatchGet per 100 keys instead of two per job. Once every fold
- * settled, the heads of the recipients that got a new group are read in one BatchGet (the count
- * retention, retention.ts) and who is connected is read once (the count pushes). A job costs its
- * transactions and a share of four reads, where it cost five calls of its own.
+ * its groups, claims and head: one BatchGet per 100 keys instead of two per job. The writes that
+ * start from that read — each group's first — share transactions, as many as fit in one
+ * (apply.ts applyFirstWrites): a transaction costs DynamoDB mostly per call, not per item. Once
+ * every fold settled, the heads of the recipients that got a new group are read in one BatchGet
+ * (the count retention, retention.ts) and who is connected is read once (the count pushes). A job
+ * costs a share of a transaction and of four reads, where it cost five calls of its own.
  *
  * A recipient's later folds (past MAX_JOB_EVENTS events in one batch) run after its first and read
  * their groups afresh (the first fold's write changed them); their audience — mutes, blocks, follows —
  * is the batch's read, as a job's was its own read at its start. Within a fold only a group's first
- * write starts from the shared read. A fold fails — and its messages come back — if its apply, its
+ * write starts from the shared read; a shared transaction that did not commit wrote nothing, and its
+ * groups are applied one by one from a fresh read. A fold fails — and its messages come back — if its apply, its
  * trim or the read of who is connected failed; applying again changes nothing, and pushes the same
  * counts again. A push to one user that fails is logged and skipped, as every push is.
  */
@@ -23,7 +26,7 @@ import { groupReadKeys, readHeadItems } from '../../stores/notification-store.js
 import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';
 import { pushNotificationCountsTo } from '../realtime/push.js';
-import { applyToGroup, byGroup, gidOfKey, type Strangers } from './apply.js';
+import { applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './apply.js';
 import { notifyStrangerLimit } from './policy.js';
 import { notificationCounts } from './read.js';
 import { trimIfDue } from './retention.js';
@@ -73,23 +76,44 @@ interface Applied {
   readonly notified: boolean;
 }
 
-async function applyFold(plan: Plan, shared: readonly Item[], limit: number | undefined): Promise<Applied> {
+/** A fold's groups with the events its recipient hears (the silenced actors' dropped), and who may start a group unfollowed. */
+interface Heard {
+  readonly strangers: Strangers | undefined;
+  readonly groups: { readonly key: string; readonly gid: string; readonly events: NotificationEvent[] }[];
+}
+
+function heardOf(plan: Plan, shared: readonly Item[], limit: number | undefined): Heard {
   const { silenced, followed } = audienceFrom(shared, plan.recipient, plan.actors, limit !== undefined);
   const strangers: Strangers | undefined = limit === undefined ? undefined : { limit, isStranger: (actor) => !followed.has(actor) };
+  const groups = [...plan.groups].map(([key, events]) => ({ key, gid: gidOfKey(key), events: events.filter((e) => !silenced.has(e.actor)) }));
+  return { strangers, groups: groups.filter((g) => g.events.length > 0) };
+}
+
+/**
+ * The groups whose write starts from the shared read, which holds each group as it was before this
+ * batch: in each recipient's first fold, each group's first write (a group named again, for another
+ * source, waits for it and reads afresh). By plan, then group key.
+ */
+function firstWritesOf(plans: readonly Plan[], heard: readonly Heard[]): { plan: number; key: string; write: FirstWrite }[] {
+  return plans.flatMap((plan, p) => {
+    if (!plan.first) return [];
+    const started = new Set<string>();
+    return heard[p]!.groups.flatMap((g) => {
+      if (started.has(g.gid)) return [];
+      started.add(g.gid);
+      return [{ plan: p, key: g.key, write: { recipient: plan.recipient, gid: g.gid, events: g.events, strangers: heard[p]!.strangers } }];
+    });
+  });
+}
+
+/** A fold's groups in order: a first write the batch committed counts as applied; any other group is applied from a fresh read. */
+async function applyFold(plan: Plan, heard: Heard, firsts: ReadonlyMap<string, boolean | undefined>): Promise<Applied> {
   let grew = false;
-  let notified = false;
-  // The shared read holds each group as it was before this batch: only its first write may start from it.
-  const started = new Set<string>();
-  for (const [key, events] of plan.groups) {
-    const heard = events.filter((e) => !silenced.has(e.actor));
-    if (heard.length === 0) continue;
-    notified = true;
-    const gid = gidOfKey(key);
-    const prefetched = plan.first && !started.has(gid) ? shared : undefined;
-    started.add(gid);
-    if (await applyToGroup(plan.recipient, gid, heard, strangers, prefetched)) grew = true;
+  for (const g of heard.groups) {
+    const first = firsts.get(g.key);
+    if (first ?? (await applyToGroup(plan.recipient, g.gid, g.events, heard.strangers))) grew = true;
   }
-  return { grew, notified };
+  return { grew, notified: heard.groups.length > 0 };
 }
 
 /** The count retention of the recipients that got a group, and their counts pushed: the recipients for whom it failed. */
@@ -124,11 +148,22 @@ async function afterBatch(grew: readonly string[], notified: readonly string[]):
 export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<void>[] {
   const limit = notifyStrangerLimit();
   const plans = plansOf(folds, Date.now());
-  const shared = readGraphKeys(sharedKeys(plans, limit !== undefined));
+  // The shared read, then every first write in as few transactions as fit (apply.ts applyFirstWrites).
+  const prepared = readGraphKeys(sharedKeys(plans, limit !== undefined)).then(async (shared) => {
+    const heard = plans.map((plan) => heardOf(plan, shared, limit));
+    const firsts = firstWritesOf(plans, heard);
+    const created = await applyFirstWrites(firsts.map((f) => f.write), shared);
+    const byPlan = plans.map(() => new Map<string, boolean | undefined>());
+    firsts.forEach((f, i) => byPlan[f.plan]!.set(f.key, created[i]));
+    return { heard, byPlan };
+  });
   const last = new Map<string, Promise<unknown>>();
-  const runs = plans.map((plan) => {
+  const runs = plans.map((plan, p) => {
     const before = last.get(plan.recipient) ?? Promise.resolve();
-    const run = before.catch(() => undefined).then(async () => applyFold(plan, await shared, limit));
+    const run = before.catch(() => undefined).then(async () => {
+      const { heard, byPlan } = await prepared;
+      return applyFold(plan, heard[p]!, byPlan[p]!);
+    });
     last.set(plan.recipient, run);
     return run;
   });
