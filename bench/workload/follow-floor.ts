@@ -2,7 +2,8 @@
  * Two floors of the follows figure, timed on the same JVM in the same run at the API phase's
  * concurrency and scaled to its follow count, beside the ratio the API reached:
  *   - a follow that were nothing but its one transaction (stores/graph-store.ts createEdge: the
- *     edge, both list entries, both counters, the block and mute checks) between fresh users — no
+ *     edge, both list entries, both counters with the limit and pulled conditions, the block, mute
+ *     and erase checks) between fresh users — no
  *     HTTP, no reads before it, no jobs after it: what no design that commits a follow in one
  *     transaction could beat here;
  *   - an API request that does less than any follow: `GET /me` (the JWT check and two strongly

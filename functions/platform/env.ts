@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../../lib/defs/config.js';
 import { type QueueId, queues } from '../../lib/defs/queues.js';
-import { type TableId, tables } from '../../lib/defs/tables.js';
+import { type TableId, tableList, tables } from '../../lib/defs/tables.js';
 
 export function requireEnv(name: string): string {
   const value = process.env[name];
@@ -22,6 +22,13 @@ const once = (envVar: string) => {
 
 /** Physical name of a table. */
 export const tableName = (id: TableId): string => once(tables[id].envVar);
+
+/** The key attribute names of the table with this physical name, among those this function's env names. */
+export function keyNamesOf(physical: string): readonly string[] {
+  const def = tableList.find((t) => process.env[t.envVar] === physical);
+  if (!def) throw new ConfigError('TableName', `${physical} is no table this function knows`);
+  return [def.partitionKey.name, ...(def.sortKey ? [def.sortKey.name] : [])];
+}
 
 /** URL of a queue. */
 export const queueUrl = (id: QueueId): string => once(queues[id].envVar);

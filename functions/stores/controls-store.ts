@@ -27,13 +27,13 @@ import {
   otherOfControlSk,
 } from '../model/user-controls.js';
 import { doc } from '../platform/clients.js';
-import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, queryAll, queryListPage } from '../platform/dynamo/query.js';
 import { transact, type TxItem, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { addPulledUpdate, removePulledUpdate } from './feed-store.js';
+import { readGraphKeys } from './graph-store.js';
 
 const graph = () => tableName('graph');
 
@@ -231,7 +231,7 @@ export async function standingControls(
 ): Promise<{ standing: Set<string>; erased: boolean; following: Set<string> }> {
   const wanted = standingControlKeys(keys, opts);
   if (wanted.length === 0) return { standing: new Set(), erased: false, following: new Set() };
-  return standingFrom(await batchGetAll(graph(), wanted, { consistent: true }), keys, opts);
+  return standingFrom(await readGraphKeys(wanted), keys, opts);
 }
 export const controlId = (kind: Control, user: string, target: string) => {
   const k = controlCheckKey(kind, user, target);

@@ -30,15 +30,15 @@ const graph = () => tableName('graph');
 
 // ---- profiles ----------------------------------------------------------------------------------
 
-/**
- * A user's profile: the profile item and its follower-count shards, summed (model/profile.ts) —
- * one Query of one partition, 1 read unit (strongly consistent) for up to 4 KB of them.
- */
 /** Any keys of the graph table, strongly consistent, in as few BatchGets as they fit (100 keys each): a follow's or a notify batch's shared read. */
 export function readGraphKeys(keys: readonly Item[]): Promise<Item[]> {
   return batchGetAll(graph(), keys, { consistent: true });
 }
 
+/**
+ * A user's profile: the profile item and its follower-count shards, summed (model/profile.ts) —
+ * one Query of one partition, 1 read unit (strongly consistent) for up to 4 KB of them.
+ */
 export async function getProfile(userId: string, opts: { consistent?: boolean } = {}): Promise<Profile> {
   const { items } = await queryPage({
     TableName: graph(),

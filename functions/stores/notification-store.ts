@@ -1,7 +1,8 @@
 /**
- * Notification groups in the graph table (model/notification.ts). Every change to a group is one
- * transaction: the actors' claims (conditioned on what was read), the group (conditioned on its
- * version), its order item moved, and the head's per-day counts — so counts stay exact, and a
+ * Notification groups in the graph table (model/notification.ts). Every change to a group is all or
+ * nothing, in one transaction (its own, or one it shares with other groups' changes:
+ * writeGroupChanges): the actors' claims (conditioned on what was read), the group (conditioned on
+ * its version), its order item moved, and the head's per-day counts — so counts stay exact, and a
  * redelivered or concurrent job either finds its events applied or loses the race and retries.
  */
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -31,7 +32,7 @@ import { timelineKey } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
-import { packTransactions, transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
+import { itemId, packTransactions, transact, type TxItem } from '../platform/dynamo/transact.js';
 import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { readGraphKeys } from './graph-store.js';
@@ -225,23 +226,46 @@ export async function writeGroupChange(change: GroupChange): Promise<ChangeOutco
   return overLimit.length > 0 ? { overLimit } : 'retry';
 }
 
+/** What writeGroupChanges did. */
+export interface PackedWrites {
+  /** `written[i]`: change i committed. */
+  readonly written: boolean[];
+  /** Errors other than a cancellation (the transactions they hit wrote nothing): the caller's to report. */
+  readonly errors: unknown[];
+}
+
 /**
  * Several group changes, each all or nothing, in as few transactions as they fit
  * (packTransactions: a transaction costs mostly per call; changes that share an item, such as one
- * recipient's head, go to different transactions, sent one after another). `written[i]`: change i
- * committed. A transaction that did not commit wrote nothing — a lost race, a deleted source, a
- * stranger past the limit, or an error — and its changes are the caller's to apply one by one
- * (writeGroupChange, whose outcome says why).
+ * recipient's head, go to different transactions, sent one after another). A transaction a
+ * condition cancelled is sent once more without the changes whose items failed, so one clash does
+ * not cost every other change a transaction of its own. A change not written — a lost race, a
+ * deleted source, a stranger past the limit, an error — is the caller's to apply on its own
+ * (writeGroupChange, whose outcome says why): a transaction that did not commit wrote nothing.
  */
-export async function writeGroupChanges(changes: readonly GroupChange[]): Promise<boolean[]> {
+export async function writeGroupChanges(changes: readonly GroupChange[]): Promise<PackedWrites> {
+  const parts = changes.map((c, i) => groupChangeParts(c).map(([name, item]) => [`${i}/${name}`, item] as const));
+  const byName = new Map(parts.flat());
   const written = changes.map(() => false);
-  const packs = packTransactions(changes.map((c, i) => groupChangeParts(c).map(([name, item]) => [`${i}/${name}`, item] as const)));
-  for (const pack of packs) {
-    // Any error too leaves the pack's changes to be applied one by one, where it surfaces again if it lasts.
-    const ok = await transact(pack.parts).then((out) => out.ok, () => false);
-    if (ok) for (const i of pack.members) written[i] = true;
-  }
-  return written;
+  const errors: unknown[] = [];
+  const send = async (members: readonly number[], last: boolean): Promise<void> => {
+    for (const pack of packTransactions(members.map((i) => parts[i]!))) {
+      const sent = pack.members.map((k) => members[k]!);
+      const out = await transact(pack.parts).catch((error: unknown) => void errors.push(error));
+      if (!out) continue;
+      if (out.ok) {
+        for (const i of sent) written[i] = true;
+        continue;
+      }
+      if (last || out.conflict) continue;
+      // Every change that touches a failed item failed, the one whose part was sent for a shared check too.
+      const failed = new Set([...out.failed].map((name) => itemId(byName.get(name)!)));
+      const rest = sent.filter((i) => !parts[i]!.some(([, item]) => failed.has(itemId(item))));
+      if (rest.length > 0 && rest.length < sent.length) await send(rest, true);
+    }
+  };
+  await send(changes.map((_, i) => i), false);
+  return { written, errors };
 }
 
 /** One more group started by a stranger on `day`, within `limit` (the item expires `expiresAt`). */

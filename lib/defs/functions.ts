@@ -116,8 +116,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // list entries), Update (edge, counters), Delete (list entries) — and Update of the follower's
     // home-feed head (pulled set) in the feed table.
     // The follow transaction also checks the followee's block and the follower's mute
-    // (ConditionCheckItem); a follow reads the mute first (BatchGetItem). A follow asks whether the
-    // followee ever posted (feed Query, Limit 1) to skip a backfill that would copy nothing.
+    // (ConditionCheckItem); a follow first reads the mute, the erase mark and the follower-count
+    // shard it adds to (pulled) in one BatchGetItem. A follow asks whether the followee ever posted
+    // (feed Query, Limit 1) to skip a backfill that would copy nothing.
     tables: { ...RATE_LIMITED, graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
     sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
@@ -125,10 +126,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/run.ts).
   // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
   /**
-   * fanout: copies of a new post. feed: the first page's original with the author's own copy
-   * (BatchGetItem), isLive and the trims' readHead (GetItem), trims' copyKeys (Query), copies
-   * in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the author's profile (GetItem),
-   * follower pages (Query).
+   * fanout: copies of a new post. feed: the pages' originals with the authors' own copies, before
+   * and after the writes (BatchGetItem), the trims' readHead (GetItem), trims' copyKeys (Query),
+   * copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the first pages' authors'
+   * profiles, in the same BatchGetItem as the originals, follower pages (Query).
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Pushes (services/realtime): the connections (graph Query), a pulled author's connected

@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
 import type { NotificationPage } from '../../functions/services/notifications/read.js';
 import { notifyJobs, postDeliveries } from '../../functions/services/notifications/events.js';
-import { mustPost } from '../support/api.js';
-import { api } from '../support/api.js';
+import { api, mustPost } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { own, startOwnStack, stopOwnStack } from '../support/own-stack.js';
 
@@ -59,11 +58,13 @@ function followRecord(recipient: string, actor: string): SQSRecord {
 }
 
 /** The notify jobs the outbox would send for `author`'s post mentioning `mentioned` (functions/services/jobs/outbox.ts). */
-async function mentionRecords(author: string, mentioned: readonly string[]): Promise<SQSRecord[]> {
-  const post = await mustPost(author, { verb: 'post', content: mentioned.map((m) => `@${m}`).join(' ') }, own);
-  return notifyJobs(postDeliveries({ author, rk: BigInt(post.rangeKey), verb: 'post', content: mentioned.map((m) => `@${m}`).join(' ') })).map(
+async function mentionRecords(author: string, mentioned: readonly string[]): Promise<SQSRecord[] & { rk: bigint }> {
+  const content = mentioned.map((m) => `@${m}`).join(' ');
+  const rk = BigInt((await mustPost(author, { verb: 'post', content }, own)).rangeKey);
+  const records = notifyJobs(postDeliveries({ author, rk, verb: 'post', content })).map(
     (job) => ({ messageId: uid('m'), body: JSON.stringify(job), attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' } }) as unknown as SQSRecord,
   );
+  return Object.assign(records, { rk });
 }
 
 /** The DynamoDB calls the worker made for `event`, by command, and its reported failures. */
@@ -138,5 +139,34 @@ describe('a notify batch', () => {
       expect(p.items).toHaveLength(1);
       expect(p.unseen).toBe(1);
     }
+  });
+
+  it('sends two groups of one recipient in two transactions (both change the head), and counts both', async () => {
+    const [author, fan] = [uid('author'), uid('fan')];
+    const star = uid('star');
+    const out = await run({ Records: [followRecord(star, fan), ...(await mentionRecords(author, [star]))] });
+    expect(out.failures).toEqual([]);
+    expect(out.calls.TransactWriteItemsCommand).toBe(2);
+    const p = await page(star);
+    expect(p.items).toHaveLength(2);
+    expect(p.unseen).toBe(2);
+  });
+
+  it('sends a shared transaction a condition cancelled once more without the changes that failed', async () => {
+    const author = uid('author');
+    const mentioned = [uid('m'), uid('m')];
+    const mentions = await mentionRecords(author, mentioned);
+    // The post is deleted before its mentions are applied: their check on it fails, the follows do not.
+    const { markOriginalDeleted } = await import('../../functions/stores/feed-store.js');
+    expect(await markOriginalDeleted(author, mentions.rk, Math.floor(Date.now() / 1000))).toBeDefined();
+    const recipients = Array.from({ length: 3 }, () => uid('rcpt'));
+    const out = await run({ Records: [...recipients.map((r) => followRecord(r, uid('fan'))), ...mentions] });
+    expect(out.failures).toEqual([]);
+    // The shared transaction is cancelled, the follows are sent again together and commit, then each
+    // mention on its own is cancelled too (dropped: its post is gone). The meter counts the calls
+    // that succeed: one — where the follows on their own would have made three.
+    expect(out.calls.TransactWriteItemsCommand).toBe(1);
+    for (const r of recipients) expect((await page(r)).items).toHaveLength(1);
+    for (const m of mentioned) expect((await page(m)).items).toHaveLength(0);
   });
 });

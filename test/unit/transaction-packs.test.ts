@@ -4,7 +4,10 @@
  * identical check sent once, at most 100 items, first fit in order.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_TRANSACTION_ITEMS, packTransactions, type TxItem } from '../../functions/platform/dynamo/transact.js';
+import { MAX_TRANSACTION_ITEMS, packTransactions as packWith, type TxItem } from '../../functions/platform/dynamo/transact.js';
+
+/** Every table here keys on pk and sk, but the feed table on pk and rk (lib/defs/tables.ts). */
+const packTransactions: typeof packWith = (groups) => packWith(groups, (table) => (table === 'feed' ? ['pk', 'rk'] : ['pk', 'sk']));
 
 const put = (pk: string, sk: string, v = 1): TxItem => ({ Put: { TableName: 'graph', Item: { pk, sk, v } } });
 const add = (pk: string, sk: string, n: number): TxItem => ({ Update: { TableName: 'graph', Key: { pk, sk }, UpdateExpression: 'ADD c :n', ExpressionAttributeValues: { ':n': n } } });
@@ -46,5 +49,19 @@ describe('packTransactions', () => {
     const big = named(Array.from({ length: MAX_TRANSACTION_ITEMS + 1 }, (_, i) => put('big', `s${i}`)));
     const packs = packTransactions([named([put('a', 'g')]), big, named([put('b', 'g')])]);
     expect(packs.map((p) => p.members)).toEqual([[0, 2], [1]]);
+  });
+
+  it('never shares an item between a check and a write: the write goes to another transaction', () => {
+    const write: TxItem = { Update: { TableName: 'feed', Key: { pk: 't#x', rk: 5n }, UpdateExpression: 'SET deletedAt = :t', ExpressionAttributeValues: { ':t': 1 } } };
+    const packs = packTransactions([named([check('t#x', 5n), put('a', 'g')]), named([write]), named([check('t#x', 5n), put('b', 'g')])]);
+    expect(packs.map((p) => p.members)).toEqual([[0, 2], [1]]);
+  });
+
+  it('tells items apart by their table’s key: a Put’s key is read off its item', () => {
+    // Same pk, different rk: two items of the feed table; an `sk` attribute on them is not part of their key.
+    const a: TxItem = { Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 1n, sk: 'same' } } };
+    const b: TxItem = { Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 2n, sk: 'same' } } };
+    expect(packTransactions([named([a]), named([b])]).map((p) => p.members)).toEqual([[0, 1]]);
+    expect(packTransactions([named([a]), named([{ Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 1n, v: 2 } } }])]).map((p) => p.members)).toEqual([[0], [1]]);
   });
 });

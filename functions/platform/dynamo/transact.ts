@@ -16,6 +16,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { doc } from '../clients.js';
+import { keyNamesOf } from '../env.js';
 
 type Operation = 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
 /** One item of a transaction (document-client shape); `returnOld` asks for the item when its condition fails. */
@@ -84,11 +85,15 @@ function cancellationReasons(error: unknown): Reason[] | undefined {
 /** Most items one TransactWriteItems may carry. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
-/** The item a part names: its table and key (a Put's key attributes are read off its item: every table here keys on pk and sk or rk). */
-function itemId(item: TxItem): string {
+/** Names a table's key attributes (env.ts keyNamesOf; a test passes its own). */
+export type KeyNames = (table: string) => readonly string[];
+
+/** The item a part names: its table and key (a Put's key read off its item). */
+export function itemId(item: TxItem, keyNames: KeyNames = keyNamesOf): string {
   const body = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
+  const table = String(body.TableName);
   const source = (body.Key ?? body.Item) as Record<string, unknown>;
-  return JSON.stringify([body.TableName, String(source.pk), String(source.sk ?? source.rk)]);
+  return JSON.stringify([table, ...keyNames(table).map((name) => String(source[name]))]);
 }
 
 /** A part's whole content, to tell one check asked twice from two different operations on one item. */
@@ -109,14 +114,14 @@ export interface TransactionPack<N extends string> {
  * updates (ADD 1 to one head) must both count. A group larger than a transaction allows
  * goes alone (the transaction refuses it, as it would unpacked).
  */
-export function packTransactions<N extends string>(groups: readonly (readonly (readonly [N, TxItem])[])[]): TransactionPack<N>[] {
+export function packTransactions<N extends string>(groups: readonly (readonly (readonly [N, TxItem])[])[], keyNames: KeyNames = keyNamesOf): TransactionPack<N>[] {
   const packs: { members: number[]; parts: (readonly [N, TxItem])[]; items: Map<string, string> }[] = [];
   groups.forEach((parts, index) => {
     // A check already packed, word for word, is shared; anything else on a packed item is a clash.
-    const shared = (pack: (typeof packs)[number], item: TxItem) => item.ConditionCheck !== undefined && pack.items.get(itemId(item)) === contentOf(item);
+    const shared = (pack: (typeof packs)[number], item: TxItem) => item.ConditionCheck !== undefined && pack.items.get(itemId(item, keyNames)) === contentOf(item);
     const fits = (pack: (typeof packs)[number]) => {
       const added = parts.filter(([, item]) => !shared(pack, item));
-      if (added.some(([, item]) => pack.items.has(itemId(item)))) return false;
+      if (added.some(([, item]) => pack.items.has(itemId(item, keyNames)))) return false;
       return pack.parts.length + added.length <= MAX_TRANSACTION_ITEMS;
     };
     let pack = packs.find(fits);
@@ -124,7 +129,7 @@ export function packTransactions<N extends string>(groups: readonly (readonly (r
     pack.members.push(index);
     for (const part of parts) {
       if (shared(pack, part[1])) continue;
-      pack.items.set(itemId(part[1]), contentOf(part[1]));
+      pack.items.set(itemId(part[1], keyNames), contentOf(part[1]));
       pack.parts.push(part);
     }
   });

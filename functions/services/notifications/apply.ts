@@ -4,8 +4,8 @@
  * actors' claims and the head (strongly consistent), drop the events a claim already holds (a
  * redelivery), fold the rest, and write it all in one transaction conditioned on what was read. A
  * batch's first writes start from its shared read and share transactions (applyFirstWrites); a
- * group whose shared transaction did not commit is applied here on its own (applyToGroup). A lost race re-reads and retries (bounded; then the
- * job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
+ * group whose shared transaction did not commit is applied on its own (applyToGroup). A lost race
+ * re-reads and retries (bounded; then the job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
  * the transaction's check on the original, so nothing lands behind the purge that hides it.
  *
  * What one sender can do to a recipient is bounded: a muted or blocked sender notifies no one who
@@ -31,6 +31,12 @@ import type { Item } from '../../platform/dynamo/query.js';
 import { type Claim, type GroupChange, type GroupRead, groupReadFrom, readGroupAndClaims, writeGroupChange, writeGroupChanges } from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './policy.js';
 
+
+/** These events, each once (a job delivered twice in one batch names its events twice). */
+const distinct = (events: readonly NotificationEvent[]) => [...new Map(events.map((e) => [e.id, e])).values()];
+
+/** The actors of these events, each once. */
+export const actorsOf = (events: readonly NotificationEvent[]) => [...new Set(events.map((e) => e.actor))];
 
 /** The events still to apply: not in their actor's claim yet, and at most what the claim has room for. */
 function freshEvents(events: readonly NotificationEvent[], claims: ReadonlyMap<string, Claim>): NotificationEvent[] {
@@ -77,7 +83,7 @@ function attemptFrom(recipient: string, gid: string, events: readonly Notificati
   const { group, claims, head } = read;
   const fresh = freshEvents(events, claims);
   if (fresh.length === 0) return undefined;
-  const freshActors = [...new Set(fresh.map((e) => e.actor))];
+  const freshActors = actorsOf(fresh);
   // Without the group, every actor is new to it (a claim may outlive a group the retention removed).
   const newActors = new Set(group ? freshActors.filter((a) => !claims.has(a)) : freshActors);
   const { next, delta } = foldEvents(group, gid, fresh, newActors);
@@ -103,7 +109,6 @@ function attemptFrom(recipient: string, gid: string, events: readonly Notificati
   return { change, creates: group === undefined };
 }
 
-const distinct = (events: readonly NotificationEvent[]) => [...new Map(events.map((e) => [e.id, e])).values()];
 
 /** One group's first write in a batch: its events, and the read the batch made for it before any write. */
 export interface FirstWrite {
@@ -122,10 +127,11 @@ export interface FirstWrite {
 export async function applyFirstWrites(writes: readonly FirstWrite[], read: readonly Item[]): Promise<(boolean | undefined)[]> {
   const attempts = writes.map((w) => {
     const events = distinct(w.events);
-    return attemptFrom(w.recipient, w.gid, events, w.strangers, groupReadFrom(read, w.recipient, w.gid, [...new Set(events.map((e) => e.actor))]));
+    return attemptFrom(w.recipient, w.gid, events, w.strangers, groupReadFrom(read, w.recipient, w.gid, actorsOf(events)));
   });
   const sent = attempts.flatMap((a, i) => (a ? [{ i, a }] : []));
-  const written = await writeGroupChanges(sent.map(({ a }) => a.change));
+  const { written, errors } = await writeGroupChanges(sent.map(({ a }) => a.change));
+  for (const error of errors) logger.warn('a shared notification transaction failed: its groups are applied one by one', { error: error as Error });
   const answers: (boolean | undefined)[] = attempts.map(() => false); // nothing to apply: applied before
   sent.forEach(({ i, a }, k) => (answers[i] = written[k] ? a.creates : undefined));
   return answers;
@@ -138,8 +144,7 @@ export async function applyToGroup(recipient: string, gid: string, events: reado
     // Within one attempt: strangers over their limit leave the batch and the rest is written at once
     // (not a lost race: no back-off); each pass drops at least one actor, so it ends.
     for (;;) {
-      const actors = [...new Set(unique.map((e) => e.actor))];
-      const attempt = attemptFrom(recipient, gid, unique, strangers, await readGroupAndClaims(recipient, gid, actors, { withHead: true }));
+      const attempt = attemptFrom(recipient, gid, unique, strangers, await readGroupAndClaims(recipient, gid, actorsOf(unique), { withHead: true }));
       if (!attempt) return false; // every event was applied before (a redelivery), or its actor's claim is full
       const outcome = await writeGroupChange(attempt.change);
       if (outcome === 'done') return attempt.creates;

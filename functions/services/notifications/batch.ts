@@ -14,8 +14,8 @@
  * their groups afresh (the first fold's write changed them); their audience — mutes, blocks, follows —
  * is the batch's read, as a job's was its own read at its start. Within a fold only a group's first
  * write starts from the shared read; a shared transaction that did not commit wrote nothing, and its
- * groups are applied one by one from a fresh read. A fold fails — and its messages come back — if its apply, its
- * trim or the read of who is connected failed; applying again changes nothing, and pushes the same
+ * groups are applied one by one from a fresh read. A fold fails — and its messages come back — if
+ * its apply, its trim or the read of who is connected failed; applying again changes nothing, and pushes the same
  * counts again. A push to one user that fails is logged and skipped, as every push is.
  */
 import { logger } from '../../platform/logger.js';
@@ -26,7 +26,7 @@ import { groupReadKeys, readHeadItems } from '../../stores/notification-store.js
 import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';
 import { pushNotificationCountsTo } from '../realtime/push.js';
-import { applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './apply.js';
+import { actorsOf, applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './apply.js';
 import { notifyStrangerLimit } from './policy.js';
 import { notificationCounts } from './read.js';
 import { trimIfDue } from './retention.js';
@@ -48,8 +48,6 @@ interface Plan {
   /** The recipient's first fold in the batch: its group reads come with the shared read. */
   readonly first: boolean;
 }
-
-const actorsOf = (events: readonly NotificationEvent[]) => [...new Set(events.map((e) => e.actor))];
 
 function plansOf(folds: readonly NotifyFold[], now: number): Plan[] {
   const seen = new Set<string>();
