@@ -5,8 +5,9 @@
  * redelivery), fold the rest, and write it all in one transaction conditioned on what was read. A
  * batch's first writes start from its shared read and share transactions (applyFirstWrites); a
  * group whose shared transaction did not commit is applied on its own (applyToGroup). A lost race
- * re-reads and retries (bounded; then the job fails and SQS redelivers it). An event about an activity deleted meanwhile is dropped by
- * the transaction's check on the original, so nothing lands behind the purge that hides it.
+ * re-reads and retries (bounded; then the job fails and SQS redelivers it). An event about an
+ * activity deleted meanwhile is dropped by the transaction's check on the original, so nothing
+ * lands behind the purge that hides it.
  *
  * What one sender can do to a recipient is bounded: a muted or blocked sender notifies no one who
  * muted or blocked them; a sender the recipient does not follow (a stranger) starts at most
@@ -108,7 +109,6 @@ function attemptFrom(recipient: string, gid: string, events: readonly Notificati
   };
   return { change, creates: group === undefined };
 }
-
 
 /** One group's first write in a batch: its events, and the read the batch made for it before any write. */
 export interface FirstWrite {
