@@ -115,22 +115,26 @@ export interface TransactionPack<N extends string> {
  * goes alone (the transaction refuses it, as it would unpacked).
  */
 export function packTransactions<N extends string>(groups: readonly (readonly (readonly [N, TxItem])[])[], keyNames: KeyNames = keyNamesOf): TransactionPack<N>[] {
-  const packs: { members: number[]; parts: (readonly [N, TxItem])[]; items: Map<string, string> }[] = [];
+  type Pack = { members: number[]; parts: (readonly [N, TxItem])[]; items: Map<string, string> };
+  type Keyed = { part: readonly [N, TxItem]; id: string; content: string };
+  const packs: Pack[] = [];
   groups.forEach((parts, index) => {
+    // Each part's item and content once, not once per pack tried.
+    const keyed: Keyed[] = parts.map((part) => ({ part, id: itemId(part[1], keyNames), content: contentOf(part[1]) }));
     // A check already packed, word for word, is shared; anything else on a packed item is a clash.
-    const shared = (pack: (typeof packs)[number], item: TxItem) => item.ConditionCheck !== undefined && pack.items.get(itemId(item, keyNames)) === contentOf(item);
-    const fits = (pack: (typeof packs)[number]) => {
-      const added = parts.filter(([, item]) => !shared(pack, item));
-      if (added.some(([, item]) => pack.items.has(itemId(item, keyNames)))) return false;
+    const shared = (pack: Pack, k: Keyed) => k.part[1].ConditionCheck !== undefined && pack.items.get(k.id) === k.content;
+    const fits = (pack: Pack) => {
+      const added = keyed.filter((k) => !shared(pack, k));
+      if (added.some((k) => pack.items.has(k.id))) return false;
       return pack.parts.length + added.length <= MAX_TRANSACTION_ITEMS;
     };
     let pack = packs.find(fits);
     if (!pack) packs.push((pack = { members: [], parts: [], items: new Map() }));
     pack.members.push(index);
-    for (const part of parts) {
-      if (shared(pack, part[1])) continue;
-      pack.items.set(itemId(part[1], keyNames), contentOf(part[1]));
-      pack.parts.push(part);
+    for (const k of keyed) {
+      if (shared(pack, k)) continue;
+      pack.items.set(k.id, k.content);
+      pack.parts.push(k.part);
     }
   });
   return packs.map(({ members, parts }) => ({ members, parts }));
