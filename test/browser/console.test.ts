@@ -13,7 +13,7 @@ import { uid } from '../support/ids.js';
 import { stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
 import { pixelsOfColor } from './support/canvas.js';
-import { docsScreenshot, openView, pagePerTest, screenshot } from './support/browser.js';
+import { clickAndSettle, docsScreenshot, openView, pagePerTest, screenshot } from './support/browser.js';
 
 let page: Page;
 let problems: string[];
@@ -50,23 +50,23 @@ describe('feed', () => {
     expect(await texts('[data-testid="activities"] .content')).toEqual(['seed 4', 'seed 3', 'seed 2']);
 
     await page.locator('[data-testid="post-form"] textarea[name="content"]').fill('hello from the browser');
-    await page.locator('[data-testid="post-form"] button[type="submit"]').click();
-    await expect.poll(() => texts('[data-testid="activities"] .content')).toEqual(['hello from the browser', 'seed 4', 'seed 3', 'seed 2']);
+    await clickAndSettle(page.locator('[data-testid="post-form"] button[type="submit"]'));
+    expect(await texts('[data-testid="activities"] .content')).toEqual(['hello from the browser', 'seed 4', 'seed 3', 'seed 2']);
     // Really posted, as the signed-in user.
     const feed = await api('GET', '/feed?limit=1', { as: user });
     expect(feed.body.items[0]).toMatchObject({ actor: user, verb: 'post', content: 'hello from the browser' });
 
     // Older: the page after the first one's lastRangeKey; the last page hides the button.
-    await page.locator('[data-testid="older"]').click();
-    await expect.poll(() => texts('[data-testid="activities"] .content')).toEqual([
+    await clickAndSettle(page.locator('[data-testid="older"]'));
+    expect(await texts('[data-testid="activities"] .content')).toEqual([
       'hello from the browser', 'seed 4', 'seed 3', 'seed 2', 'seed 1',
     ]);
     expect(await page.locator('[data-testid="older"]').isHidden()).toBe(true);
 
     // Newer: a post made elsewhere arrives through a `since` catch-up, on top.
     await post(user, { verb: 'post', content: 'from another tab' });
-    await page.locator('[data-testid="newer"]').click();
-    await expect.poll(async () => (await texts('[data-testid="activities"] .content'))[0]).toBe('from another tab');
+    await clickAndSettle(page.locator('[data-testid="newer"]'));
+    expect((await texts('[data-testid="activities"] .content'))[0]).toBe('from another tab');
     expect(await page.locator('[data-testid="activities"] li').count()).toBe(6);
     await screenshot(page, 'feed');
   });
@@ -91,16 +91,19 @@ describe('follows and notifications', () => {
 
     await openView(page, consoleUrl({ user: alice, view: 'follows' }));
     await page.locator('[data-testid="follow-form"] input[name="userId"]').fill(bob);
-    await page.locator('[data-testid="follow-form"] button[type="submit"]').click();
-    await expect.poll(() => texts('[data-testid="following"] li a')).toEqual([bob]);
+    await clickAndSettle(page.locator('[data-testid="follow-form"] button[type="submit"]'));
+    expect(await texts('[data-testid="following"] li a')).toEqual([bob]);
     expect(await page.locator('[data-testid="follow-counts"]').textContent()).toContain('0 followers · 1 following');
     expect((await api('GET', `/users/${bob}`, { as: alice })).body).toMatchObject({ followers: 1 });
-    // The follow copied bob's post into alice's feed (backfill), shown by the feed view.
+    // The follow copied bob's post into alice's feed (backfill, a queued job), shown by the feed view.
     await expect
-      .poll(async () => {
-        await openView(page, consoleUrl({ user: alice, view: 'feed' }));
-        return texts('[data-testid="activities"] .content');
-      })
+      .poll(
+        async () => {
+          await openView(page, consoleUrl({ user: alice, view: 'feed' }));
+          return texts('[data-testid="activities"] .content');
+        },
+        { timeout: 20_000 },
+      )
       .toContain('bob was here');
 
     // Bob's timeline, through the link in alice's following list.
@@ -131,8 +134,8 @@ describe('follows and notifications', () => {
     expect(await page.locator('[data-testid="notification-counts"]').textContent()).toContain('1 unseen');
     await screenshot(page, 'notifications');
 
-    await page.locator('button[data-action="mark-seen"]').click();
-    await expect.poll(() => page.locator('[data-testid="notification-counts"]').textContent()).toContain('0 unseen');
+    await clickAndSettle(page.locator('button[data-action="mark-seen"]'));
+    expect(await page.locator('[data-testid="notification-counts"]').textContent()).toContain('0 unseen');
     expect(await page.locator('[data-testid="unseen-badge"]').isHidden()).toBe(true);
     expect(await page.locator('[data-verb="follow"]').getAttribute('class')).not.toContain('unseen');
     expect((await api('GET', '/notifications/counts', { as: bob })).body).toMatchObject({ unseen: 0 });

@@ -50,7 +50,9 @@ export function ago(iso: string, now = Date.now()): string {
 
 /**
  * Runs `action` with `button` disabled, showing a failure in `status` (if given) instead of
- * throwing: a click handler has nobody to throw to.
+ * throwing: a click handler has nobody to throw to. When it has finished (drawn or failed), the
+ * button's `data-settled` counts one more: what browser tests wait for after a click, as they wait
+ * for main's `data-ready` after opening a view — a redraw may have replaced the button by then.
  */
 export async function busy(button: HTMLButtonElement, status: Element | undefined, action: () => Promise<void>): Promise<void> {
   button.disabled = true;
@@ -62,5 +64,6 @@ export async function busy(button: HTMLButtonElement, status: Element | undefine
     else console.error(error);
   } finally {
     button.disabled = false;
+    button.dataset.settled = String(Number(button.dataset.settled ?? 0) + 1);
   }
 }

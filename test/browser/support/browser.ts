@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 /** Screenshots of every run (git-ignored); docs/console.png is refreshed on request only. */
@@ -85,6 +85,26 @@ export function pagePerTest(opened: (tab: { page: Page; problems: string[] }) =>
 export async function openView(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector('main[data-ready="true"]', { timeout: 15_000 });
+}
+
+/**
+ * Clicks a console button and waits until the action it started has finished: its request answered
+ * and the view redrawn, or the failure shown (dom.ts's busy() counts each finished action in the
+ * button's data-settled). The wait holds the clicked element itself, since a redraw may replace it.
+ */
+export async function clickAndSettle(button: Locator): Promise<void> {
+  // Both functions run in the page (each is sent as its source, so neither may use the other). The
+  // test code is compiled without the DOM's types: the element is typed by the one thing read of it.
+  type Settling = { dataset: { settled?: string } };
+  const clicked = await button.elementHandle({ timeout: 15_000 });
+  if (!clicked) throw new Error(`nothing to click: ${String(button)}`);
+  const before = await clicked.evaluate((el) => Number((el as unknown as Settling).dataset.settled ?? 0));
+  await clicked.click();
+  await button.page().waitForFunction(
+    ({ el, n }) => Number((el as unknown as Settling).dataset.settled ?? 0) > n,
+    { el: clicked, n: before },
+    { timeout: 30_000 },
+  );
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
