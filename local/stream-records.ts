@@ -38,28 +38,34 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
 /**
  * Attribute values as Lambda's JSON has them: binaries base64, everything else unchanged — except
  * that the SDK's Streams deserializer turns an empty map `{"M":{}}` into `{}` (no type left), which
- * we restore, since an empty map is the only attribute value that can come back empty.
+ * we restore, since an empty map is the only attribute value that can come back empty. A copy made
+ * in one walk: every record of the table passes here, for each stream consumer (a JSON round trip
+ * cost about 20 µs a record).
  */
 function toJsonImage<T>(image: T): T {
-  if (image === undefined) return image;
-  const json = JSON.parse(
-    JSON.stringify(image, (_key, value: unknown) =>
-      value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-    ),
-  ) as Record<string, unknown>;
-  return restoreEmptyMaps(json) as T;
+  return (image === undefined ? image : jsonMap(image as Record<string, unknown>)) as T;
 }
 
-function restoreEmptyMaps(image: Record<string, unknown>): Record<string, unknown> {
-  for (const [name, value] of Object.entries(image)) image[name] = restoreValue(value);
-  return image;
+function jsonMap(map: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in map) out[name] = jsonValue(map[name] as Record<string, unknown>);
+  return out;
 }
 
-function restoreValue(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  const v = value as Record<string, unknown>;
-  if (Object.keys(v).length === 0) return { M: {} };
-  if (v.M && typeof v.M === 'object') restoreEmptyMaps(v.M as Record<string, unknown>);
-  if (Array.isArray(v.L)) v.L = v.L.map(restoreValue);
-  return v;
+const base64 = (bytes: unknown) => Buffer.from(bytes as Uint8Array).toString('base64');
+
+function jsonValue(value: Record<string, unknown>): Record<string, unknown> {
+  if (value.B !== undefined) return { B: base64(value.B) };
+  if (value.BS !== undefined) return { BS: (value.BS as unknown[]).map(base64) };
+  if (value.M !== undefined) return { M: jsonMap(value.M as Record<string, unknown>) };
+  if (value.L !== undefined) return { L: (value.L as Record<string, unknown>[]).map(jsonValue) };
+  const out: Record<string, unknown> = {};
+  let typed = false;
+  for (const type in value) {
+    const v = value[type];
+    if (v === undefined) continue;
+    out[type] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    typed = true;
+  }
+  return typed ? out : { M: {} };
 }

@@ -49,4 +49,33 @@ describe('toLambdaRecord', () => {
     expect(r.dynamodb?.NewImage?.attributes).toEqual({ M: {} });
     expect(r.dynamodb?.NewImage?.nested).toEqual({ M: { inner: { M: {} }, list: { L: [{ M: {} }, { S: 'x' }] } } });
   });
+
+  it('gives every attribute type as Lambda does, in a copy of the SDK record', () => {
+    const image = {
+      s: { S: 'x' },
+      n: { N: '1.5' },
+      ss: { SS: ['a', 'b'] },
+      ns: { NS: ['1', '2'] },
+      bs: { BS: [new Uint8Array([1]), new Uint8Array([255, 0])] },
+      yes: { BOOL: false },
+      nil: { NULL: true },
+      list: { L: [{ B: new Uint8Array([1, 2, 3]) }, { M: { deep: { BS: [new Uint8Array([7])] } } }] },
+    };
+    const r = toLambdaRecord({ eventID: 'e4', eventName: 'MODIFY', dynamodb: { SequenceNumber: '3', OldImage: image as never } }, arn);
+    const old = r.dynamodb!.OldImage!;
+    expect(old).toEqual({
+      s: { S: 'x' },
+      n: { N: '1.5' },
+      ss: { SS: ['a', 'b'] },
+      ns: { NS: ['1', '2'] },
+      bs: { BS: ['AQ==', '/wA='] },
+      yes: { BOOL: false },
+      nil: { NULL: true },
+      list: { L: [{ B: 'AQID' }, { M: { deep: { BS: ['Bw=='] } } }] },
+    });
+    // As JSON would have it (Lambda's records are parsed JSON), and nothing shared with the input.
+    expect(old).toEqual(JSON.parse(JSON.stringify(old)));
+    old.ss!.SS!.push('c');
+    expect(image.ss.SS).toEqual(['a', 'b']);
+  });
 });
