@@ -11,6 +11,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { EventEmitter } from 'node:events';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { functions, type SqsSourceDef } from '../lib/defs/index.js';
 import { localRegion } from './aws-local.js';
@@ -35,12 +36,13 @@ export interface SqsPollerOptions {
 export function startSqsPoller(opts: SqsPollerOptions): Poller {
   let running = true;
   let pauses = 0;
-  const state = { polling: 0, idle: new Set<() => void>() };
-  const loops = Array.from({ length: opts.concurrency }, () => loop(opts, () => running, () => pauses > 0, state));
+  const state: LoopState = { polling: 0, idle: new Set<() => void>(), nudges: new EventEmitter().setMaxListeners(0) };
+  const loops = Array.from({ length: opts.concurrency }, (_, index) => loop(opts, index, () => running, () => pauses > 0, state));
   return {
     id: opts.source.id,
     async stop() {
       running = false;
+      state.nudges.emit('nudge'); // no loop sleeps out its idle wait
       await Promise.allSettled(loops);
     },
     async pause() {
@@ -56,12 +58,25 @@ export function startSqsPoller(opts: SqsPollerOptions): Poller {
   };
 }
 
-async function loop(
-  opts: SqsPollerOptions,
-  running: () => boolean,
-  paused: () => boolean,
-  state: { polling: number; idle: Set<() => void> },
-): Promise<void> {
+interface LoopState {
+  /** Receives or batches under way, and the pauses waiting for them to end. */
+  polling: number;
+  readonly idle: Set<() => void>;
+  /** 'nudge' wakes the idle loops: a sibling has found messages. */
+  readonly nudges: EventEmitter;
+}
+
+/**
+ * How long an idle loop sleeps at most between receives. A send wakes every loop at once
+ * (sqs-activity.ts); what no send announces — a retry or a delayed job becoming visible — the first
+ * loop finds within FIRST_IDLE_MAX_MS, and it wakes the others. So an idle stack receives about 4
+ * times a second per queue, not per loop (node used 16 % of a core idle with every loop polling).
+ */
+const FIRST_IDLE_MAX_MS = 250;
+const OTHER_IDLE_MAX_MS = 5_000;
+
+async function loop(opts: SqsPollerOptions, index: number, running: () => boolean, paused: () => boolean, state: LoopState): Promise<void> {
+  const idleMax = index === 0 ? FIRST_IDLE_MAX_MS : OTHER_IDLE_MAX_MS;
   let idleMs = 20;
   while (running()) {
     if (paused()) {
@@ -71,8 +86,9 @@ async function loop(
     state.polling++;
     try {
       const handled = await pollOnce(opts);
-      idleMs = handled ? 20 : Math.min(idleMs * 2, 250);
-      if (!handled) await sleepUntilSend(idleMs);
+      if (handled) state.nudges.emit('nudge');
+      idleMs = handled ? 20 : Math.min(idleMs * 2, idleMax);
+      if (!handled) await sleepUntilSend(idleMs, state.nudges);
     } catch (error) {
       if (!running()) return;
       console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);
