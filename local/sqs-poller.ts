@@ -88,7 +88,8 @@ async function loop(opts: SqsPollerOptions, index: number, running: () => boolea
       const handled = await pollOnce(opts);
       if (handled) state.nudges.emit('nudge');
       idleMs = handled ? 20 : Math.min(idleMs * 2, idleMax);
-      if (!handled) await sleepUntilSend(idleMs, state.nudges);
+      // Checked here, not only by the while: a stop while this receive ran has already nudged.
+      if (!handled && running()) await sleepUntilSend(idleMs, state.nudges);
     } catch (error) {
       if (!running()) return;
       console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);
