@@ -84,22 +84,27 @@ async function loop(opts: SqsPollerOptions, index: number, running: () => boolea
       continue;
     }
     state.polling++;
+    let handled: number | undefined;
     try {
-      const handled = await pollOnce(opts);
-      if (handled) state.nudges.emit('nudge');
-      idleMs = handled ? 20 : Math.min(idleMs * 2, idleMax);
-      // Checked here, not only by the while: a stop while this receive ran has already nudged.
-      if (!handled && running()) await sleepUntilSend(idleMs, state.nudges);
+      handled = await pollOnce(opts);
     } catch (error) {
       if (!running()) return;
       console.error(`sqs poller ${opts.source.id}:`, (error as Error).message);
-      await sleep(500);
     } finally {
       if (--state.polling === 0) {
         for (const resolve of state.idle) resolve();
         state.idle.clear();
       }
     }
+    // Sleeping, a loop holds no pause back: pause() waits for receives and batches under way only.
+    if (handled === undefined) {
+      await sleep(500);
+      continue;
+    }
+    if (handled) state.nudges.emit('nudge');
+    idleMs = handled ? 20 : Math.min(idleMs * 2, idleMax);
+    // Checked here, not only by the while: a stop while this receive ran has already nudged.
+    if (!handled && running()) await sleepUntilSend(idleMs, state.nudges);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The local SQS poller when its queue is idle (local/sqs-poller.ts): only the first loop polls on a
- * timer, a send wakes every loop, and stop() never waits out an idle sleep — also when a receive
- * was under way as it was called. Fake timers and a fake SQS client: the loops' schedule is the
+ * timer, a send wakes every loop, and neither stop() nor a test's pause() waits out an idle sleep —
+ * stop() also not when a receive was under way as it was called. Fake timers and a fake SQS client: the loops' schedule is the
  * subject, not the queue (the integration tests run the real SQS server).
  */
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -76,5 +76,22 @@ describe('an idle SQS poller', () => {
     release(); // the receives answer after stop() nudged: no loop may go to sleep now
     expect(await settlesWithoutTime(stopped)).toBe(true);
     expect(receives.count).toBe(hanging);
+  });
+
+  it('pauses at once while its loops sleep, and receives nothing until resumed', async () => {
+    const { sqs, receives } = emptyQueue();
+    const poller = start(sqs);
+    await vi.advanceTimersByTimeAsync(20_000);
+    const paused = poller.pause!();
+    expect(await settlesWithoutTime(paused)).toBe(true);
+    const before = receives.count;
+    announceSend();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(receives.count).toBe(before);
+
+    (await paused)();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(receives.count).toBeGreaterThan(before);
+    await poller.stop();
   });
 });
