@@ -3,9 +3,8 @@
  * concurrency and scaled to its follow count, beside the ratio the API reached:
  *   - a follow that were nothing but its one transaction (stores/graph-store.ts createEdge: the
  *     edge, both list entries, both counters with the limit and pulled conditions, the block, mute
- *     and erase checks) between fresh users — no
- *     HTTP, no reads before it, no jobs after it: what no design that commits a follow in one
- *     transaction could beat here;
+ *     and erase checks) between fresh users — no HTTP, no reads before it, no jobs after it: what
+ *     no design that commits a follow in one transaction could beat here;
  *   - an API request that does less than any follow: `GET /me` (the JWT check and two strongly
  *     consistent reads, nothing written, no job) — what no follow through the API could beat here.
  */
