@@ -6,7 +6,7 @@
  * The resources are found from the shared definitions (lib/defs), the same ones the constructs
  * are built from.
  */
-import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Stack, Token, Validations } from 'aws-cdk-lib';
 import { CfnRoute, HttpApi, WebSocketApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
 import { realtimeConstructIds } from './constructs/realtime.js';
@@ -52,7 +52,7 @@ export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): 
   const realtimeStage = stack.node.findChild(realtimeConstructIds.stage);
   const senders = functionList.filter((d) => d.realtime?.pushes).map((d) => d.id);
   const senderRoles = senders.map((id) => stack.node.findChild(`${constructName(id)}Role`));
-  const connectionsArn = `arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${stack.getLogicalId(realtimeApi.node.defaultChild as CfnElement)}>/${REALTIME_STAGE}/POST/@connections/*`;
+  const connectionsArn = `arn:<AWS::Partition>:execute-api:${shownAs(stack.region, 'AWS::Region')}:${shownAs(stack.account, 'AWS::AccountId')}:<${stack.getLogicalId(realtimeApi.node.defaultChild as CfnElement)}>/${REALTIME_STAGE}/POST/@connections/*`;
   const userPool = stack.node.tryFindChild('Users'); // only when the stack creates its own pool
 
   return [
@@ -91,6 +91,16 @@ export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): 
       ? [{ scopes: [userPool], id: 'AwsSolutions-COG2', reason: 'MFA is optional (TOTP) for feed users; operators can require it per deployment.' }]
       : []),
   ];
+}
+
+/**
+ * How cdk-nag spells a stack's region or account inside a finding: the pseudo parameter of an
+ * environment-agnostic stack (`<AWS::Region>`), the literal where the CDK CLI resolved one
+ * (`CDK_DEFAULT_REGION` is us-east-1 when nothing is configured; `CDK_DEFAULT_ACCOUNT` wherever
+ * credentials exist). An acknowledgement must name the same text, so it follows the stack's env.
+ */
+function shownAs(value: string, pseudo: string): string {
+  return Token.isUnresolved(value) ? `<${pseudo}>` : value;
 }
 
 /** The CfnRoutes built under an API of `kind` (HTTP or WebSocket). */

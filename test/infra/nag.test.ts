@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type Environment, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../lib/app.js';
 import { type RouteDef, routes } from '../../lib/defs/index.js';
 import { nagAcknowledgements } from '../../lib/nag.js';
-import { synth } from './synth.js';
+import { STACK_ENVIRONMENTS, synth } from './synth.js';
 
-function synthError(addViolation: boolean): string {
-  const { app, stack } = synth({ nag: true });
+function synthError(addViolation: boolean, env?: Environment): string {
+  const { app, stack } = synth({ nag: true, env });
   // A queue without TLS enforcement or a DLQ: something the pack must object to.
   if (addViolation) new Queue(stack, 'CarelessQueue', { enforceSSL: false });
   try {
@@ -37,8 +37,10 @@ function dropAcknowledgements(root: IConstruct): void {
 }
 
 describe('cdk-nag AwsSolutions', { timeout: 180_000 }, () => {
-  it('reports no unacknowledged finding on the stack', () => {
-    expect(synthError(false)).toBe('no findings');
+  // The CDK CLI builds the stack in a concrete region (and account, with credentials), and the
+  // findings spell those literally: every acknowledgement must hold in each environment.
+  it.each(Object.entries(STACK_ENVIRONMENTS))('reports no unacknowledged finding on the stack (%s)', (_name, env) => {
+    expect(synthError(false, env)).toBe('no findings');
   });
 
   it('does fail synthesis on a new violation (the check is live)', () => {
@@ -65,10 +67,10 @@ describe('cdk-nag AwsSolutions', { timeout: 180_000 }, () => {
     expect(synthError(false)).toBe('no findings'); // the same stack without it is clean
   });
 
-  it('acknowledges only findings that exist, each on resources that have it, with a reason', () => {
+  it.each(Object.entries(STACK_ENVIRONMENTS))('acknowledges only findings that exist, each on resources that have it, with a reason (%s)', (_name, env) => {
     // Not synth(): its Template.fromStack runs the checks once already, with the acknowledgements.
     const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'tickfeed-nag-')), context: { 'aws:cdk:bundling-stacks': [] } });
-    const acks = nagAcknowledgements(buildApp(app));
+    const acks = nagAcknowledgements(buildApp(app, env));
     dropAcknowledgements(app);
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).toThrow();
