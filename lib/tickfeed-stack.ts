@@ -1,7 +1,8 @@
 /**
  * tickfeed on AWS, top to bottom like the architecture picture:
  *   tables → queues → functions (each bound to what it uses) → HTTP API (+ JWT) → realtime
- *   WebSocket API (the same JWTs) → event sources → alarms (every loss path, to one SNS topic).
+ *   WebSocket API (the same JWTs) → event sources → the data-model migration each deploy starts →
+ *   alarms (every loss path, to one SNS topic).
  * Every resource comes from the shared definitions in lib/defs, which the local runtime reads too.
  */
 import { type CfnElement, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
@@ -17,6 +18,7 @@ import { createHttpApi } from './constructs/http-api.js';
 import { createQueues } from './constructs/queues.js';
 import { createRealtimeApi } from './constructs/realtime.js';
 import { createTables } from './constructs/tables.js';
+import { migrateOnDeploy } from './constructs/migration-trigger.js';
 
 export class TickfeedStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
@@ -30,6 +32,7 @@ export class TickfeedStack extends Stack {
     const api = createHttpApi(this, fns, trust, settings);
     const realtime = createRealtimeApi(this, fns, trust);
     wireEventSources({ fns, tables, queues }, settings);
+    migrateOnDeploy(this, { fns, tables, queues });
     const { topic } = createAlarms(this, { fns, queues, api }, settings);
     realtime.pushFailures.addAlarmAction(new SnsAction(topic));
     realtime.pushFailures.addOkAction(new SnsAction(topic));

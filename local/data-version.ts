@@ -1,7 +1,9 @@
 /**
  * Which data model a local data directory (`.tickfeed/` by default) was written with. The model
- * changes incompatibly from time to time; the directory carries a `DATA_VERSION` marker so a start
- * on data it cannot read stops with one line that says how to reset, instead of misreading it.
+ * lives with the data (the tables' version item, model/data-model.ts); the directory also carries
+ * a `DATA_VERSION` marker, read before DynamoDB Local opens it: data of an older model that a
+ * migration brings forward is copied aside and migrated (local/migrate-local.ts); data no
+ * migration reads (v1, or a newer model) stops the start with one line that says what to do.
  *
  * v1 wrote no marker: a directory holding data but no marker is v1. The JWT key pair
  * (`jwt-keys.json`) is not data of the model: `npm start` and `npm run token` create it before the
@@ -10,10 +12,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 
-/** The data model this code reads and writes. */
-// v3: mute and block check entries keyed by a hash of the target (model/user-controls.ts); claims
-// hold hashed event ids and groups a kind (model/notification.ts). v2 data would read as unmuted.
-export const DATA_VERSION = '3';
+import { DATA_MODEL_VERSION, OLDEST_MIGRATABLE_VERSION } from '../functions/model/data-model.js';
+
+/** The data model this code reads and writes (model/data-model.ts says what each one changed). */
+export const DATA_VERSION = String(DATA_MODEL_VERSION);
 /** The marker's file name inside the data directory. */
 export const DATA_VERSION_FILE = 'DATA_VERSION';
 
@@ -45,6 +47,10 @@ function holdsData(path: string, top = true): boolean {
   );
 }
 
+/** Whether a migration brings data of model `found` to this version. */
+export const isMigratable = (found: string): boolean =>
+  /^\d+$/.test(found) && Number(found) >= OLDEST_MIGRATABLE_VERSION && Number(found) < DATA_MODEL_VERSION;
+
 /** The data directory holds data this version cannot read. `message` is the one line to print. */
 export class DataVersionError extends Error {
   constructor(
@@ -53,7 +59,7 @@ export class DataVersionError extends Error {
   ) {
     const shown = shownPath(dir);
     super(
-      `tickfeed: ${shown}/ holds data from ${describeModel(found)}; this version cannot read it. ` +
+      `tickfeed: ${shown}/ holds data from ${describeModel(found)}, which no migration of this version reads. ` +
         `Reset it with: rm -rf ${shellQuote(shown)}   (or run npm start -- --in-memory)`,
     );
     this.name = 'DataVersionError';
@@ -62,16 +68,18 @@ export class DataVersionError extends Error {
 
 /**
  * Opens `dir` for this version before anything reads it: a fresh directory gets the marker (and is
- * created if missing); a current one is left as is; one holding other data throws DataVersionError.
+ * created if missing); a current one is left as is; one of a model a migration reads is returned
+ * as `{ old }` (the caller migrates it, then writes the marker); any other throws DataVersionError.
  */
-export function openDataDir(dir: string): 'fresh' | 'current' {
+export function openDataDir(dir: string): 'fresh' | 'current' | { readonly old: string } {
   const state = dataDirState(dir);
-  if (typeof state === 'object') throw new DataVersionError(dir, state.old);
+  if (typeof state === 'object' && !isMigratable(state.old)) throw new DataVersionError(dir, state.old);
   if (state === 'fresh') writeMarker(dir);
   return state;
 }
 
-function writeMarker(dir: string): void {
+/** Records that `dir` holds this version's model (after a migration brought it here). */
+export function writeMarker(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, DATA_VERSION_FILE);
   // write-then-rename: a crash leaves no marker (still fresh) or a whole one

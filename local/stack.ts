@@ -25,6 +25,7 @@ import { type CheckpointStore, fileCheckpoints, memoryCheckpoints } from './chec
 import { consoleDist } from './console-build.js';
 import { createConsoleSite } from './console-site.js';
 import { openDataDir } from './data-version.js';
+import { backupDataDir, migrateLocalTables } from './migrate-local.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.js';
 import { type HttpApi, startHttpApi } from './http-api.js';
 import { type RealtimeApi, startRealtimeApi } from './realtime-api.js';
@@ -40,9 +41,12 @@ import { startStreamPoller } from './stream-poller.js';
 export interface LocalStackOptions {
   /**
    * Persist DynamoDB data and stream checkpoints here; undefined = in memory. A directory holding
-   * data of another data model is refused (DataVersionError) before anything starts.
+   * data of an older model a migration reads is copied aside and migrated before the API starts;
+   * any other model is refused (DataVersionError) before anything starts.
    */
   readonly dataDir?: string;
+  /** Where the one line about a migrated directory goes (default console.log). */
+  readonly log?: (line: string) => void;
   /** HTTP API port; 0 = any free port. */
   readonly port: number;
   readonly keys: LocalKeys;
@@ -72,8 +76,10 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
-  // Before DynamoDB Local opens the directory: never start on data this version cannot read.
-  if (opts.dataDir) openDataDir(opts.dataDir);
+  // Before DynamoDB Local opens the directory: never start on data this version cannot read, and
+  // copy data of an older model aside before migrating it.
+  const opened = opts.dataDir ? openDataDir(opts.dataDir) : 'fresh';
+  const backup = opts.dataDir && typeof opened === 'object' ? backupDataDir(opts.dataDir, opened.old) : undefined;
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     for (const s of started.reverse()) await s.stop().catch(() => undefined);
@@ -115,6 +121,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const realtimeEnv = { [REALTIME_ENDPOINT_ENV]: realtime.managementEndpoint, [REALTIME_URL_ENV]: realtime.url };
     const env = handlerEnv(dynamoLocal.endpoint, sqsLocal.endpoint, tableNames, queueUrls, { ...realtimeEnv, ...opts.env });
     Object.assign(process.env, env); // before any handler module loads: they read env once
+
+    // Before the API or any poller: the tables hold this version's model (a migration of older data).
+    const migrated = await migrateLocalTables({ dataDir: opts.dataDir, fresh: opened === 'fresh' });
+    if (migrated && backup) {
+      (opts.log ?? console.log)(
+        `tickfeed: ${opts.dataDir} held data model v${migrated.from}: copied it to ${backup}, migrated it to v${migrated.version} ` +
+          `(${migrated.scanned} items read, ${migrated.changed} changed, ${migrated.writes} writes, ${migrated.seconds.toFixed(1)} s)`,
+      );
+    }
 
     // The console's assets are read per request: a build finished after the start is served too.
     const site = createConsoleSite({ assetsDir: consoleDist, keys: opts.keys, rollups: readConfig('ROLLUPS', env), realtimeUrl: realtime.url });

@@ -16,6 +16,8 @@ import { assertLane, type Job, parseJob } from '../services/jobs/jobs.js';
 import { fanoutBatch } from '../services/fanout/fanout.js';
 import { foldNotifyJobs } from '../services/jobs/fold.js';
 import { runJob } from '../services/jobs/run.js';
+import { enqueueJob } from '../services/jobs/bus.js';
+import { isPreLanesJob } from '../services/jobs/legacy-queue.js';
 import { applyNotificationBatch } from '../services/notifications/batch.js';
 import { eventsOfJob } from '../services/notifications/events.js';
 
@@ -55,6 +57,13 @@ function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, P
   return out;
 }
 
+/** Runs a job of this lane; forwards a job queued before the lanes to its own (services/jobs/legacy-queue.ts). */
+async function runOrForward(job: Job, lane: LaneId): Promise<void> {
+  if (!isPreLanesJob(job, lane)) return runJob(assertLane(job, lane));
+  logger.info('forwarded a job queued before the lanes to its lane', { kind: job.kind });
+  await enqueueJob(job);
+}
+
 export function laneHandler(lane: LaneId) {
   const processor = new BatchProcessor(EventType.SQS);
   // Default dimensions survive each flush (plain ones are cleared with the stored metrics).
@@ -65,7 +74,7 @@ export function laneHandler(lane: LaneId) {
 
   async function recordHandler(record: SQSRecord): Promise<void> {
     try {
-      await (together.get(record.messageId) ?? runJob(assertLane(parseJob(record.body), lane)));
+      await (together.get(record.messageId) ?? runOrForward(parseJob(record.body), lane));
       recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
     } catch (error) {
       logger.warn('job failed', {

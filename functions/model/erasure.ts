@@ -13,7 +13,11 @@ export const erasureKey = (userId: string) => ({ pk: `erased#${createHash('sha25
  * transaction conflicts with any other one holding an item it holds, checks included). Written
  * with the mark when an erase starts; like the mark, they hold no id and stay.
  */
-export const erasureShardKey = (userId: string, shard: number) => ({ pk: erasureKey(userId).pk, sk: `erased#${shard}` });
+export const erasureShardKey = (userId: string, shard: number) => markShardKey(erasureKey(userId).pk, shard);
+/** A copy of the mark whose partition is `markPk` (the mark holds no id: a migration finds copies from it). */
+export const markShardKey = (markPk: string, shard: number) => ({ pk: markPk, sk: `erased#${shard}` });
+/** Whether a graph item is an erase mark itself (not one of its copies). */
+export const isErasureMark = (item: { pk?: unknown; sk?: unknown }) => typeof item.pk === 'string' && item.pk.startsWith('erased#') && item.sk === 'erased';
 
 /** The phases of the erase job, in order (services/erase/). */
 export const ERASE_PHASES = ['mark', 'followers', 'following', 'originals', 'feed', 'ledger', 'notified', 'notifications', 'controls', 'rest'] as const;

@@ -69,6 +69,20 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const kindOfVerb = (verb: string): NotificationKind =>
   verb === 'follow' ? 'follow' : verb === 'comment' ? 'comment' : verb === 'mention' ? 'mention' : 'reaction';
 
+/**
+ * The kind of an event that travelled without one: queued by the release before kinds (v2), whose
+ * event ids tell what made them — an addressed post's is `to:<its id>` with the post as source
+ * (its verb is the poster's own, so the verb alone would put it in a follow or reaction group), a
+ * mention's `mention:<activity>`, a follow's carries no source, a reaction's and a comment's do.
+ */
+export function kindOfEventWithoutKind(e: { verb: string; object: string; id: string; source?: string }): NotificationKind {
+  if (e.source !== undefined && e.id === addressedEventId(e.source)) return 'to';
+  if (e.verb === 'mention' && e.id === `mention:${e.object}`) return 'mention';
+  if (e.verb === 'follow' && e.source === undefined) return 'follow';
+  if (e.verb === 'comment') return 'comment';
+  return 'reaction';
+}
+
 /** The group of `kind` (default: the kind the verb implies) for verb + object + day; a `to` group never shares an id with another kind's. */
 export const groupIdOf = (verb: string, object: string, day: string, kind: NotificationKind = kindOfVerb(verb)) =>
   `${shortHash(object)}.${shortHash(kind === 'to' ? `to\u0000${verb}` : verb)}.${day}`;

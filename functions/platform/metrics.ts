@@ -16,3 +16,14 @@ export function recordFanoutLag(lagMs: number): void {
 export function recordJobLatency(latencyMs: number): void {
   metrics.addMetric(metricNames.jobLatency, MetricUnit.Milliseconds, Math.max(0, latencyMs));
 }
+
+/** A data-model migration read `items` items (one page of one segment). */
+export function recordMigrationProgress(items: number, segmentDone: boolean): void {
+  metrics.addMetric(metricNames.migrationItems, MetricUnit.Count, items);
+  if (segmentDone) metrics.addMetric(metricNames.migrationSegmentsDone, MetricUnit.Count, 1);
+}
+
+/** A migration job failed (alarmed: lib/constructs/alarms.ts). */
+export function recordMigrationFailure(): void {
+  metrics.addMetric(metricNames.migrationFailures, MetricUnit.Count, 1);
+}

@@ -8,6 +8,7 @@
  *   fan-out page finished more than 10 s after its post (FanoutLag, from the fan-out worker);
  * - a stream consumer falls behind (IteratorAge above `iteratorAgeAlarm`, default 5 min): records
  *   age out of the stream after 24 h;
+ * - a data-model migration job fails (MigrationFailures, from the maintenance worker);
  * - the HTTP API answers 5xx;
  * - any function errors or is throttled.
  * The queues and stream consumers come from the shared definitions, so a new one is covered.
@@ -123,6 +124,18 @@ export function createAlarms(
     }),
     fanoutLagAlarmMs,
     `A post took more than ${fanoutLagAlarmMs / 1000}s from its write to its followers' feeds.`,
+  );
+  alarm(
+    'MigrationFailureAlarm',
+    new cloudwatch.Metric({
+      namespace: metricNamespace,
+      metricName: metricNames.migrationFailures,
+      dimensionsMap: { service: 'tickfeed', lane: 'maintenance' },
+      period: minute,
+      statistic: cloudwatch.Stats.SUM,
+    }),
+    0,
+    'A data-model migration job failed (it is retried, then dead-lettered in the maintenance lane). Its error is in the maintenanceWorker log; fix the cause, then resume: npm run migrate -- --outputs cdk-outputs.json (docs/deploy.md, Upgrading).',
   );
   alarm(
     'Api5xxAlarm',

@@ -13,7 +13,8 @@ import type { TableId } from './tables.js';
  * The DynamoDB actions a function may call on a table — exactly those its code paths send
  * (derived from functions/stores/*.ts; a transaction needs the per-item action of each of its
  * items: Put → PutItem, Update → UpdateItem, Delete → DeleteItem, ConditionCheck →
- * ConditionCheckItem). `Scan` is not in the list: nothing scans. No index is ever granted.
+ * ConditionCheckItem). `Scan` only for a data-model migration (the maintenance worker, which runs
+ * it: services/migrations/). No index is ever granted.
  */
 export type DynamoAction =
   | 'GetItem'
@@ -23,7 +24,8 @@ export type DynamoAction =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'BatchWriteItem'
-  | 'ConditionCheckItem';
+  | 'ConditionCheckItem'
+  | 'Scan';
 
 export type TableAccess = readonly DynamoAction[];
 
@@ -70,7 +72,8 @@ export type FunctionId =
   | 'realtimeSocket'
   | 'realtimeAuthorizer'
   | 'realtime'
-  | 'batchImport';
+  | 'batchImport'
+  | 'migrationStart';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -82,7 +85,7 @@ const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const RATE_LIMITED = { limits: ['UpdateItem'] } as const satisfies Partial<Record<TableId, TableAccess>>;
 
 /** A lane's consumer: its entry, its lane's timeout, and sends to its own queue (continuations). */
-function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'>): FunctionDef {
+function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'> & Partial<Pick<FunctionDef, 'sendsTo'>>): FunctionDef {
   return {
     id: laneWorker(lane),
     entry: `functions/handlers/${lane}-worker.ts`,
@@ -132,6 +135,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * profiles, in the same BatchGetItem as the originals, follower pages (Query).
    */
   fanoutWorker: laneWorkerDef('fanout', {
+    // Its queue held every kind of job before the lanes: it forwards those to their lanes
+    // (services/jobs/legacy-queue.ts), until the release after 0.2.0.
+    sendsTo: ['fanout', 'followup', 'notify', 'maintenance'],
     // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
     // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
     tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
@@ -162,7 +168,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     realtime: { pushes: true },
   }),
   /**
-   * maintenance: erase, purge, pull/unpull and the settle re-runs of cleanup/muteCleanup. The erase
+   * maintenance: erase, purge, pull/unpull, the settle re-runs of cleanup/muteCleanup and data-model
+   * migrations. The erase
    * deletes originals and counters (feed DeleteItem), the reactions' and comments' transactions
    * (feed PutItem/DeleteItem/UpdateItem), the erase mark (graph PutItem), activity-window entries
    * (stats Query, BatchWriteItem); a purge's reactions, comments and notification groups; pull sets
@@ -171,7 +178,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
   maintenanceWorker: laneWorkerDef('maintenance', {
     tables: {
       feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'PutItem'],
-      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+      // Scan: a data-model migration's segments (services/migrations/job.ts), which write the
+      // graph table only, and its version item and checkpoints there.
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem', 'Scan'],
       stats: ['Query', 'BatchWriteItem'],
     },
     // CONTROL_SETTLE: an erase waits that long between its phases (erase/erase.ts).
@@ -318,6 +327,20 @@ export const functions: Record<FunctionId, FunctionDef> = {
     },
     sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
     config: ['MAX_FOLLOWING', 'FANOUT_PULL_THRESHOLD', 'CONTROL_SETTLE', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
+  },
+  /**
+   * Run by the deploy (a CDK trigger, lib/constructs/migration-trigger.ts): reads the tables' data
+   * model (graph GetItem: the version item) and, when it is older, queues the migration's jobs on
+   * the maintenance lane (services/migrations/job.ts). Reads nothing else, writes nothing.
+   */
+  migrationStart: {
+    id: 'migrationStart',
+    entry: 'functions/handlers/migration-start.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    tables: { graph: ['GetItem'] },
+    sendsTo: ['maintenance'],
+    config: [],
   },
 };
 

@@ -9,7 +9,8 @@
  *                after a follow, retract after a delete, cleanup after
  *                an unfollow / mute / block
  *   notify       notification groups                                      a minute
- *   maintenance  erase, purge, pull/unpull, settle re-runs                 minutes
+ *   maintenance  erase, purge, pull/unpull, settle re-runs, data-model     minutes
+ *                migrations after a deploy
  *
  * Read by the CDK stack (queues, mappings, alarms), the local runtime (the same queues and pollers)
  * and the job bus (functions/services/jobs/bus.ts), which routes each job by `laneOfJob`.
@@ -18,7 +19,7 @@
 export type LaneId = 'fanout' | 'followup' | 'notify' | 'maintenance';
 
 /** Every job kind the bus carries (the schema is functions/services/jobs/jobs.ts). */
-export type JobKind = 'fanout' | 'retract' | 'backfill' | 'cleanup' | 'pull' | 'unpull' | 'notify' | 'purge' | 'muteCleanup' | 'erase';
+export type JobKind = 'fanout' | 'retract' | 'backfill' | 'cleanup' | 'pull' | 'unpull' | 'notify' | 'purge' | 'muteCleanup' | 'erase' | 'migrate';
 
 export interface LaneDef {
   readonly id: LaneId;
@@ -83,6 +84,7 @@ export const jobLanes: Record<JobKind, LaneId> = {
   purge: 'maintenance',
   pull: 'maintenance',
   unpull: 'maintenance',
+  migrate: 'maintenance',
 };
 
 /**

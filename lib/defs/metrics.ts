@@ -9,6 +9,12 @@ export const metricNames = {
   jobLatency: 'JobLatency',
   /** Per fan-out page: milliseconds from the post's write to that page's last copy written. The maximum over a post's pages is its fan-out lag. */
   fanoutLag: 'FanoutLag',
+  /** Per migration page: items it read (a data-model migration's progress; dimension `lane`). */
+  migrationItems: 'MigrationItems',
+  /** Per migration segment that finished (the step is done when all its segments are). */
+  migrationSegmentsDone: 'MigrationSegmentsDone',
+  /** Per migration job that failed (it comes back; after maxReceiveCount, the maintenance DLQ). */
+  migrationFailures: 'MigrationFailures',
 } as const;
 
 /** Alarm when the worst fan-out lag in a minute exceeds this (users expect a post in seconds). */

@@ -95,14 +95,19 @@ describe('local data directory version', () => {
     expect(marker(dir)).toBe('3\n');
   });
 
-  it('refuses a directory whose marker says 1 or 2 (or anything but 3)', () => {
+  it('hands a directory whose marker says 2 back to be migrated, touching nothing', () => {
+    const v2 = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '2\n' });
+    const before = readdirSync(v2, { recursive: true }).sort();
+    expect(openDataDir(v2)).toEqual({ old: '2' });
+    expect(marker(v2)).toBe('2\n');
+    expect(readdirSync(v2, { recursive: true }).sort()).toEqual(before);
+  });
+
+  it('refuses a directory whose marker says 1 (no migration reads it), a newer model, or junk', () => {
     const v1 = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '1' });
     expect(dataDirState(v1)).toEqual({ old: '1' });
     expect(() => openDataDir(v1)).toThrow(/older data model \(v1\)/);
     expect(marker(v1)).toBe('1');
-
-    const v2 = dirWith({ ...v1Files, [DATA_VERSION_FILE]: '2\n' });
-    expect(() => openDataDir(v2)).toThrow(/older data model \(v2\)/);
 
     const v4 = dirWith({ [DATA_VERSION_FILE]: '4\n' });
     expect(dataDirState(v4)).toEqual({ old: '4' });
@@ -116,7 +121,7 @@ describe('local data directory version', () => {
     const error = new DataVersionError(join(process.cwd(), '.tickfeed'), '1');
     expect(error.name).toBe('DataVersionError');
     expect(error.message).toBe(
-      'tickfeed: .tickfeed/ holds data from an older data model (v1); this version cannot read it. ' +
+      'tickfeed: .tickfeed/ holds data from an older data model (v1), which no migration of this version reads. ' +
         'Reset it with: rm -rf .tickfeed   (or run npm start -- --in-memory)',
     );
     const elsewhere = new DataVersionError('/var/tmp/my data', '1').message;

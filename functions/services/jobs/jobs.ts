@@ -16,6 +16,7 @@
  *   erase    one bounded step of erasing a user (DELETE /me), then the next (services/erase/)
  *   purge    after DELETE /activities: remove the activity's reactions, comments and the
  *            notifications about it
+ *   migrate  one slice of one Scan segment of a data-model migration, then the next (services/migrations/job.ts)
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { ERASE_PHASES } from '../../model/erasure.js';
@@ -63,6 +64,7 @@ export const jobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('purge'), author: userId, rk }),
   z.object({ kind: z.literal('muteCleanup'), follower: userId, followee: userId }),
   z.object({ kind: z.literal('erase'), user: userId, phase: z.enum(ERASE_PHASES) }),
+  z.object({ kind: z.literal('migrate'), to: z.number().int().min(2).max(1000), segment: z.number().int().min(0), totalSegments: z.number().int().min(1).max(1000) }),
 ]);
 
 export type Job = z.infer<typeof jobSchema>;

@@ -14,6 +14,7 @@ import { pull } from '../fanout/pull.js';
 import { purge } from '../fanout/purge.js';
 import { retract } from '../fanout/retract.js';
 import { unpull } from '../fanout/unpull.js';
+import { runMigrationJob } from '../migrations/job.js';
 
 export async function runJob(job: Job): Promise<void> {
   switch (job.kind) {
@@ -37,5 +38,7 @@ export async function runJob(job: Job): Promise<void> {
       return muteCleanup(job.follower, job.followee);
     case 'erase':
       return eraseStep(job.user, job.phase);
+    case 'migrate':
+      return runMigrationJob(job);
   }
 }

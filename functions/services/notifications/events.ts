@@ -14,7 +14,7 @@
  */
 import { activityIdOf } from '../../model/activity-id.js';
 import { mentionsIn } from '../../model/mentions.js';
-import { addressedEventId, kindOfVerb, type NotificationEvent } from '../../model/notification.js';
+import { addressedEventId, kindOfEventWithoutKind, type NotificationEvent } from '../../model/notification.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { COMMENT_KIND, type CounterEvent } from '../../model/reaction.js';
 import { type Job, MAX_JOB_EVENTS } from '../jobs/jobs.js';
@@ -41,7 +41,7 @@ export function notifyJobs(deliveries: readonly { recipient: string; event: Noti
   return jobs;
 }
 
-export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, kind: e.kind ?? kindOfVerb(e.verb), ticks: BigInt(e.ticks) }));
+export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, kind: e.kind ?? kindOfEventWithoutKind(e), ticks: BigInt(e.ticks) }));
 
 /** A reaction or comment on `activityId` (from its counter's `ev`): to the activity's author. */
 export function reactionDelivery(activityId: string, author: string, ev: CounterEvent) {
