@@ -17,7 +17,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DATA_MODEL_VERSION } from '../functions/model/data-model.js';
 import { type TableId, tableList } from '../lib/defs/index.js';
 import { localCredentials, localRegion } from './aws-local.js';
-import { openDataDir } from './data-version.js';
+import { DataVersionError, openDataDir } from './data-version.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { readEndpoints } from './endpoints.js';
 import { backupDataDir } from './migrate-local.js';
@@ -75,7 +75,14 @@ if (values.outputs) {
   console.log(`npm start is running on ${dataDir}: it migrated its tables at start; checking them`);
   useTables(running.tableNames, running.dynamoEndpoint);
 } else {
-  const opened = openDataDir(dataDir); // refuses what no migration reads (one line, exit 1 below)
+  let opened;
+  try {
+    opened = openDataDir(dataDir); // refuses what no migration reads
+  } catch (error) {
+    if (!(error instanceof DataVersionError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
   if (typeof opened === 'object' && !values.status) console.log(`${dataDir} holds data model v${opened.old}: copied it to ${backupDataDir(dataDir, opened.old)}`);
   const local = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
   stopLocal = () => local.stop();

@@ -1,8 +1,8 @@
 /**
  * The data-model migration runner on a stack of its own: `npm run migrate` killed mid-run resumes
  * from its checkpoints and finishes, then finds nothing to do; beside live traffic a migration
- * never brings back a mute the API lifted nor overwrites one it placed; and in the deployed shape
- * the deploy's trigger queues the migration on the maintenance lane, whose worker runs it.
+ * never brings back a mute the API lifted nor overwrites one it placed (the deploy's path:
+ * migration-on-deploy.test.ts).
  * Data of the older model is seeded item by item as the release of 2026-11-23 stored it (a mute's
  * list entry and mirror, no check entry).
  */
@@ -14,7 +14,6 @@ import { controlCheckKey, controlListKey, mirrorKey } from '../../functions/mode
 import { api } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, own, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
-import { eventually } from '../support/wait.js';
 import { writeItems } from '../support/write-items.js';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -116,19 +115,5 @@ describe('a migration beside live traffic', () => {
     const checkAfter = (await doc.send(new GetCommand({ TableName: graph(), Key: controlCheckKey('mute', alice, carol), ConsistentRead: true }))).Item;
     expect(checkAfter).toEqual(checkBefore); // the API's own check entry, untouched
     expect((await api('GET', '/mutes', { on: own, as: alice })).body.items).toEqual([{ userId: carol }]);
-  });
-});
-
-describe('a deploy of a new data model', () => {
-  it("queues the migration on the maintenance lane (the trigger's function), whose worker runs it to the end", async () => {
-    const [u, t] = [uid('m'), uid('t')];
-    await writeItems(doc, graph(), v2Mute(u, t));
-    await markV2();
-    const { handler } = await import('../../functions/handlers/migration-start.js');
-    const started = await handler();
-    expect(started).toEqual({ version: 2, queued: 4 });
-    await eventually(async () => (await version()) === '3', { what: 'the maintenance worker to finish the migration', timeoutMs: 60_000 });
-    expect(await hasCheck(u, t)).toBe(true);
-    expect(await handler()).toEqual({ version: 3, queued: 0 }); // the next deploy finds it current
   });
 });
