@@ -11,9 +11,10 @@ import { workload } from './workload.js';
 
 import { bundles } from './bundles.js';
 import { limits } from './limits.js';
+import { migrate } from './migrate.js';
 import type { Scenario } from './scenario.js';
 
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, realtime, bundles, limits];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, realtime, bundles, limits, migrate];

@@ -60,8 +60,25 @@ export async function readCheckpoints(to: number): Promise<SegmentCheckpoint[]> 
   return items.map(parseCheckpoint);
 }
 
-export async function saveCheckpoint(to: number, checkpoint: SegmentCheckpoint): Promise<void> {
-  await doc.send(new PutCommand({ TableName: graph(), Item: checkpointItem(to, checkpoint) }));
+/**
+ * Saves a segment's progress, unless another runner of the same segment (the deploy's job beside
+ * `npm run migrate`) finished it already: a done segment never goes back. False then.
+ */
+export async function saveCheckpoint(to: number, checkpoint: SegmentCheckpoint): Promise<boolean> {
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName: graph(),
+        Item: checkpointItem(to, checkpoint),
+        ConditionExpression: 'attribute_not_exists(pk) OR done = :no',
+        ExpressionAttributeValues: { ':no': false },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    return false;
+  }
 }
 
 export interface ScanPage {

@@ -115,7 +115,7 @@ async function runSegment(step: MigrationStep, segment: number, opts: RunOptions
       changed: checkpoint.changed + changed,
       writes: checkpoint.writes + applied.sent,
     };
-    await saveCheckpoint(step.to, checkpoint);
+    if (!(await saveCheckpoint(step.to, checkpoint))) return; // another runner finished this segment
     totals.scanned += page.items.length;
     totals.changed += changed;
     totals.writes += applied.sent;

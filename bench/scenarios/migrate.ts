@@ -1,0 +1,100 @@
+/**
+ * Scenario — migrate. The v2 → v3 data-model migration (functions/services/migrations/) over a
+ * graph table seeded as the release of 2026-11-23 stored it, one kind of changed item at a time
+ * beside unchanged items: items read per second, and per item the read units (Scan) and write
+ * units (by the pricing rules, metered on the functions' own client) against the minimum — one
+ * read per item, at most one write per item it changes. The control entries' write is a
+ * two-item transaction (a check that the list entry still exists, so a mute lifted meanwhile is
+ * never brought back: 2 × 2 units); a pulled profile's flag must reach its 32 follower shards.
+ */
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { erasureKey } from '../../functions/model/erasure.js';
+import { profileKey } from '../../functions/model/profile.js';
+import { controlListKey, mirrorKey } from '../../functions/model/user-controls.js';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { BenchContext } from '../context.js';
+import { rawBatchWrite, uid } from '../fixtures.js';
+import type { Figure } from '../report.js';
+import { round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'migrate';
+const FILLER = 4000;
+
+interface Kind {
+  readonly name: string;
+  readonly count: number;
+  /** The v2 items of one changed item (plus any unchanged companions). */
+  items(i: number): Record<string, unknown>[];
+  /** Write units the model needs per changed item, at the least (the pricing rules). */
+  readonly minimumWrites: number;
+}
+
+const KINDS: Kind[] = [
+  {
+    name: 'mute/block entries',
+    count: 1500,
+    items: (i) => {
+      const [u, t] = [uid('mig-u', i), uid('mig-t', i)];
+      return [{ ...controlListKey('mute', u, t), userId: t }, { ...mirrorKey('mute', u, t), userId: u }];
+    },
+    minimumWrites: 1,
+  },
+  { name: 'pulled profiles', count: 50, items: (i) => [{ ...profileKey(uid('mig-star', i)), pulled: true, followers: 5000, following: 3 }], minimumWrites: 33 },
+  { name: 'erase marks', count: 200, items: (i) => [{ ...erasureKey(uid('mig-gone', i)), done: true }], minimumWrites: 32 },
+];
+
+export const migrate: Scenario = {
+  id: 'migrate',
+  title: 'Data-model migration v2 → v3: items/s, read and write units per item',
+  async run(ctx: BenchContext) {
+    const { migrateToCurrent } = await import('../../functions/services/migrations/runner.js');
+    const { MIGRATION_SEGMENTS } = await import('../../functions/services/migrations/job.js');
+    const graph = ctx.stack.tableNames.graph;
+    const figures: Figure[] = [];
+    // Unchanged items every pass reads: profiles that were never pulled.
+    const seed = (items: Record<string, unknown>[]) => rawBatchWrite(ctx, graph, items.map((i) => marshall(i)), 4);
+    await seed(Array.from({ length: FILLER }, (_, i) => ({ ...profileKey(uid('mig-plain', i)), followers: 3, following: 2 })));
+    for (const kind of KINDS) {
+      await seed(Array.from({ length: kind.count }, (_, i) => kind.items(i)).flat());
+      await markV2(ctx);
+      const before = ctx.handlerCapacity.snapshot();
+      const started = performance.now();
+      const outcome = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
+      const seconds = (performance.now() - started) / 1000;
+      const used = ctx.handlerCapacity.since(before);
+      const graphUnits = used.tables[graph] ?? { read: 0, write: 0 };
+      if (outcome.state !== 'migrated') throw new Error(`expected a migration, got ${outcome.state}`);
+      const { scanned, changed } = outcome.totals;
+      const readPerItem = round(graphUnits.read / scanned, 3);
+      const writePerChanged = round(graphUnits.write / Math.max(1, changed), 2);
+      figures.push(
+        { scenario: S, metric: `${kind.name}: items read per second (${scanned} items, ${changed} changed)`, value: round(scanned / seconds, 0), unit: 'items/s' },
+        { scenario: S, metric: `${kind.name}: read units per item read (minimum: one eventually consistent read, 0.5 per 4 KB)`, value: readPerItem, unit: 'RCU', target: '≤ 0.5', met: readPerItem <= 0.5 },
+        {
+          scenario: S,
+          metric: `${kind.name}: write units per item changed vs the model's minimum (${kind.minimumWrites})`,
+          value: round(writePerChanged / kind.minimumWrites, 2),
+          unit: '×',
+          target: '≤ 1.05',
+          met: writePerChanged / kind.minimumWrites <= 1.05,
+          note: `${writePerChanged} WCU per item`,
+        },
+      );
+    }
+    // A second run finds the tables current: one read, nothing written.
+    const before = ctx.handlerCapacity.snapshot();
+    const again = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
+    const used = ctx.handlerCapacity.since(before);
+    figures.push({ scenario: S, metric: 'a second run: write units (the tables are current)', value: used.write, unit: 'WCU', target: '0', met: again.state === 'current' && used.write === 0 });
+    return figures;
+  },
+};
+
+/** The tables as the older release left them: version 2, no run on record. */
+async function markV2(ctx: BenchContext): Promise<void> {
+  const graph = ctx.stack.tableNames.graph;
+  await ctx.doc.send(new PutCommand({ TableName: graph, Item: { pk: 'meta#data-model', sk: 'version', version: 2 } }));
+  const runs = await ctx.doc.send(new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' } }));
+  for (const item of runs.Items ?? []) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
+}
