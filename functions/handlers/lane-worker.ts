@@ -65,32 +65,35 @@ async function runOrForward(job: Job, lane: LaneId): Promise<void> {
 }
 
 export function laneHandler(lane: LaneId) {
-  const processor = new BatchProcessor(EventType.SQS);
   // Default dimensions survive each flush (plain ones are cleared with the stored metrics).
   metrics.setDefaultDimensions({ lane });
 
-  /** The batch's jobs that run together, by message id, for this invocation. */
-  let together = new Map<string, Promise<void>>();
-
-  async function recordHandler(record: SQSRecord): Promise<void> {
-    try {
-      await (together.get(record.messageId) ?? runOrForward(parseJob(record.body), lane));
-      recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
-    } catch (error) {
-      logger.warn('job failed', {
-        lane,
-        error: error as Error,
-        messageId: record.messageId,
-        receiveCount: record.attributes.ApproximateReceiveCount,
-      });
-      throw error;
-    }
-  }
+  /**
+   * One invocation's record handler. Everything a batch holds — the jobs that run together, the
+   * batch processor's per-batch state — lives in the call: Lambda gives each concurrent invocation
+   * an instance of its own, but a module is shared by every invocation an instance (or a local
+   * poller's loops) runs, so nothing of one batch may sit where another's would overwrite it.
+   */
+  const recordHandlerFor = (together: ReadonlyMap<string, Promise<void>>) =>
+    async function recordHandler(record: SQSRecord): Promise<void> {
+      try {
+        await (together.get(record.messageId) ?? runOrForward(parseJob(record.body), lane));
+        recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
+      } catch (error) {
+        logger.warn('job failed', {
+          lane,
+          error: error as Error,
+          messageId: record.messageId,
+          receiveCount: record.attributes.ApproximateReceiveCount,
+        });
+        throw error;
+      }
+    };
 
   return async (event: SQSEvent, context?: Context) => {
-    together = batchedJobs(event.Records, lane);
+    const recordHandler = recordHandlerFor(batchedJobs(event.Records, lane));
     try {
-      return await processPartialResponse(event, recordHandler, processor, { context });
+      return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
     } finally {
       metrics.publishStoredMetrics();
     }
