@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DATA_MODEL_VERSION } from '../functions/model/data-model.js';
-import { type TableId, tableList } from '../lib/defs/index.js';
+import { queues, type TableId, tableList } from '../lib/defs/index.js';
 import { localCredentials, localRegion } from './aws-local.js';
 import { DataVersionError, openDataDir } from './data-version.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
@@ -52,9 +52,11 @@ function useTables(names: Record<TableId, string>, endpoint?: string): void {
 }
 const localNames = () => Object.fromEntries(tableList.map((t) => [t.id, localTableName(t.id)])) as Record<TableId, string>;
 
-/** `cdk deploy --outputs-file`'s JSON: `{ Tickfeed: { graphTableName: …, … } }`. */
+/** `cdk deploy --outputs-file`'s JSON: `{ Tickfeed: { graphTableName: …, maintenanceQueueUrl: …, … } }`. */
+const readOutputs = (file: string) => Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[0] ?? {};
+
 function tablesFromOutputs(file: string): Record<TableId, string> {
-  const outputs = Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[0] ?? {};
+  const outputs = readOutputs(file);
   return Object.fromEntries(
     tableList.map((t) => {
       const name = outputs[`${t.id}TableName`];
@@ -68,6 +70,10 @@ let stopLocal: (() => Promise<void>) | undefined;
 let markerDir: string | undefined;
 if (values.outputs) {
   useTables(tablesFromOutputs(values.outputs));
+  // The API serves beside this run: its repair jobs go to the deployed maintenance lane.
+  const maintenance = readOutputs(values.outputs).maintenanceQueueUrl;
+  if (!maintenance) throw new Error(`${values.outputs} names no maintenanceQueueUrl output`);
+  process.env[queues.maintenance.envVar] = maintenance;
 } else if (values.endpoint) {
   useTables(localNames(), values.endpoint);
 } else if (existsSync(endpointsFile)) {
@@ -92,7 +98,7 @@ if (values.outputs) {
 }
 
 // After the env: the functions' clients are made when their modules load.
-const { MIGRATION_SEGMENTS } = await import('../functions/services/migrations/job.js');
+const { MIGRATION_SEGMENTS, queueRepairs } = await import('../functions/services/migrations/job.js');
 const { migrateToCurrent, storedVersion, stepsFrom } = await import('../functions/services/migrations/runner.js');
 const { readCheckpoints } = await import('../functions/stores/migration-store.js');
 const { writeMarker } = await import('./data-version.js');
@@ -115,6 +121,7 @@ try {
     const started = performance.now();
     const outcome = await migrateToCurrent({
       totalSegments: MIGRATION_SEGMENTS,
+      enqueue: values.outputs ? queueRepairs : undefined,
       onPage: (p) => {
         pages++;
         const now = performance.now();

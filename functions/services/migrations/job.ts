@@ -25,6 +25,12 @@ export type MigrateJob = Extract<Job, { kind: 'migrate' }>;
 const jobsOf = (to: number): MigrateJob[] =>
   Array.from({ length: MIGRATION_SEGMENTS }, (_, segment) => ({ kind: 'migrate', to, segment, totalSegments: MIGRATION_SEGMENTS }));
 
+/** Queues a migration's repair jobs (MigrationStep.jobsAfter), or throws: the page comes back. */
+export async function queueRepairs(jobs: readonly Job[]): Promise<void> {
+  const failed = await enqueueJobs(jobs);
+  if (failed.length) throw new Error(`could not queue ${failed.length} of ${jobs.length} repair jobs`);
+}
+
 /** At deploy: queues the first pending step's jobs. Returns the version found and whether it queued. */
 export async function startMigration(): Promise<{ version: number; queued: number }> {
   const version = await storedVersion();
@@ -46,6 +52,7 @@ export async function runMigrationJob(job: MigrateJob, clock: () => number = Dat
       segments: [job.segment],
       shouldStop: () => clock() - started > MIGRATION_SLICE_MS,
       onPage: (p) => recordMigrationProgress(p.pageItems, p.done),
+      enqueue: queueRepairs,
     });
     if (!checkpoints.find((c) => c.segment === job.segment)?.done) return enqueueJob(job); // the rest, next slice
     if (!done) return; // another segment's job finishes the step

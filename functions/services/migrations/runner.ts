@@ -15,6 +15,7 @@ import { DATA_MODEL_PARTITION, DATA_MODEL_VERSION, OLDEST_MIGRATABLE_VERSION, ty
 import { nowTicks } from '../../platform/clock.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { applyWrites, readCheckpoints, readDataModelVersion, readPartition, saveCheckpoint, scanPage, writeDataModelVersion } from '../../stores/migration-store.js';
+import type { Job } from '../jobs/jobs.js';
 import type { MigrationStep, MigrationWrite } from './step.js';
 import { MIGRATION_STEPS } from './steps.js';
 
@@ -37,6 +38,12 @@ export interface RunOptions {
   readonly onPage?: (progress: SegmentProgress) => void | Promise<void>;
   /** The clock plans stamp with (tests inject it). */
   readonly clock?: () => bigint;
+  /**
+   * Queues the steps' repair jobs (MigrationStep.jobsAfter) where the API serves during the run
+   * (AWS: the maintenance lane's run, `npm run migrate -- --outputs`); a local run before the API
+   * starts has nothing to repair and passes none.
+   */
+  readonly enqueue?: (jobs: readonly Job[]) => Promise<void>;
 }
 
 export type RunOutcome =
@@ -105,6 +112,8 @@ async function runSegment(step: MigrationStep, segment: number, opts: RunOptions
     const page = await scanPage(step.table, segment, opts.totalSegments, checkpoint.lastKey, opts.pageSize ?? 500);
     const planned = planPage(step, page.items, pkName, (opts.clock ?? nowTicks)());
     const applied = await applyPlanned(step, planned.writes, pkName);
+    const repairs = opts.enqueue && step.jobsAfter ? page.items.flatMap((item) => step.jobsAfter!(item)) : [];
+    if (repairs.length) await opts.enqueue!(repairs);
     const changed = planned.changed + applied.changed;
     checkpoint = {
       segment,

@@ -8,6 +8,7 @@
 import type { TableId } from '../../../lib/defs/tables.js';
 
 import type { MigrationWrite, StoredItem } from '../../model/migration-write.js';
+import type { Job } from '../jobs/jobs.js';
 
 export type { ConditionCheck, ItemKey, MigrationWrite, StoredItem, WriteCondition } from '../../model/migration-write.js';
 
@@ -32,4 +33,10 @@ export interface MigrationStep {
   partitionOf?(item: StoredItem): string | undefined;
   /** Pure: the writes a partition needs, from all its items (sort-key order). */
   planPartition?(pk: string, items: readonly StoredItem[]): readonly MigrationWrite[];
+  /**
+   * Pure: jobs to queue once an item's writes are applied — repairs of what the API may have done
+   * with the item's older form while the migration ran (in AWS the API serves meanwhile). Queued
+   * only where the runner is given a queue (RunOptions.enqueue).
+   */
+  jobsAfter?(item: StoredItem): readonly Job[];
 }

@@ -4,7 +4,7 @@
  * that starts from data the previous release wrote through its own API (test/fixtures/).
  */
 import type { MigrationStep } from './step.js';
-import { planControlCheck, planErasureCopies, planPulledShards } from './v3/graph-items.js';
+import { planControlCheck, planErasureCopies, planPulledShards, repairJobsOfPulled } from './v3/graph-items.js';
 import { notificationPartitionOf, planNotificationPartition } from './v3/notifications.js';
 
 /** v2 (the release of 2026-11-23) → v3: everything a v3 check or count reads that v2 never wrote. */
@@ -16,6 +16,7 @@ const toV3: MigrationStep = {
   planItem: (item, context) => [...planControlCheck(item), ...planPulledShards(item, context), ...planErasureCopies(item)],
   partitionOf: notificationPartitionOf,
   planPartition: (_pk, items) => planNotificationPartition(_pk, items),
+  jobsAfter: repairJobsOfPulled,
 };
 
 export const MIGRATION_STEPS: readonly MigrationStep[] = [toV3];

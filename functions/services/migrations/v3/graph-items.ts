@@ -67,6 +67,18 @@ export function planPulledShards(item: StoredItem, { nowTicks }: PlanContext): M
   ];
 }
 
+/**
+ * After a v2 pulled profile's shards got the flag: its `pull` job once more, which adds the author
+ * to each follower's pulled set. A follow made while the migration ran read "not pulled" from a
+ * shard not yet migrated and was made as a push follow, which the fan-out (reading the profile)
+ * never copies to: the job puts the author in that follower's pulled set, so reads merge them.
+ */
+export function repairJobsOfPulled(item: StoredItem): { kind: 'pull'; author: string }[] {
+  const pk = String(item.pk);
+  if (!pk.startsWith(PROFILE_PARTITION) || item.sk !== 'profile' || item.pulled !== true || item.pulledSince !== undefined) return [];
+  return [{ kind: 'pull', author: pk.slice(PROFILE_PARTITION.length) }];
+}
+
 /** An erase mark → its copy on every shard (empty items: their key is all they say). */
 export function planErasureCopies(item: StoredItem): MigrationWrite[] {
   if (!isErasureMark(item)) return [];
