@@ -7,7 +7,10 @@
  */
 import { cpSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DATA_VERSION, writeMarker } from './data-version.js';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DATA_MODEL_VERSION, dataModelKey, parseDataModelVersion } from '../functions/model/data-model.js';
+import { writeMarker } from './data-version.js';
 
 /** Copies `dir` to a sibling that does not exist yet; returns its path. */
 export function backupDataDir(dir: string, oldVersion: string): string {
@@ -28,23 +31,28 @@ export interface LocalMigration {
 }
 
 /**
- * Brings the running local tables to this version's model (the handlers' env must be set: the
- * runner's clients are made on import) and records it: the version item, and the directory's
- * marker when there is one. Undefined when they were current already.
+ * Brings the running local tables to this version's model and records it: the version item, and
+ * the directory's marker when there is one. Undefined when they were current already. Whether
+ * they are is read with the stack's own client (`dynamo`); only a migration loads the runner,
+ * whose clients the functions' modules make once per process from the env (which must be set).
  */
 export async function migrateLocalTables(opts: {
+  dynamo: DynamoDBClient;
+  graphTable: string;
   dataDir?: string;
   fresh: boolean;
   totalSegments?: number;
   onPage?: (line: string) => void;
 }): Promise<LocalMigration | undefined> {
-  const { migrateToCurrent } = await import('../functions/services/migrations/runner.js');
-  const { writeDataModelVersion } = await import('../functions/stores/migration-store.js');
   const started = performance.now();
+  const doc = DynamoDBDocumentClient.from(opts.dynamo, { unmarshallOptions: { wrapNumbers: true } });
+  const stored = parseDataModelVersion((await doc.send(new GetCommand({ TableName: opts.graphTable, Key: dataModelKey(), ConsistentRead: true }))).Item);
   let outcome;
-  if (opts.fresh) {
-    await writeDataModelVersion(Number(DATA_VERSION)); // nothing stored yet: nothing to bring forward
+  if (opts.fresh || stored === DATA_MODEL_VERSION) {
+    // Nothing stored yet, or current: record it (a fresh directory has no version item yet).
+    if (stored === undefined) await doc.send(new PutCommand({ TableName: opts.graphTable, Item: { ...dataModelKey(), version: DATA_MODEL_VERSION }, ConditionExpression: 'attribute_not_exists(pk)' }));
   } else {
+    const { migrateToCurrent } = await import('../functions/services/migrations/runner.js');
     outcome = await migrateToCurrent({
       totalSegments: opts.totalSegments ?? 4,
       onPage: opts.onPage

@@ -123,7 +123,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     Object.assign(process.env, env); // before any handler module loads: they read env once
 
     // Before the API or any poller: the tables hold this version's model (a migration of older data).
-    const migrated = await migrateLocalTables({ dataDir: opts.dataDir, fresh: opened === 'fresh' });
+    const migrated = await migrateLocalTables({ dynamo, graphTable: tableNames.graph, dataDir: opts.dataDir, fresh: opened === 'fresh' });
     if (migrated && backup) {
       (opts.log ?? console.log)(
         `tickfeed: ${opts.dataDir} held data model v${migrated.from}: copied it to ${backup}, migrated it to v${migrated.version} ` +
