@@ -27,6 +27,7 @@ import {
   tables,
 } from '../defs/index.js';
 import { LAMBDA_NODE_MAJOR } from '../defs/runtime.js';
+import { bundleAssetHash } from './bundle-hash.js';
 
 const projectRoot = new URL('../..', import.meta.url).pathname;
 
@@ -47,6 +48,19 @@ export function lambdaRuntime(): lambda.Runtime {
 
 /** The construct id of function `id` in the stack (`me` → `MeFunction`): how the local runtime finds its bundle. */
 export const functionConstructId = (id: FunctionId): string => constructId(id, 'Function');
+
+/** How every function is bundled (the same options go into its asset hash: bundle-hash.ts). */
+const BUNDLING = {
+  forceDockerBundling: false,
+  format: OutputFormat.ESM,
+  target: `node${LAMBDA_NODE_MAJOR}`,
+  minify: true,
+  sourceMap: false,
+  mainFields: ['module', 'main'],
+  // The shipped bundle is the tested bundle: the SDK goes in, pinned by our lockfile.
+  externalModules: [],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+};
 
 export function createFunctions(
   scope: Construct,
@@ -89,17 +103,7 @@ function createFunction(
       POWERTOOLS_SERVICE_NAME: 'tickfeed',
       ...Object.fromEntries(def.config.map((key) => [configKeys[key].envVar, contextConfig(scope, key)])),
     },
-    bundling: {
-      forceDockerBundling: false,
-      format: OutputFormat.ESM,
-      target: `node${LAMBDA_NODE_MAJOR}`,
-      minify: true,
-      sourceMap: false,
-      mainFields: ['module', 'main'],
-      // The shipped bundle is the tested bundle: the SDK goes in, pinned by our lockfile.
-      externalModules: [],
-      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-    },
+    bundling: { ...BUNDLING, assetHash: bundleAssetHash(projectRoot, def.entry, BUNDLING) },
   });
   for (const [id, access] of Object.entries(def.tables) as [TableId, TableAccess][]) {
     bindTable(fn, resources.tables[id], tables[id].envVar, access);

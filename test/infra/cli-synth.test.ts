@@ -36,8 +36,13 @@ interface Template {
   Resources: Record<string, { Type: string; Properties?: { PolicyDocument?: unknown } }>;
 }
 
+/**
+ * One cloud assembly directory for the three runs, as a user's `cdk.out`: the first bundles every
+ * function, the others find the bundles of unchanged code there (lib/constructs/bundle-hash.ts).
+ */
+const outdir = mkdtempSync(join(tmpdir(), 'tickfeed-cli-synth-'));
+
 function cliSynth(extraEnv: Record<string, string>): { status: number | null; output: string; template: Template; bytes: number } {
-  const outdir = mkdtempSync(join(tmpdir(), 'tickfeed-cli-synth-'));
   const run = spawnSync('npx', ['cdk', 'synth', '--no-notices', '-q', '-o', outdir], {
     cwd: repoRoot,
     env: { ...unconfiguredEnv(), ...extraEnv },
