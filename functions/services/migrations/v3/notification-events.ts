@@ -1,6 +1,6 @@
 /**
  * v2 → v3, notification groups: what each event id a v2 claim holds was, and the group states
- * those events rebuild (migration spec §2.4–2.5). v2 claims held the raw ids its constructors made
+ * those events rebuild. v2 claims held the raw ids its constructors made
  * (91d8fe2 services/notifications/events.ts):
  *
  *   follow     `follow:<follower>:<ticks>`            object = the recipient

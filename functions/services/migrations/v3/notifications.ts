@@ -1,6 +1,7 @@
 /**
- * v2 → v3, one recipient's notifications (`n#<recipient>` in the graph table; migration spec
- * §2.4–2.5). Pure: the partition as one strongly consistent Query returns it → the writes.
+ * v2 → v3, one recipient's notifications (`n#<recipient>` in the graph table; what v3 changed:
+ * docs/data-model.md, Versions). Pure: the partition as one strongly consistent Query returns it →
+ * the writes.
  *
  * A group without a stored `kind` is a v2 group; its claims still hold raw event ids, which say
  * what each event was (notification-events.ts). By the kinds of its events:
