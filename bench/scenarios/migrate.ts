@@ -2,7 +2,7 @@
  * Scenario — migrate. The v2 → v3 data-model migration (functions/services/migrations/) over a
  * graph table seeded as the release of 2026-11-23 stored it, one kind of changed item at a time
  * beside unchanged items: items read per second, and per item the read units (Scan) and write
- * units (by the pricing rules, metered on the functions' own client) against the minimum — one
+ * units (by the pricing rules, from the calls metered on the functions' own client) against the minimum — one
  * read per item, at most one write per item it changes. The control entries' write is a
  * two-item transaction (a check that the list entry still exists, so a mute lifted meanwhile is
  * never brought back: 2 × 2 units); a pulled profile's flag must reach its 32 follower shards.
@@ -12,6 +12,7 @@ import { erasureKey } from '../../functions/model/erasure.js';
 import { profileKey } from '../../functions/model/profile.js';
 import { controlListKey, mirrorKey } from '../../functions/model/user-controls.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import type { CapacityTotals } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { rawBatchWrite, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
@@ -28,6 +29,8 @@ interface Kind {
   items(i: number): Record<string, unknown>[];
   /** Write units the model needs per changed item, at the least (the pricing rules). */
   readonly minimumWrites: number;
+  /** Why the migration pays more than that, where it does. */
+  readonly why?: string;
 }
 
 const KINDS: Kind[] = [
@@ -39,8 +42,15 @@ const KINDS: Kind[] = [
       return [{ ...controlListKey('mute', u, t), userId: t }, { ...mirrorKey('mute', u, t), userId: u }];
     },
     minimumWrites: 1,
+    why: 'a two-item transaction (the list entry checked, the check entry put), 2 units each: a mute lifted between the Scan and the write is never brought back',
   },
-  { name: 'pulled profiles', count: 50, items: (i) => [{ ...profileKey(uid('mig-star', i)), pulled: true, followers: 5000, following: 3 }], minimumWrites: 33 },
+  {
+    name: 'pulled profiles',
+    count: 50,
+    items: (i) => [{ ...profileKey(uid('mig-star', i)), pulled: true, followers: 5000, following: 3 }],
+    minimumWrites: 33,
+    why: 'the profile and its 32 shards in one transaction (2 units an item), so a follow never sees the flag on some shards only',
+  },
   { name: 'erase marks', count: 200, items: (i) => [{ ...erasureKey(uid('mig-gone', i)), done: true }], minimumWrites: 32 },
 ];
 
@@ -56,14 +66,15 @@ export const migrate: Scenario = {
     const seed = (items: Record<string, unknown>[]) => rawBatchWrite(ctx, graph, items.map((i) => marshall(i)), 4);
     await seed(Array.from({ length: FILLER }, (_, i) => ({ ...profileKey(uid('mig-plain', i)), followers: 3, following: 2 })));
     for (const kind of KINDS) {
-      await seed(Array.from({ length: kind.count }, (_, i) => kind.items(i)).flat());
+      const items = Array.from({ length: kind.count }, (_, i) => kind.items(i)).flat();
+      await seed(items);
       await markV2(ctx);
       const before = ctx.handlerCapacity.snapshot();
       const started = performance.now();
       const outcome = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
       const seconds = (performance.now() - started) / 1000;
       const used = ctx.handlerCapacity.since(before);
-      const graphUnits = used.tables[graph] ?? { read: 0, write: 0 };
+      const graphUnits = { read: (used.tables[graph] ?? { read: 0 }).read, write: writeUnitsByRules(used) };
       if (outcome.state !== 'migrated') throw new Error(`expected a migration, got ${outcome.state}`);
       const { scanned, changed } = outcome.totals;
       const readPerItem = round(graphUnits.read / scanned, 3);
@@ -78,9 +89,11 @@ export const migrate: Scenario = {
           unit: '×',
           target: '≤ 1.05',
           met: writePerChanged / kind.minimumWrites <= 1.05,
-          note: `${writePerChanged} WCU per item`,
+          note: `${writePerChanged} WCU per item${kind.why ? `; ${kind.why}` : ''}`,
         },
       );
+      // The next kind is measured alone: this one's items go (and every item they made).
+      await removeSeeded(ctx, items);
     }
     // A second run finds the tables current: one read, nothing written.
     const before = ctx.handlerCapacity.snapshot();
@@ -90,6 +103,26 @@ export const migrate: Scenario = {
     return figures;
   },
 };
+
+/**
+ * Write units by the pricing rules (every item here is under 1 KB): 1 per item of a single or
+ * batched write, 2 per item of a transaction, a condition check included. DynamoDB Local's own
+ * consumed capacity undercounts transactions (2 units a call, whatever it holds).
+ */
+function writeUnitsByRules(used: CapacityTotals): number {
+  const items = (command: string) => used.items[command] ?? 0;
+  const calls = (command: string) => used.calls[command] ?? 0;
+  return items('BatchWriteItemCommand') + 2 * items('TransactWriteItemsCommand') + calls('PutItemCommand') + calls('UpdateItemCommand') + calls('DeleteItemCommand');
+}
+
+/** Deletes the seeded items' partitions whole (their migrated items too: check entries, shard copies). */
+async function removeSeeded(ctx: BenchContext, items: readonly Record<string, unknown>[]): Promise<void> {
+  const graph = ctx.stack.tableNames.graph;
+  for (const pk of new Set(items.map((i) => String(i.pk)))) {
+    const { Items = [] } = await ctx.doc.send(new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+    for (const item of Items) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
+  }
+}
 
 /** The tables as the older release left them: version 2, no run on record. */
 async function markV2(ctx: BenchContext): Promise<void> {
