@@ -7,7 +7,9 @@
  * list entry and mirror, no check entry).
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlCheckKey, controlListKey, mirrorKey } from '../../functions/model/user-controls.js';
@@ -52,9 +54,9 @@ async function checksPresent(mutes: readonly (readonly [string, string])[]): Pro
   return found;
 }
 
-function migrateCli(env: Record<string, string> = {}) {
+function migrateCli(env: Record<string, string> = {}, args = ['--endpoint', stack.dynamoEndpoint]) {
   // node itself (tsx as its loader), so a kill reaches the process that migrates, not a wrapper.
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'local/migrate-cli.ts', '--endpoint', stack.dynamoEndpoint], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'local/migrate-cli.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     encoding: 'utf8',
@@ -115,5 +117,32 @@ describe('a migration beside live traffic', () => {
     const checkAfter = (await doc.send(new GetCommand({ TableName: graph(), Key: controlCheckKey('mute', alice, carol), ConsistentRead: true }))).Item;
     expect(checkAfter).toEqual(checkBefore); // the API's own check entry, untouched
     expect((await api('GET', '/mutes', { on: own, as: alice })).body.items).toEqual([{ userId: carol }]);
+  });
+});
+
+describe('npm run migrate against a deployed stack (--outputs)', () => {
+  it("reads the tables and the maintenance queue from cdk deploy's outputs file, migrates, and --status tells the version", async () => {
+    const [u, t] = [uid('m'), uid('t')];
+    await writeItems(doc, graph(), v2Mute(u, t));
+    await markV2();
+    // What `cdk deploy --outputs-file` writes (lib/tickfeed-stack.ts CfnOutputs), naming this stack's
+    // resources; the SDK reaches them as it would AWS, through the standard endpoint settings.
+    const outputs = join(mkdtempSync(join(tmpdir(), 'tickfeed-outputs-')), 'cdk-outputs.json');
+    writeFileSync(
+      outputs,
+      JSON.stringify({
+        Tickfeed: {
+          ...Object.fromEntries(Object.entries(stack.tableNames).map(([id, name]) => [`${id}TableName`, name])),
+          ...Object.fromEntries(Object.entries(stack.queueUrls).map(([id, url]) => [`${id}QueueUrl`, url])),
+        },
+      }),
+    );
+    const aws = { AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: stack.sqsEndpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+    const run = migrateCli(aws, ['--outputs', outputs]);
+    expect(run.status, run.out).toBe(0);
+    expect(run.out).toMatch(/migrated v2 → v3: \d+ items read/);
+    expect(await hasCheck(u, t)).toBe(true);
+    const status = migrateCli(aws, ['--outputs', outputs, '--status']);
+    expect(status.out).toContain('data model: v3 (this release: v3)');
   });
 });
