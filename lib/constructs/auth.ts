@@ -9,7 +9,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
-import { ADMIN_SCOPE_NAME, RESOURCE_SERVER_ID } from '../defs/index.js';
+import { ADMIN_SCOPE_NAME, jwtContextKeys, RESOURCE_SERVER_ID } from '../defs/index.js';
 
 export interface JwtTrust {
   readonly issuer: string;
@@ -17,8 +17,9 @@ export interface JwtTrust {
 }
 
 export function jwtTrust(scope: Construct): JwtTrust {
-  const issuer = String(scope.node.tryGetContext('jwtIssuer') ?? '');
-  const audience = String(scope.node.tryGetContext('jwtAudience') ?? '');
+  const [issuerKey, audienceKey] = jwtContextKeys.contextKeys;
+  const issuer = String(scope.node.tryGetContext(issuerKey) ?? '');
+  const audience = String(scope.node.tryGetContext(audienceKey) ?? '');
   if (issuer && audience) return { issuer, audience: audience.split(',') };
   if (issuer || audience) throw new Error('cdk.json context: set both jwtIssuer and jwtAudience, or neither');
 

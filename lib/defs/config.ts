@@ -13,7 +13,10 @@ export interface ConfigKeyDef {
   readonly envVar: string;
   readonly contextKey: string;
   readonly default: string;
+  /** What it does, as docs/configuration.md shows it (markdown; the table is generated from it). */
   readonly description: string;
+  /** The default as the docs show it, where the value itself says little (an empty string). */
+  readonly shownDefault?: string;
 }
 
 export const configKeys = {
@@ -21,136 +24,129 @@ export const configKeys = {
     envVar: 'FANOUT_PULL_THRESHOLD',
     contextKey: 'fanoutPullThreshold',
     default: '10000',
-    description: 'Authors with at least this many followers are pulled at read time instead of fanned out.',
+    description: 'authors with at least this many followers are not fanned out; readers pull their posts',
   },
   MAX_FOLLOWING: {
     envVar: 'MAX_FOLLOWING',
     contextKey: 'maxFollowing',
     default: '5000',
-    description:
-      'How many users one user may follow: one more follow is a 409 (each follow/unfollow pair costs a backfill and a cleanup).',
+    description: 'how many users one user may follow; one more `PUT /following/{id}` is a 409',
   },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',
     contextKey: 'backfillLimit',
     default: '100',
-    description: "How many of a followee's recent posts a new follow copies into the follower's feed.",
+    description: 'how many of a followee\'s recent posts a new follow copies in',
   },
   FEED_MAX_ITEMS: {
     envVar: 'FEED_MAX_ITEMS',
     contextKey: 'feedMaxItems',
     default: '1000',
-    description:
-      'Retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2.3N on average), or off.',
+    description: 'retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2.3N on average), or `off`',
   },
   FEED_MAX_SPAN: {
     envVar: 'FEED_MAX_SPAN',
     contextKey: 'feedMaxSpan',
     default: 'off',
-    description: "Retention by span of home feeds: trims drop items older than the feed's newest item minus this duration (or off).",
+    description: 'retention by span of home feeds: trims drop copies older than the feed\'s newest copy minus this, e.g. `7d`',
   },
   FEED_TTL: {
     envVar: 'FEED_TTL',
     contextKey: 'feedTtl',
     default: '30d',
-    description: 'Retention by age of home feeds: copies expire this long after they were posted (DynamoDB TTL), or off.',
+    description: 'retention by age of home feeds: copies expire this long after the post was made (or `off`)',
   },
   FEED_TRIM_CHANCE: {
     envVar: 'FEED_TRIM_CHANCE',
     contextKey: 'feedTrimChance',
     default: 'auto',
-    description:
-      'Chance that a copy written to a home feed starts a trim attempt: auto = 1/FEED_MAX_ITEMS (1/16 with a span only), or a number in (0, 1]; higher keeps feeds nearer N for more attempt reads (tests use 1: every write decides, nothing left to chance).',
+    description: 'chance that a copy written to a home feed starts a trim attempt: `auto` = 1/`FEED_MAX_ITEMS` (1/16 with a span only), or a number in (0, 1]; higher keeps feeds nearer N for more attempt reads (the tests use `1`, so no trim is left to the draw)',
   },
   TIMELINE_TTL: {
     envVar: 'TIMELINE_TTL',
     contextKey: 'timelineTtl',
     default: 'off',
-    description: "Age policy for users' own posts (their timelines): off keeps them until deleted.",
+    description: 'age policy for users\' own posts (their timelines): `off` keeps them until deleted; a duration such as `365d` lets them expire that long after posting',
   },
   ROLLUPS: {
     envVar: 'ROLLUPS',
     contextKey: 'rollups',
     default: '',
-    description: 'Rollup spec: comma-separated event_type:func(attribute), func in sum/min/max (any case).',
+    description: 'extra series, e.g. `game_finished:max(high_score),purchase:SUM(amount)`; a bad entry fails `npm start`/`cdk synth` naming it',
+    shownDefault: 'empty (counts only)',
   },
   ROLLUP_TTL: {
     envVar: 'ROLLUP_TTL',
     contextKey: 'rollupTtl',
     default: '90d',
-    description: "Rollup rows expire this long after their minute (DynamoDB TTL, filtered on read too), or off.",
+    description: 'rollup rows expire this long after their minute (or `off`)',
   },
   ROLLUP_PARTITIONS: {
     envVar: 'ROLLUP_PARTITIONS',
     contextKey: 'rollupPartitions',
     default: '1',
-    description: 'Partitions per series and day (hot-partition split). Only ever raise it: reads query 0..n-1.',
+    description: 'partitions per series and day, to split a hot series; only ever raise it',
   },
   ACTIVITY_BUCKET: {
     envVar: 'ACTIVITY_BUCKET',
     contextKey: 'activityBucket',
     default: '1h',
-    description: 'Recent-activity windows: size of one bucket (must divide a day evenly).',
+    description: 'recent-activity window: the size of one bucket (it must divide a day evenly)',
   },
   ACTIVITY_BUCKETS: {
     envVar: 'ACTIVITY_BUCKETS',
     contextKey: 'activityBuckets',
     default: '24',
-    description: 'Recent-activity windows: buckets kept per user; older buckets expire (TTL) and are filtered on read.',
+    description: 'recent-activity window: buckets kept per user; older ones expire (TTL) and are filtered on read',
   },
   ACTIVITY_SEGMENTS: {
     envVar: 'ACTIVITY_SEGMENTS',
     contextKey: 'activitySegments',
     default: 'power=50,casual=1',
-    description: 'Minimum activities in the full window for each segment (scaled to shorter windows); below casual is inactive.',
+    description: 'minimum activities over the full window per segment (scaled for shorter windows)',
   },
   NOTIFICATIONS_MAX_ITEMS: {
     envVar: 'NOTIFICATIONS_MAX_ITEMS',
     contextKey: 'notificationsMaxItems',
     default: '200',
-    description:
-      "Retention by count of notification feeds: a user keeps their N most recently updated groups; once N + N/4 are stored the oldest are removed (counts follow).",
+    description: 'retention by count of notification feeds: a user keeps their N most recently updated groups; once N + N/4 are stored the oldest are removed (the counts follow)',
   },
   NOTIFICATIONS_TTL: {
     envVar: 'NOTIFICATIONS_TTL',
     contextKey: 'notificationsTtl',
     default: '30d',
-    description:
-      'Retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL), or off.',
+    description: 'retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL); or `off`',
   },
   NOTIFY_STRANGER_LIMIT: {
     envVar: 'NOTIFY_STRANGER_LIMIT',
     contextKey: 'notifyStrangerLimit',
     default: '20',
-    description:
-      "How many notification groups a sender the recipient does not follow may start in the recipient's notifications per UTC day; past it their events that would start another group for that recipient are dropped (their posts still succeed). 0 lets strangers start none; off: no bound.",
+    description: 'how many notification groups a sender the recipient does not follow may start in the recipient\'s notifications per UTC day; past it, their events that would start another group for that recipient are dropped (their posts still succeed); `0` lets strangers start none, `off` sets no bound ([security](security.md#limits-and-their-defaults))',
   },
   REACTION_KINDS: {
     envVar: 'REACTION_KINDS',
     contextKey: 'reactionKinds',
     default: 'like,love,haha,wow,sad,angry,celebrate,support,insightful,curious',
-    description:
-      'The reaction kinds a user may PUT (another is a 400): comma-separated, 1–50 kinds of 1–32 characters of [a-z0-9_], not `comment`. Bounds every item reactions grow (counters, reaction sets).',
+    description: 'the reaction kinds a user may PUT (another is a 400): comma-separated, 1–50 kinds of 1–32 characters of `[a-z0-9_]`, not `comment`; it bounds every item reactions grow (counters, reaction sets)',
   },
   CONTROL_SETTLE: {
     envVar: 'CONTROL_SETTLE',
     contextKey: 'controlSettle',
     default: '60s',
-    description:
-      "Unfollow, mute and block clean the feed twice: at once and again this much later, for a fan-out page that read its followers before the change. Must exceed the fan-out worker's timeout (30 s); at most 900s.",
+    description: 'unfollow, mute and block clean the feed twice: at once and again this much later, for a fan-out page that read its followers before the change; keep it above the fan-out worker\'s timeout (30 s); 1s–900s',
   },
   PROTECTED_VERBS: {
     envVar: 'PROTECTED_VERBS',
     contextKey: 'protectedVerbs',
     default: '',
-    description: 'Comma-separated verbs only tokens with the tickfeed/admin scope may post (e.g. purchase); a user token gets 403.',
+    description: 'comma-separated verbs only `tickfeed/admin` tokens may post, e.g. `purchase,refund` (a user token gets 403)',
+    shownDefault: 'empty',
   },
   RATE_LIMITS: {
     envVar: 'RATE_LIMITS',
     contextKey: 'rateLimits',
     default: DEFAULT_RATE_LIMITS,
-    description:
-      'Per-caller rate limits, a token bucket per user per class of route (lib/defs/rate-limits.ts): class=burst/period pairs for posts, follows (also unfollow, mute, block, erase), reactions (also comments and marking notifications) and reads; past one, 429 with Retry-After. Admin tokens are not limited. off turns them off.',
+    description: 'per-caller token buckets per class of route (`burst/period`: that many at once, that many more per period); past one, 429 problem+json with `Retry-After`; admin tokens are not limited; list only the classes to change, or `off` ([security](security.md#rate-limits))',
   },
 } as const satisfies Record<string, ConfigKeyDef>;
 

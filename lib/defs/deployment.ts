@@ -27,11 +27,37 @@ export interface DeploymentSettings {
   readonly alarmEmail?: string;
 }
 
+/** A stack-only context key; `description` and `shownDefault` are what docs/configuration.md shows. */
+export interface DeploymentKeyDef {
+  readonly contextKey: string;
+  readonly default: string;
+  readonly description: string;
+  readonly shownDefault?: string;
+}
+
 export const deploymentContextKeys = {
-  routeThrottles: { contextKey: 'routeThrottles', default: '{}' },
-  iteratorAgeAlarm: { contextKey: 'iteratorAgeAlarm', default: '5m' },
-  alarmEmail: { contextKey: 'alarmEmail', default: '' },
+  routeThrottles: {
+    contextKey: 'routeThrottles',
+    default: '{}',
+    shownDefault: 'none',
+    description:
+      'per-route stage throttles, JSON: `{"POST /activities": {"rateLimit": 50, "burstLimit": 100}}`; other routes keep the stage default (1000/s, burst 2000)',
+  },
+  iteratorAgeAlarm: { contextKey: 'iteratorAgeAlarm', default: '5m', description: "alarm when a stream consumer's IteratorAge exceeds this" },
+  alarmEmail: { contextKey: 'alarmEmail', default: '', shownDefault: 'none', description: 'an address subscribed to the alarm topic' },
+} as const satisfies Record<string, DeploymentKeyDef>;
+
+/** The JWT issuer the stack trusts (lib/constructs/auth.ts reads them; both or neither). */
+export const jwtContextKeys = {
+  contextKeys: ['jwtIssuer', 'jwtAudience'],
+  shownDefault:
+    "empty: the stack creates a Cognito user pool with a users' app client (SRP sign-in, no OAuth flows) and a backend client (client credentials, scope `tickfeed/admin`), and trusts both",
+  description:
+    'an existing OIDC issuer and audience (comma-separated) to trust instead; it must issue the scope `tickfeed/admin` to the backend',
 } as const;
+
+/** What each job lane's `<lane>MaxConcurrency` key sets (the keys and defaults: event-sources.ts). */
+export const laneConcurrencyDescription = "Lambda's maximum concurrency of each job lane's SQS mapping (2–1000); see [job lanes](lanes.md)";
 
 /**
  * `{"POST /activities": {"rateLimit": 50, "burstLimit": 100}}` (a JSON string or, from cdk.json,

@@ -1,11 +1,15 @@
 /**
  * The documentation a newcomer reads: a short README that links every page of docs/, links that
- * resolve, and an API route table that matches the code (regenerate with `npm run docs:routes`).
+ * resolve, and the API route table and the settings table as the code has them (regenerate with
+ * `npm run docs:routes` and `npm run docs:config`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiDoc, withRouteTable } from '../../local/docs-routes.js';
+import { configDoc, settingsTable, withSettingsTable } from '../../local/docs-config.js';
+import { configKeys } from '../../lib/defs/config.js';
+import { deploymentContextKeys } from '../../lib/defs/deployment.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
@@ -37,5 +41,14 @@ describe('docs', () => {
   it('show the route table the code has (npm run docs:routes rewrites it)', () => {
     const text = readFileSync(apiDoc, 'utf8');
     expect(text).toBe(withRouteTable(text));
+  });
+
+  it('show every setting the code reads, with its default (npm run docs:config rewrites the table)', () => {
+    const text = readFileSync(configDoc, 'utf8');
+    expect(text).toBe(withSettingsTable(text));
+    // The table is the definitions': every key a function or the stack reads has a row.
+    for (const key of [...Object.values(configKeys).map((k) => k.contextKey), ...Object.values(deploymentContextKeys).map((k) => k.contextKey), 'jwtIssuer', 'fanoutMaxConcurrency']) {
+      expect(settingsTable(), key).toContain(`\`${key}\``);
+    }
   });
 });
