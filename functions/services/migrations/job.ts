@@ -25,19 +25,21 @@ export type MigrateJob = Extract<Job, { kind: 'migrate' }>;
 const jobsOf = (to: number): MigrateJob[] =>
   Array.from({ length: MIGRATION_SEGMENTS }, (_, segment) => ({ kind: 'migrate', to, segment, totalSegments: MIGRATION_SEGMENTS }));
 
-/** Queues a migration's repair jobs (MigrationStep.jobsAfter), or throws: the page comes back. */
-export async function queueRepairs(jobs: readonly Job[]): Promise<void> {
+/** Queues every one of `jobs`, or throws (the deploy fails, or the job's message comes back). */
+async function enqueueAll(jobs: readonly Job[], what: string): Promise<void> {
   const failed = await enqueueJobs(jobs);
-  if (failed.length) throw new Error(`could not queue ${failed.length} of ${jobs.length} repair jobs`);
+  if (failed.length) throw new Error(`could not queue ${failed.length} of ${jobs.length} ${what}`);
 }
+
+/** Queues a migration's repair jobs (MigrationStep.jobsAfter), or throws: the page comes back. */
+export const queueRepairs = (jobs: readonly Job[]): Promise<void> => enqueueAll(jobs, 'repair jobs');
 
 /** At deploy: queues the first pending step's jobs. Returns the version found and whether it queued. */
 export async function startMigration(): Promise<{ version: number; queued: number }> {
   const version = await storedVersion();
   if (version >= DATA_MODEL_VERSION) return { version, queued: 0 };
   const jobs = jobsOf(stepsFrom(version)[0]!.to);
-  const failed = await enqueueJobs(jobs);
-  if (failed.length) throw new Error(`could not queue ${failed.length} of ${jobs.length} migration jobs`);
+  await enqueueAll(jobs, 'migration jobs');
   return { version, queued: jobs.length };
 }
 
@@ -58,10 +60,7 @@ export async function runMigrationJob(job: MigrateJob, clock: () => number = Dat
     if (!done) return; // another segment's job finishes the step
     await writeDataModelVersion(step.to);
     const next = MIGRATION_STEPS.find((s) => s.from === step.to);
-    if (next) {
-      const failed = await enqueueJobs(jobsOf(next.to));
-      if (failed.length) throw new Error(`could not queue the v${next.to} migration`);
-    }
+    if (next) await enqueueAll(jobsOf(next.to), `jobs of the v${next.to} migration`);
   } catch (error) {
     recordMigrationFailure();
     throw error;
