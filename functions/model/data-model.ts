@@ -2,7 +2,8 @@
  * Which data model a deployment's tables hold, kept with the data (graph table, `meta#data-model`):
  *   `version`             `{ version }`: the model every item has been brought to
  *   `run#<to>#<segment>`  a migration's checkpoint per parallel-Scan segment: the last key it
- *                         finished (`lastKey`, JSON), `done`, and its counts — so a run stopped
+ *                         finished (`lastKey`, the Scan's key as a map: a Number key stays a
+ *                         Number), `done`, and its counts — so a run stopped
  *                         anywhere resumes after the last page it completed
  * No user id starts with `meta#`' partition (user data lives under prefixed partitions: `user#`,
  * `ctl#`, `n#` …), and every migration plan leaves this partition alone.
@@ -34,7 +35,7 @@ export interface SegmentCheckpoint {
   readonly writes: number;
 }
 
-const num = (v: unknown): number => Number(typeof v === 'object' && v !== null ? String(v) : (v ?? 0));
+const num = (v: unknown): number => Number(String(v ?? 0));
 
 export function parseDataModelVersion(item: Record<string, unknown> | undefined): number | undefined {
   return item ? num(item.version) : undefined;
@@ -44,7 +45,7 @@ export function checkpointItem(to: number, c: SegmentCheckpoint): Record<string,
   return {
     ...migrationCheckpointKey(to, c.segment),
     totalSegments: c.totalSegments,
-    ...(c.lastKey ? { lastKey: JSON.stringify(c.lastKey) } : {}),
+    ...(c.lastKey ? { lastKey: c.lastKey } : {}),
     done: c.done,
     scanned: c.scanned,
     changed: c.changed,
@@ -57,7 +58,7 @@ export function parseCheckpoint(item: Record<string, unknown>): SegmentCheckpoin
   return {
     segment: Number(sk.slice(sk.lastIndexOf('#') + 1)),
     totalSegments: num(item.totalSegments),
-    lastKey: typeof item.lastKey === 'string' ? (JSON.parse(item.lastKey) as Record<string, unknown>) : undefined,
+    lastKey: item.lastKey as Record<string, unknown> | undefined,
     done: item.done === true,
     scanned: num(item.scanned),
     changed: num(item.changed),
