@@ -109,12 +109,12 @@ export function parseGroupId(gid: string): { day: string } | undefined {
   return m && !Number.isNaN(Date.parse(`${m[3]}T00:00:00Z`)) ? { day: m[3]! } : undefined;
 }
 
-/** Cursor of a page = the order key's tail (`<inverted ticks>#<gid>`), opaque to clients. */
-export const cursorOfOrderSk = (sk: string) => sk.slice(ORDER_PREFIX.length);
-export function orderSkOfCursor(cursor: string): string | undefined {
-  const hash = cursor.indexOf('#');
-  if (hash !== TICKS_DIGITS || !/^\d+$/.test(cursor.slice(0, hash)) || !parseGroupId(cursor.slice(hash + 1))) return undefined;
-  return `${ORDER_PREFIX}${cursor}`;
+/** Whether `sk` is a group's order key (`o#<inverted ticks>#<gid>`): what a notifications cursor may name. */
+export function isOrderSk(sk: string): boolean {
+  if (!sk.startsWith(ORDER_PREFIX)) return false;
+  const tail = sk.slice(ORDER_PREFIX.length);
+  const hash = tail.indexOf('#');
+  return hash === TICKS_DIGITS && /^\d+$/.test(tail.slice(0, hash)) && parseGroupId(tail.slice(hash + 1)) !== undefined;
 }
 
 /**

@@ -50,10 +50,10 @@ export const isErasedTarget = (target: string): boolean => target.startsWith(ERA
 /** A list entry as shown (GET /mutes, /blocks, the export): an erased user's names no one (null). */
 export const controlEntry = (target: string): { userId: string | null } => ({ userId: isErasedTarget(target) ? null : target });
 
-export const encodeControlCursor = (target: string): string => Buffer.from(target, 'utf8').toString('base64url');
-export function decodeControlCursor(cursor: string): string | undefined {
-  const target = Buffer.from(cursor, 'base64url').toString('utf8');
-  // A user id or an erased entry's mark, nothing longer: an arbitrary string could pass DynamoDB's sort-key size (a 500, not a 400).
-  const wellFormed = isValidUserId(target) || (isErasedTarget(target) && target.length <= 64 && isWellFormed(target));
-  return wellFormed && encodeControlCursor(target) === cursor ? target : undefined;
-}
+/**
+ * Whether `target` is a list entry's target this API could have produced — a user id or an erased
+ * entry's mark, nothing longer — what a cursor of a mutes or blocks list may name (an arbitrary
+ * string could pass DynamoDB's sort-key size: a 500, not a 400).
+ */
+export const isControlTarget = (target: string): boolean =>
+  isValidUserId(target) || (isErasedTarget(target) && target.length <= 64 && isWellFormed(target));

@@ -9,7 +9,7 @@ import { COMMENT_KIND } from '../model/reaction.js';
 import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';
 import { addComment, commentPage, getComment, removeComment } from '../stores/social-store.js';
-import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
+import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';
 import { getActivity, getActivityFor } from './posting.js';
 import { refuseIfBlocked, untilSettled } from './reactions.js';
 
@@ -24,10 +24,9 @@ export async function postComment(caller: string, activityId: string, text: stri
 
 /** One page of an activity's comments, newest first (list-page.ts); the cursor is the last comment's range key. */
 export async function listComments(viewer: string, activityId: string, req: ListRequest): Promise<ListPage<Comment>> {
-  const after = afterCursor(req.cursor, parseRangeKey);
-  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, req.limit, after)]);
-  const last = page.items.at(-1);
-  return { items: page.items.map(toComment), next: page.more && last ? rkOf(last.rk).toString() : null };
+  const after = afterCursor(req.cursor, (k) => parseRangeKey(k) !== undefined);
+  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, req.limit, after === undefined ? undefined : parseRangeKey(after))]);
+  return listPageOf(page, toComment);
 }
 
 export async function deleteComment(caller: string, activityId: string, commentId: string): Promise<void> {

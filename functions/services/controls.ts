@@ -18,7 +18,7 @@
  * so the client's retry of a request that failed after its commit queues the work again. Unblock
  * starts no work. Lost races are retried by the one retry loop (platform/retry.ts).
  */
-import { controlEntry, encodeControlCursor, decodeControlCursor, type Control } from '../model/user-controls.js';
+import { controlEntry, type Control, isControlTarget } from '../model/user-controls.js';
 import { ValidationError } from '../model/errors.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { controlPage, liftBlock, liftMute, mutePendingCleared, placeBlock, placeMute } from '../stores/controls-store.js';
@@ -26,7 +26,7 @@ import { getEdge, getProfile } from '../stores/graph-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { unfollow } from './following.js';
-import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
+import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';
 
 function notYourself(caller: string, target: string, what: string): void {
   if (caller === target) throw new ValidationError(`You cannot ${what} yourself.`, [{ field: 'path.userId', message: 'must not be the caller' }]);
@@ -84,7 +84,6 @@ export async function unblock(caller: string, target: string): Promise<void> {
 
 /** One page of the caller's mutes or blocks (list-page.ts); `userId` null: a user who was erased (the control stays in force should they come back). */
 export async function listControls(kind: Control, caller: string, req: ListRequest): Promise<ListPage<{ userId: string | null }>> {
-  const page = await controlPage(kind, caller, req.limit, afterCursor(req.cursor, decodeControlCursor));
-  const last = page.targets.at(-1);
-  return { items: page.targets.map(controlEntry), next: page.more && last !== undefined ? encodeControlCursor(last) : null };
+  const page = await controlPage(kind, caller, req.limit, afterCursor(req.cursor, isControlTarget));
+  return listPageOf(page, controlEntry);
 }

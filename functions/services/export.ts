@@ -8,9 +8,10 @@
 import { setting, windowSetting } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
-import { invalidCursor } from '../model/errors.js';
-import { ORDER_PREFIX, orderSkOfCursor, parseGroup, toNotificationGroup } from '../model/notification.js';
-import { controlEntry } from '../model/user-controls.js';
+import { encodeCursor } from '../model/cursor.js';
+import { isFollowListSortKey } from '../model/follow-lists.js';
+import { isOrderSk, toNotificationGroup } from '../model/notification.js';
+import { controlEntry, isControlTarget } from '../model/user-controls.js';
 import { isLedgerKey, parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
 import { controlPage } from '../stores/controls-store.js';
@@ -18,6 +19,7 @@ import { listPage } from '../stores/graph-store.js';
 import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';
+import { afterCursor } from './list-page.js';
 import { profileOf } from './following.js';
 import { readActivityWindow } from './rollups/windows.js';
 
@@ -33,96 +35,94 @@ interface Position {
   k?: string;
 }
 
-type SectionPage = { items: unknown[]; next?: string };
+type SectionPage = { items: unknown[]; last?: string };
 
-const readers: Record<Section, (user: string, after?: string) => Promise<SectionPage>> = {
-  activities: async (user, after) => {
-    const page = await readTimeline(user, { limit: PAGE, before: after === undefined ? undefined : parseRangeKey(after) });
-    return { items: page.items as Activity[], next: page.lastRangeKey ?? undefined };
+/**
+ * Each section's reader, and which keys its `last` can be (the model's predicate of the list's
+ * key): a cursor whose key another section — or nobody — made is refused.
+ */
+const sections: Record<Section, { read: (user: string, after?: string) => Promise<SectionPage>; isKey: (key: string) => boolean }> = {
+  activities: {
+    read: async (user, after) => {
+      const page = await readTimeline(user, { limit: PAGE, before: after === undefined ? undefined : parseRangeKey(after) });
+      return { items: page.items as Activity[], last: page.lastRangeKey ?? undefined };
+    },
+    isKey: (k) => parseRangeKey(k) !== undefined,
   },
-  following: (user, after) => followList('following', user, after),
-  followers: (user, after) => followList('followers', user, after),
-  reactions: async (user, after) => {
-    const page = await ledgerPage(user, 'reaction', PAGE, after);
-    const items = page.items.flatMap((i) => {
-      const e = parseLedgerEntry(i);
-      return e?.kind === 'reaction' && e.kinds.length ? [{ activityId: e.activityId, kinds: e.kinds }] : [];
-    });
-    return { items, next: page.last };
+  following: { read: (user, after) => followList('following', user, after), isKey: isFollowListSortKey },
+  followers: { read: (user, after) => followList('followers', user, after), isKey: isFollowListSortKey },
+  reactions: {
+    read: async (user, after) => {
+      const page = await ledgerPage(user, 'reaction', PAGE, after);
+      const items = page.items.flatMap((i) => {
+        const e = parseLedgerEntry(i);
+        return e?.kind === 'reaction' && e.kinds.length ? [{ activityId: e.activityId, kinds: e.kinds }] : [];
+      });
+      return { items, last: page.last };
+    },
+    isKey: (k) => isLedgerKey('reaction', k),
   },
-  comments: async (user, after) => {
-    const page = await ledgerPage(user, 'comment', PAGE, after);
-    const keys = page.items.flatMap((i) => {
-      const e = parseLedgerEntry(i);
-      return e?.kind === 'comment' ? [{ activityId: e.activityId, rk: e.rk }] : [];
-    });
-    const stored = await getComments(keys);
-    return { items: stored.map((c) => ({ activityId: String(c.activityId), ...toComment(c) })), next: page.last };
+  comments: {
+    read: async (user, after) => {
+      const page = await ledgerPage(user, 'comment', PAGE, after);
+      const keys = page.items.flatMap((i) => {
+        const e = parseLedgerEntry(i);
+        return e?.kind === 'comment' ? [{ activityId: e.activityId, rk: e.rk }] : [];
+      });
+      const stored = await getComments(keys);
+      return { items: stored.map((c) => ({ activityId: String(c.activityId), ...toComment(c) })), last: page.last };
+    },
+    isKey: (k) => isLedgerKey('comment', k),
   },
-  notifications: async (user, after) => {
-    const page = await groupPage(user, 0n, PAGE, after);
-    const items = page.items.flatMap((i) => {
-      const g = parseGroup(i);
-      return g ? [toNotificationGroup(g)] : [];
-    });
-    const last = page.items.at(-1);
-    return { items, next: page.more && last ? String(last.sk) : undefined };
+  notifications: {
+    read: async (user, after) => {
+      const page = await groupPage(user, 0n, PAGE, after);
+      return { items: page.items.map(toNotificationGroup), last: page.last };
+    },
+    isKey: isOrderSk,
   },
-  mutes: (user, after) => controls('mute', user, after),
-  blocks: (user, after) => controls('block', user, after),
+  mutes: { read: (user, after) => controls('mute', user, after), isKey: isControlTarget },
+  blocks: { read: (user, after) => controls('block', user, after), isKey: isControlTarget },
 };
 
 async function followList(which: 'following' | 'followers', user: string, after?: string): Promise<SectionPage> {
   const page = await listPage(which, user, PAGE, after);
-  return { items: page.userIds.map((userId) => ({ userId })), next: page.lastSortKey };
+  return { items: page.items.map((f) => ({ userId: f.userId })), last: page.last };
 }
 
 async function controls(kind: 'mute' | 'block', user: string, after?: string): Promise<SectionPage> {
   const page = await controlPage(kind, user, PAGE, after);
-  return { items: page.targets.map(controlEntry), next: page.more ? page.targets.at(-1) : undefined };
+  return { items: page.items.map(controlEntry), last: page.last };
 }
 
-/** What a section's key looks like: a cursor whose key another section (or nobody) made is refused. */
-const keyShapes: Record<Section, (k: string) => boolean> = {
-  activities: (k) => parseRangeKey(k) !== undefined,
-  following: (k) => /^\d{19}#./s.test(k),
-  followers: (k) => /^\d{19}#./s.test(k),
-  reactions: (k) => isLedgerKey('reaction', k),
-  comments: (k) => isLedgerKey('comment', k),
-  notifications: (k) => orderSkOfCursor(k.slice(ORDER_PREFIX.length)) === k,
-  mutes: (k) => k.length > 0,
-  blocks: (k) => k.length > 0,
-};
-
-const encode = (p: Position) => Buffer.from(JSON.stringify(p), 'utf8').toString('base64url');
-function decode(cursor: string): Position {
+/** A part's cursor: model/cursor.ts's over the position (section index, key within it) as JSON. */
+function isPositionKey(key: string): boolean {
   try {
-    const p = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Position;
-    const validPosition = Number.isInteger(p.s) && p.s >= 0 && p.s < SECTIONS.length;
-    const validKey = p.k === undefined || (typeof p.k === 'string' && validPosition && keyShapes[SECTIONS[p.s]!](p.k));
-    if (validPosition && validKey && encode(p) === cursor) return p;
+    const p = JSON.parse(key) as Position;
+    const section = Number.isInteger(p.s) && p.s >= 0 && p.s < SECTIONS.length ? SECTIONS[p.s]! : undefined;
+    return section !== undefined && (p.k === undefined || (typeof p.k === 'string' && sections[section].isKey(p.k))) && JSON.stringify(p) === key;
   } catch {
-    /* fall through */
+    return false;
   }
-  throw invalidCursor();
 }
+const positionOf = (cursor: string): Position => JSON.parse(afterCursor(cursor, isPositionKey)!) as Position;
 
 export type ExportPart = { userId: string; profile: unknown; activityWindow: unknown; next: string | null } & Record<Section, unknown[]>;
 
 export async function exportUser(user: string, cursor?: string): Promise<ExportPart> {
-  let pos: Position = cursor === undefined ? { s: 0 } : decode(cursor);
+  let pos: Position = cursor === undefined ? { s: 0 } : positionOf(cursor);
   const part = Object.fromEntries(SECTIONS.map((s) => [s, [] as unknown[]])) as Record<Section, unknown[]>;
   const first = cursor === undefined;
   const [profile, activityWindow] = first ? await Promise.all([profileOf(user), windowOf(user)]) : [null, null];
   let bytes = 0;
   while (pos.s < SECTIONS.length && bytes < PART_BYTES) {
     const section = SECTIONS[pos.s]!;
-    const page = await readers[section](user, pos.k);
+    const page = await sections[section].read(user, pos.k);
     part[section].push(...page.items);
     bytes += JSON.stringify(page.items).length;
-    pos = page.next === undefined ? { s: pos.s + 1 } : { s: pos.s, k: page.next };
+    pos = page.last === undefined ? { s: pos.s + 1 } : { s: pos.s, k: page.last };
   }
-  return { userId: user, profile, ...part, activityWindow, next: pos.s < SECTIONS.length ? encode(pos) : null };
+  return { userId: user, profile, ...part, activityWindow, next: pos.s < SECTIONS.length ? encodeCursor(JSON.stringify(pos)) : null };
 }
 
 async function windowOf(user: string) {

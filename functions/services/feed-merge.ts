@@ -56,12 +56,12 @@ export function mergeSources(results: readonly SourceResult[], req: { readonly l
  * head may be among them — the caller removes it first): at most `limit` items, and a frontier
  * when the source may hold more.
  */
-export function sourceOf(items: Record<string, unknown>[], lastEvaluatedKey: Record<string, unknown> | undefined, limit: number): SourceResult {
+export function sourceOf(items: Record<string, unknown>[], last: bigint | undefined, limit: number): SourceResult {
   if (items.length > limit) {
     const kept = items.slice(0, limit);
     return { items: kept, frontier: rkOf(kept.at(-1)!.rk) };
   }
   // The Limit was reached on filtered items (timeline tombstones) or on the head: more may follow.
-  if (lastEvaluatedKey && rkOf(lastEvaluatedKey.rk) !== 0n) return { items, frontier: rkOf(lastEvaluatedKey.rk) };
+  if (last !== undefined && last !== 0n) return { items, frontier: last };
   return { items };
 }

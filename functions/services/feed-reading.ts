@@ -60,7 +60,7 @@ export function rangeOf(req: PageRequest, bound: bigint | undefined, extra: numb
 export async function readTimeline(userId: string, req: PageRequest, viewer: string = userId): Promise<Page> {
   const range = rangeOf(req, ageBound(nowTicks(), ttls().timelineTtl), 1);
   const [page] = await Promise.all([runPage(timelinePageInput(userId, range, req.verbs)), assertNotHiddenFrom(userId, viewer)]);
-  return mergeSources([sourceOf(page.items, page.lastEvaluatedKey, req.limit)], req);
+  return mergeSources([sourceOf(page.items, page.last, req.limit)], req);
 }
 
 const headCache = new Map<string, { pulled: readonly string[]; at: number }>();
@@ -91,14 +91,14 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
     remember(owner, pulled);
   } else pulled = cached!.pulled;
 
-  const home = sourceOf(items, page.lastEvaluatedKey, req.limit);
+  const home = sourceOf(items, page.last, req.limit);
   if (pulled.length === 0) return mergeSources([home], req);
   const authors = pulled.slice(0, MAX_PULLED_PER_READ);
   const timelineRange = rangeOf(req, bound, 1);
   const others = await Promise.all(
     authors.map(async (author) => {
       const p = await runPage(timelinePageInput(author, timelineRange, req.verbs));
-      return sourceOf(p.items, p.lastEvaluatedKey, req.limit);
+      return sourceOf(p.items, p.last, req.limit);
     }),
   );
   return mergeSources([home, ...others], req);

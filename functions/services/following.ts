@@ -7,7 +7,7 @@
  * cleanup): one more is a ConflictError (409), decided inside the follow transaction.
  */
 import { setting } from '../../lib/defs/config.js';
-import { decodeListCursor, encodeListCursor, type FollowList } from '../model/follow-lists.js';
+import { type FollowList, isFollowListSortKey } from '../model/follow-lists.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
@@ -19,7 +19,7 @@ import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
 import { pullThresholds } from './fanout/thresholds.js';
-import { afterCursor, type ListPage, type ListRequest } from './list-page.js';
+import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';
 
 /** How long after a follow a repeated PUT re-sends its notify job (a no-op if it already landed). */
 const RENOTIFY_WINDOW_NS = 3_600n * 1_000_000_000n;
@@ -120,11 +120,8 @@ export async function checkThreshold(userId: string): Promise<'pull' | 'unpull' 
 
 /** One page of a follow list, newest follow first (list-page.ts). */
 export async function listFollows(which: FollowList, userId: string, req: ListRequest): Promise<ListPage<{ userId: string }>> {
-  const page = await listPage(which, userId, req.limit, afterCursor(req.cursor, decodeListCursor), { peek: true });
-  return {
-    items: page.userIds.map((id) => ({ userId: id })),
-    next: page.lastSortKey ? encodeListCursor(page.lastSortKey) : null,
-  };
+  const page = await listPage(which, userId, req.limit, afterCursor(req.cursor, isFollowListSortKey));
+  return listPageOf(page, (f) => ({ userId: f.userId }));
 }
 
 /** A user's follow counts; 404 once the user was erased. */

@@ -28,7 +28,7 @@ import {
 } from '../model/user-controls.js';
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
-import { type Item, queryAll, queryListPage } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryAll, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact, type TxItem, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
@@ -238,16 +238,19 @@ export const controlId = (kind: Control, user: string, target: string) => {
   return `${k.pk}\n${k.sk}`;
 };
 
-/** One page of a user's mutes or blocks, alphabetical, after target `after` (erased targets last, as read: model/user-controls.ts). */
-export async function controlPage(kind: Control, user: string, limit: number, after?: string): Promise<{ targets: string[]; more: boolean }> {
-  const page = await queryListPage({
-    TableName: graph(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-    ExpressionAttributeValues: { ':pk': controlPartition(user), ':p': controlPrefix(kind) },
-    Limit: limit,
-    ...(after !== undefined ? { ExclusiveStartKey: { pk: controlPartition(user), sk: `${controlPrefix(kind)}${after}` } } : {}),
-  });
-  return { targets: page.items.map((i) => otherOfControlSk(String(i.sk))), more: page.more };
+/** One page of a user's mutes or blocks, alphabetical, after target `after` (erased targets last, as read: model/user-controls.ts); `last` is a target. */
+export async function controlPage(kind: Control, user: string, limit: number, after?: string): Promise<Page<string, string>> {
+  const page = await queryListPage(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': controlPartition(user), ':p': controlPrefix(kind) },
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: { pk: controlPartition(user), sk: `${controlPrefix(kind)}${after}` } } : {}),
+    },
+    sortKeyOf,
+  );
+  return mapPage(page, (i) => otherOfControlSk(String(i.sk)), otherOfControlSk);
 }
 
 /** Every control item of a user, both ways (mutes, blocks and their mirrors): for export and erase. */

@@ -21,7 +21,7 @@ import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
-import { type Item, queryAll, queryPage, type QueryPage } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryAll, queryPage } from '../platform/dynamo/query.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
 
@@ -149,7 +149,7 @@ export async function originalKeysWhile(author: string, keep: (rk: bigint, delet
       if (!keep(rk, item.deletedAt !== undefined)) return rks;
       rks.push(rk);
     }
-    start = page.lastEvaluatedKey;
+    start = page.last;
   } while (start);
   return rks;
 }
@@ -222,16 +222,21 @@ export const homeFeedPageInput = (owner: string, range: KeyRange, verbs?: readon
  * `afterTicks`. One Query: it pays for every item of the range it reads (up to `range.limit`) and
  * returns the matches; LastEvaluatedKey says where to go on.
  */
-export async function copiesWrittenAfter(owner: string, afterTicks: bigint, range: KeyRange): Promise<QueryPage> {
+export async function copiesWrittenAfter(owner: string, afterTicks: bigint, range: KeyRange): Promise<FeedPage> {
   const input = homeFeedPageInput(owner, range);
   if (!input) return { items: [] };
-  return queryPage({
+  const page = await queryPage({
     ...input,
     FilterExpression: '#w > :w',
     ExpressionAttributeNames: { '#w': WRITTEN_ATTRIBUTE },
     ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':w': afterTicks },
   });
+  return feedPageOf(page);
 }
+
+/** A page of a feed partition: `last` is the range key the Query stopped at (feeds page by it: `lastRangeKey`). */
+export type FeedPage = Page<Item, bigint>;
+const feedPageOf = (page: Page<Item, Item>): FeedPage => mapPage(page, (i) => i, (key) => rkOf(key.rk));
 
 /** How far a verb-filtered page reads to fill itself: Queries, and items per Query per wanted item. */
 export const FILTERED_PAGE = { maxQueries: 4, readFactor: 4, maxLimit: 1000 } as const;
@@ -242,20 +247,20 @@ export const FILTERED_PAGE = { maxQueries: 4, readFactor: 4, maxLimit: 1000 } as
  * evaluated key until it has enough matches or made `maxQueries` calls — it pays for every item
  * read, matching or not, and may end short with a cursor where it stopped.
  */
-export async function runPage(input: QueryCommandInput | undefined): Promise<QueryPage> {
+export async function runPage(input: QueryCommandInput | undefined): Promise<FeedPage> {
   if (!input) return { items: [] };
-  if (!input.ExpressionAttributeValues?.[':v0']) return queryPage(input);
+  if (!input.ExpressionAttributeValues?.[':v0']) return feedPageOf(await queryPage(input));
   const wanted = input.Limit ?? 1;
   const items: Item[] = [];
   let start: Item | undefined;
   for (let call = 0; call < FILTERED_PAGE.maxQueries; call++) {
     const page = await queryPage({ ...input, Limit: Math.min(wanted * FILTERED_PAGE.readFactor, FILTERED_PAGE.maxLimit), ExclusiveStartKey: start });
     items.push(...page.items);
-    start = page.lastEvaluatedKey;
+    start = page.last;
     if (!start || items.length >= wanted) break;
   }
-  if (items.length > wanted) return { items: items.slice(0, wanted), lastEvaluatedKey: items[wanted - 1] };
-  return { items, lastEvaluatedKey: start };
+  if (items.length > wanted) return { items: items.slice(0, wanted), last: rkOf(items[wanted - 1]!.rk) };
+  return feedPageOf({ items, last: start });
 }
 
 /** A page of an author's originals, tombstones included, newest first (strongly consistent). */

@@ -20,7 +20,7 @@ import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
-import { type Item, queryListPage, queryPage } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
@@ -341,45 +341,31 @@ export async function erasureMarked(userIds: readonly string[]): Promise<Set<str
 
 // ---- lists -------------------------------------------------------------------------------------
 
-export interface FollowPage {
-  readonly userIds: string[];
-  /** Of those, the followers who muted the list's owner (followers lists only). */
-  readonly muted: ReadonlySet<string>;
-  /** Sort key of the last entry, when there may be more. */
-  readonly lastSortKey?: string;
+/** An entry of a follow list; `muted`: on a followers list, this follower muted the list's owner. */
+export interface FollowEntry {
+  readonly userId: string;
+  readonly muted: boolean;
 }
 
 /**
- * One page of a user's followers or followings, newest follow first, after sort key `after`.
- * `peek` (the API's lists): read one entry more, so `lastSortKey` is set only when more follow; the
- * jobs walking a list take the Query's own LastEvaluatedKey (an empty last page costs them nothing).
+ * One page of a user's followers or followings, newest follow first, after sort key `after`;
+ * `last` (a sort key) only when more follow. The API's lists and the jobs walking a list (fan-out,
+ * erase) read it alike.
  */
-export async function listPage(which: FollowList, userId: string, limit: number, after?: string, opts: { peek?: boolean } = {}): Promise<FollowPage> {
+export async function listPage(which: FollowList, userId: string, limit: number, after?: string): Promise<Page<FollowEntry, string>> {
   const partition = followListPartition(which, userId);
-  const query = {
-    TableName: graph(),
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': partition },
-    ProjectionExpression: 'sk, muted',
-    Limit: limit,
-    ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
-  };
-  let items: Item[];
-  let lastSortKey: string | undefined;
-  if (opts.peek) {
-    const page = await queryListPage(query);
-    items = page.items;
-    lastSortKey = page.more ? String(items.at(-1)!.sk) : undefined;
-  } else {
-    const page = await queryPage(query);
-    items = page.items;
-    lastSortKey = page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined;
-  }
-  return {
-    userIds: items.map((i) => memberOfListSortKey(String(i.sk))),
-    muted: new Set(items.filter((i) => i.muted === true).map((i) => memberOfListSortKey(String(i.sk)))),
-    lastSortKey,
-  };
+  const page = await queryListPage(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: 'sk, muted',
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
+    },
+    sortKeyOf,
+  );
+  return mapPage(page, (i) => ({ userId: memberOfListSortKey(String(i.sk)), muted: i.muted === true }), String);
 }
 
 // ---- foreignId markers -------------------------------------------------------------------------

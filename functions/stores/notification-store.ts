@@ -33,7 +33,7 @@ import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { itemId, packTransactions, transact, type TxItem } from '../platform/dynamo/transact.js';
-import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
+import { type Item, type Page, queryAll, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { readGraphKeys } from './graph-store.js';
 
@@ -304,13 +304,18 @@ export async function removeGroup(recipient: string, state: GroupState, delta: C
  * One page of groups, most recently updated first, updated at or after `sinceTicks` (the age
  * window), after the order key `afterSk` (a cursor).
  */
-export function groupPage(recipient: string, sinceTicks: bigint, limit: number, afterSk?: string): Promise<ListQueryPage> {
-  return queryListPage({
-    TableName: graph(),
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-    ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
-    Limit: limit,
-  });
+export async function groupPage(recipient: string, sinceTicks: bigint, limit: number, afterSk?: string): Promise<Page<GroupState, string>> {
+  const page = await queryListPage(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
+      Limit: limit,
+    },
+    sortKeyOf,
+  );
+  // An order item that is no group (none is written so) is left out; the page still ends where it read.
+  return { ...page, items: page.items.flatMap((i) => parseGroup(i) ?? []) };
 }
 
 /** The oldest `limit` groups inside the window (for count retention), oldest first. */

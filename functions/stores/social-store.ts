@@ -13,7 +13,7 @@ import { type CounterEvent, countAttribute, counterKey, encodeCounterEvent, reac
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { type Item, type ListQueryPage, queryAll, queryListPage, queryPage } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryAll, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 
@@ -122,14 +122,17 @@ export async function getComment(activityId: string, rk: bigint): Promise<Item |
   return Item as Item | undefined;
 }
 
-/** One page of an activity's comments, newest first, older than `after` (a comment rk). */
-export function commentPage(activityId: string, limit: number, after?: bigint): Promise<ListQueryPage> {
-  return queryListPage({
-    TableName: feed(),
-    KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
-    ExpressionAttributeValues: { ':pk': commentPartition(activityId), ...(after === undefined ? {} : { ':after': after }) },
-    Limit: limit,
-  });
+/** One page of an activity's comments, newest first, older than `after` (a comment rk); `last` is a comment rk. */
+export function commentPage(activityId: string, limit: number, after?: bigint): Promise<Page<Item, string>> {
+  return queryListPage(
+    {
+      TableName: feed(),
+      KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
+      ExpressionAttributeValues: { ':pk': commentPartition(activityId), ...(after === undefined ? {} : { ':after': after }) },
+      Limit: limit,
+    },
+    (item) => rkOf(item.rk).toString(),
+  );
 }
 
 /** Counter items of these activities (absent = no reactions yet). One BatchGet per 100. */
@@ -190,7 +193,7 @@ export async function deleteCounter(activityId: string): Promise<void> {
 }
 
 /** A page of a user's ledger (model/user-ledger.ts): one kind of entry, after sort key `after`. */
-export async function ledgerPage(user: string, kind: LedgerKind, limit: number, after?: string): Promise<{ items: Item[]; last?: string }> {
+export async function ledgerPage(user: string, kind: LedgerKind, limit: number, after?: string): Promise<Page<Item, string>> {
   const page = await queryPage({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
@@ -199,7 +202,7 @@ export async function ledgerPage(user: string, kind: LedgerKind, limit: number, 
     ConsistentRead: true,
     ...(after ? { ExclusiveStartKey: { pk: ledgerPartition(user), sk: after } } : {}),
   });
-  return { items: page.items, last: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.sk) : undefined };
+  return mapPage(page, (i) => i, sortKeyOf);
 }
 
 /** The stored comments at these keys (an export). */

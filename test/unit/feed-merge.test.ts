@@ -17,7 +17,7 @@ describe('sourceOf', () => {
   const items = (...rks: number[]) => rks.map((rk) => row(rk, 's'));
 
   it('keeps `limit` of the limit + 1 asked for, with the last kept item as frontier', () => {
-    const s = sourceOf(items(1, 2, 3), { pk: 's', rk: 3 }, 2);
+    const s = sourceOf(items(1, 2, 3), 3n, 2);
     expect(s.items.map((i) => String(i.rk))).toEqual(['1', '2']);
     expect(s.frontier).toBe(2n);
   });
@@ -31,7 +31,7 @@ describe('sourceOf', () => {
   });
 
   it('stops at the last evaluated key when a filter (tombstones) shortened the page', () => {
-    const s = sourceOf(items(1), { pk: 't#s', rk: { toString: () => '9' } }, 2);
+    const s = sourceOf(items(1), 9n, 2);
     expect(s.items).toHaveLength(1);
     expect(s.frontier).toBe(9n);
   });
@@ -39,10 +39,10 @@ describe('sourceOf', () => {
   it('sets no frontier when the last evaluated key is the home-feed head (rk 0): nothing lies above it', () => {
     // A `since` page that reached the top of a home feed: the head was the Limit-th item read.
     const read = items(3, 2);
-    const s = sourceOf(read, { pk: 'f#s', rk: 0 }, 5);
+    const s = sourceOf(read, 0n, 5);
     expect(s.items).toBe(read);
     expect(s.frontier).toBeUndefined();
-    expect(sourceOf([], { pk: 'f#s', rk: '0' }, 5).frontier).toBeUndefined();
+    expect(sourceOf([], 0n, 5).frontier).toBeUndefined();
   });
 });
 
@@ -84,7 +84,7 @@ describe('mergeSources', () => {
   });
 
   it('a single source: the same rules, one frontier', () => {
-    expect(mergeSources([sourceOf([row(1, 'a'), row(2, 'a'), row(3, 'a')], { rk: 3 }, 2)], { limit: 2 })).toMatchObject({
+    expect(mergeSources([sourceOf([row(1, 'a'), row(2, 'a'), row(3, 'a')], 3n, 2)], { limit: 2 })).toMatchObject({
       lastRangeKey: '2',
     });
     expect(mergeSources([sourceOf([row(1, 'a')], undefined, 2)], { limit: 2 }).lastRangeKey).toBeNull();

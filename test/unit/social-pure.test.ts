@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../functions/model/activity.js';
 import { activityIdOf } from '../../functions/model/activity-id.js';
 import { parseCommentId } from '../../functions/model/comment.js';
+import { decodeCursor, encodeCursor } from '../../functions/model/cursor.js';
 import { mentionsIn } from '../../functions/model/mentions.js';
 import {
   countsOfHead,
-  cursorOfOrderSk,
   foldEvents,
   claimedEventId,
   groupIdOf,
@@ -19,7 +19,8 @@ import {
   headAttribute,
   markGroup,
   type NotificationEvent,
-  orderSkOfCursor,
+  isOrderSk,
+  ORDER_PREFIX,
   orderSortKey,
   parseGroupId,
   removalDelta,
@@ -190,8 +191,8 @@ describe('notification groups', () => {
     const newer = orderSortKey(day0 + 1n, gid);
     const older = orderSortKey(day0, gid);
     expect(newer < older).toBe(true);
-    expect(orderSkOfCursor(cursorOfOrderSk(newer))).toBe(newer);
-    expect(orderSkOfCursor('123#x')).toBeUndefined();
+    expect(decodeCursor(encodeCursor(newer), isOrderSk)).toBe(newer);
+    for (const bad of ['o#123#x', newer.slice(ORDER_PREFIX.length), `${newer}x`]) expect(decodeCursor(encodeCursor(bad), isOrderSk), bad).toBeUndefined();
   });
 
   it('the age window starts at a UTC day; items expire a TTL after their day ends', () => {

@@ -7,31 +7,45 @@ import { doc } from '../clients.js';
 
 export type Item = Record<string, unknown>;
 
-export interface QueryPage {
-  readonly items: Item[];
-  readonly lastEvaluatedKey?: Item;
-}
-
-export async function queryPage(input: QueryCommandInput): Promise<QueryPage> {
-  const out: QueryCommandOutput = await doc.send(new QueryCommand(input));
-  return { items: (out.Items ?? []) as Item[], lastEvaluatedKey: out.LastEvaluatedKey as Item | undefined };
-}
-
-/** A page of a list that knows whether more follow (queryListPage). */
-export interface ListQueryPage {
-  readonly items: Item[];
-  readonly more: boolean;
+/**
+ * The one page shape every store returns: its items, and `last` — where the next page starts
+ * (the key to continue after) — only when more may follow. Stores map the raw key to what their
+ * callers page by (a sort key, a range key); services turn it into the API's `next` or
+ * `lastRangeKey` (services/list-page.ts, services/feed-merge.ts).
+ */
+export interface Page<T, K> {
+  readonly items: T[];
+  readonly last?: K;
 }
 
 /**
- * At most `Limit` items, and whether more follow: it reads one item more than it returns. (A
- * Query that reaches its Limit sets LastEvaluatedKey even when nothing is left, which would end a
- * list with an empty page.) For Queries without a FilterExpression, where Limit counts items.
+ * One Query call; `last` is its LastEvaluatedKey, so a page that ends exactly at the range's end
+ * may still name a `last` (the next call then finds nothing, for the price of one empty call).
+ * Walks that page through a range on their own (jobs, feeds) read this way.
  */
-export async function queryListPage(input: QueryCommandInput & { Limit: number }): Promise<ListQueryPage> {
-  const page = await queryPage({ ...input, Limit: input.Limit + 1 });
-  return { items: page.items.slice(0, input.Limit), more: page.items.length > input.Limit };
+export async function queryPage(input: QueryCommandInput): Promise<Page<Item, Item>> {
+  const out: QueryCommandOutput = await doc.send(new QueryCommand(input));
+  return { items: (out.Items ?? []) as Item[], last: out.LastEvaluatedKey as Item | undefined };
 }
+
+/**
+ * At most `Limit` items, and `last` (the last item's key) only when more follow: it reads one
+ * item more than it returns. (A Query that reaches its Limit sets LastEvaluatedKey even when
+ * nothing is left, which would end an API list with an empty page.) For Queries without a
+ * FilterExpression, where Limit counts items; `keyOf` names the key of an item.
+ */
+export async function queryListPage<K>(input: QueryCommandInput & { Limit: number }, keyOf: (item: Item) => K): Promise<Page<Item, K>> {
+  const page = await queryPage({ ...input, Limit: input.Limit + 1 });
+  const items = page.items.slice(0, input.Limit);
+  return page.items.length > input.Limit ? { items, last: keyOf(items.at(-1)!) } : { items };
+}
+
+/** A page with its items and key mapped (a store's page of model values from raw items). */
+export const mapPage = <T, K, U, L>(page: Page<T, K>, item: (i: T) => U, key: (k: K) => L): Page<U, L> =>
+  page.last === undefined ? { items: page.items.map(item) } : { items: page.items.map(item), last: key(page.last) };
+
+/** The sort key of a key or item (graph-table lists page by it). */
+export const sortKeyOf = (key: Item): string => String(key.sk);
 
 /**
  * Every item of a Query, page after page, stopping once `maxItems` are collected (the last page
@@ -46,7 +60,7 @@ export async function queryAll(input: QueryCommandInput, maxItems = Number.POSIT
     const limit = input.Limit === undefined ? (Number.isFinite(wanted) ? wanted : undefined) : Math.min(input.Limit, wanted);
     const page = await queryPage({ ...input, ExclusiveStartKey: start, ...(limit === undefined ? {} : { Limit: limit }) });
     items.push(...page.items);
-    start = page.lastEvaluatedKey;
+    start = page.last;
   } while (start && items.length < maxItems);
   return items.length > maxItems ? items.slice(0, maxItems) : items;
 }

@@ -71,24 +71,24 @@ const mark: Step = async (user) => {
 
 const followers: Step = async (user) => {
   const page = await listPage('followers', user, STEP);
-  for (const follower of page.userIds) {
+  for (const { userId: follower } of page.items) {
     const edge = await getEdge(follower, user);
     if (edge?.state === 'active') await untilDone(() => removeEdge(follower, user, edge.order));
     if (edge) await removeFolloweePosts(follower, user, edge.followedAt);
     await deleteEdgeItem(follower, user);
   }
-  return page.userIds.length > 0;
+  return page.items.length > 0;
 };
 
 const following: Step = async (user) => {
   const page = await listPage('following', user, STEP);
-  for (const followee of page.userIds) {
+  for (const { userId: followee } of page.items) {
     const edge = await getEdge(user, followee);
     if (edge?.state === 'active') await untilDone(() => removeEdge(user, followee, edge.order));
     await deleteEdgeItem(user, followee);
     await forgetActor(followee, user, { object: followee, kind: 'follow' });
   }
-  return page.userIds.length > 0;
+  return page.items.length > 0;
 };
 
 const originals: Step = async (user) => {

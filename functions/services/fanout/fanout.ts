@@ -44,7 +44,7 @@ interface Written {
  */
 async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
   const page = await listPage('followers', job.author, FOLLOWER_PAGE, job.cursor);
-  await removeCopies([...(job.cursor ? [] : [job.author]), ...page.userIds].map((owner) => ({ owner, rk })));
+  await removeCopies([...(job.cursor ? [] : [job.author]), ...page.items.map((f) => f.userId)].map((owner) => ({ owner, rk })));
 }
 
 /** One page, from the batch's first check to its writes; undefined when the post is gone. */

@@ -27,8 +27,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  */
 export async function followerPage(job: PagedJob, author: string, size: number, opts: { skipMuted?: boolean } = {}): Promise<string[]> {
   const page = await listPage('followers', author, size, job.cursor);
-  if (page.lastSortKey) await enqueueJob({ ...job, cursor: page.lastSortKey } as Job);
-  return opts.skipMuted ? page.userIds.filter((u) => !page.muted.has(u)) : page.userIds;
+  if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last } as Job);
+  return page.items.filter((f) => !(opts.skipMuted && f.muted)).map((f) => f.userId);
 }
 
 /**

@@ -3,9 +3,9 @@
  * first, inside the age window) beside one GetItem of the head for the counts; `counts` alone is
  * the GetItem. Neither ever scans: counts are kept per day in the head (model/notification.ts).
  */
-import { countsOfHead, cursorOfOrderSk, orderBoundFor, orderSkOfCursor, parseGroup, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
+import { countsOfHead, isOrderSk, orderBoundFor, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
 import { groupPage, readHeadItem } from '../../stores/notification-store.js';
-import { afterCursor, type ListPage, type ListRequest } from '../list-page.js';
+import { afterCursor, type ListPage, listPageOf, type ListRequest } from '../list-page.js';
 import { notificationPolicy, windowStart } from './policy.js';
 
 /** A page of groups (list-page.ts), with the caller's unseen and unread counts beside it. */
@@ -16,24 +16,14 @@ export interface NotificationPage extends ListPage<NotificationGroup> {
 
 export async function readNotifications(recipient: string, req: ListRequest): Promise<NotificationPage> {
   const window = windowStart(Date.now(), notificationPolicy().ttlMs);
-  const afterSk = afterCursor(req.cursor, orderSkOfCursor);
+  const afterSk = afterCursor(req.cursor, isOrderSk);
   const beyondWindow = afterSk !== undefined && afterSk >= orderBoundFor(window.ticks);
   const [page, head] = await Promise.all([
-    beyondWindow ? Promise.resolve({ items: [], more: false }) : groupPage(recipient, window.ticks, req.limit, afterSk),
+    beyondWindow ? Promise.resolve({ items: [] }) : groupPage(recipient, window.ticks, req.limit, afterSk),
     readHeadItem(recipient),
   ]);
   const { unseen, unread } = countsOfHead(head, window.day);
-  const items = page.items.flatMap((i) => {
-    const g = parseGroup(i);
-    return g ? [toNotificationGroup(g)] : [];
-  });
-  const last = page.items.at(-1);
-  return {
-    items,
-    next: page.more && last ? cursorOfOrderSk(String(last.sk)) : null,
-    unseen,
-    unread,
-  };
+  return { ...listPageOf(page, toNotificationGroup), unseen, unread };
 }
 
 export async function notificationCounts(recipient: string): Promise<{ unseen: number; unread: number }> {

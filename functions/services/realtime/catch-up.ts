@@ -28,5 +28,5 @@ export async function missedCopies(owner: string, req: { after: bigint; until: b
   const bound = ageBound(nowTicks(), homeFeedTtlMs());
   const below = bound === undefined || req.until + 1n < bound ? req.until + 1n : bound;
   const page = await copiesWrittenAfter(owner, req.after, { after: req.before ?? HEAD_RK, below, limit: READ_PAGE });
-  return { items: page.items.map(toActivity), lastRangeKey: page.lastEvaluatedKey ? String(page.lastEvaluatedKey.rk) : null };
+  return { items: page.items.map(toActivity), lastRangeKey: page.last === undefined ? null : String(page.last) };
 }
