@@ -96,7 +96,7 @@ export const social: Scenario = {
       byFriend.push(await firstOfGroup(() => friend));
     }
     const { audienceKeys } = await import('../../functions/services/controls-state.js');
-    const { readGraphKeys } = await import('../../functions/stores/graph-store.js');
+    const { readGraphKeys } = await import('../../functions/stores/follow-store.js');
     const audience = async (withFollows: boolean) => (await measure(ctx, () => readGraphKeys(audienceKeys(author, [friend], withFollows)), false)).total;
     const [readWith, readWithout] = [await audience(true), await audience(false)];
     const boundWcu = median(byStranger.map((x) => rulesWcu(x.total))) - median(byFriend.map((x) => rulesWcu(x.total)));

@@ -1,7 +1,7 @@
 /**
  * Two floors of the follows figure, timed on the same JVM in the same run at the API phase's
  * concurrency and scaled to its follow count, beside the ratio the API reached:
- *   - a follow that were nothing but its one transaction (stores/graph-store.ts createEdge: the
+ *   - a follow that were nothing but its one transaction (stores/follow-store.ts createEdge: the
  *     edge, both list entries, both counters with the limit and pulled conditions, the block, mute
  *     and erase checks) between fresh users — no HTTP, no reads before it, no jobs after it: what
  *     no design that commits a follow in one transaction could beat here;
@@ -9,7 +9,7 @@
  *     consistent reads, nothing written, no job) — what no follow through the API could beat here.
  */
 import { nowTicks } from '../../functions/platform/clock.js';
-import { createEdge } from '../../functions/stores/graph-store.js';
+import { createEdge } from '../../functions/stores/follow-store.js';
 import type { BenchContext } from '../context.js';
 import { now } from '../fixtures.js';
 import { pool } from '../stats.js';

@@ -6,7 +6,7 @@
 import { type Comment, commentItem, parseCommentId, toComment } from '../model/comment.js';
 import { ForbiddenError, NotFoundError } from '../model/errors.js';
 import { COMMENT_KIND } from '../model/reaction.js';
-import { newDiscriminator, rangeKeyOf, parseRangeKey, rkOf } from '../model/range-key.js';
+import { newDiscriminator, rangeKeyOf, parseRangeKey } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';
 import { addComment, commentPage, getComment, removeComment } from '../stores/social-store.js';
 import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';

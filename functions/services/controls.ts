@@ -22,7 +22,7 @@ import { controlEntry, type Control, isControlTarget } from '../model/user-contr
 import { ValidationError } from '../model/errors.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { controlPage, liftBlock, liftMute, mutePendingCleared, placeBlock, placeMute } from '../stores/controls-store.js';
-import { getEdge, getProfile } from '../stores/graph-store.js';
+import { getEdge, getProfile } from '../stores/follow-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { unfollow } from './following.js';

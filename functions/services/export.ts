@@ -15,7 +15,7 @@ import { controlEntry, isControlTarget } from '../model/user-controls.js';
 import { isLedgerKey, parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
 import { controlPage } from '../stores/controls-store.js';
-import { listPage } from '../stores/graph-store.js';
+import { listPage } from '../stores/follow-store.js';
 import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';

@@ -1,5 +1,5 @@
 /**
- * The follow graph: follow / unfollow (one transaction each, see stores/graph-store.ts), the jobs
+ * The follow graph: follow / unfollow (one transaction each, see stores/follow-store.ts), the jobs
  * they start (backfill, cleanup, pull/unpull when the followee crosses the threshold), lists and
  * profiles. Both requests are idempotent: a repeat re-sends a job whose edge is still pending, so
  * a crash between the commit and the enqueue is repaired by the client's retry.
@@ -14,7 +14,8 @@ import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { followerShardKey, followerShardOf, pulledOnShard } from '../model/profile.js';
 import { controlId, standingControlKeys, standingFrom } from '../stores/controls-store.js';
 import { hasOriginals } from '../stores/feed-store.js';
-import { clearPending, createEdge, getEdge, getProfile, listPage, profileAndErasure, readGraphKeys, removeEdge } from '../stores/graph-store.js';
+import { profileAndErasure } from '../stores/erasure-store.js';
+import { clearPending, createEdge, getEdge, getProfile, listPage, readGraphKeys, removeEdge } from '../stores/follow-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';

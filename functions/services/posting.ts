@@ -16,8 +16,7 @@ import { isVisibleOriginal, TOMBSTONE_SECONDS, type TimelineItem, timelineItem }
 import { isoFromTicks, nowTicks, ticksFromIso } from '../platform/clock.js';
 import { logger } from '../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
-import { getOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker } from '../stores/feed-store.js';
-import { markedOriginal, releaseForeignId } from '../stores/graph-store.js';
+import { getOriginal, markedOriginal, markOriginalDeleted, putOriginal, putOriginalWithMarker, releaseForeignId } from '../stores/feed-store.js';
 import { closeCounter } from '../stores/social-store.js';
 import { postingActor } from './access.js';
 import { assertNotHiddenFrom } from './controls-state.js';

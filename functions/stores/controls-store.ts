@@ -14,8 +14,6 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../model/erasure.js';
 import { followEdgeKey, parseEdge } from '../model/follow-edge.js';
-import { followListKey } from '../model/follow-lists.js';
-import { profileKey } from '../model/profile.js';
 import {
   type Control,
   controlCheckKey,
@@ -29,11 +27,11 @@ import {
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryAll, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
-import { transact, type TxItem, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
+import { transact, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { addPulledUpdate, removePulledUpdate } from './feed-store.js';
-import { readGraphKeys } from './graph-store.js';
+import { type FollowRef, mutedFlagParts, noActiveFollow, pulledAsRead, readGraphKeys } from './follow-store.js';
 
 const graph = () => tableName('graph');
 
@@ -48,41 +46,6 @@ type Part = 'check' | 'list' | 'erasedList' | 'mirror' | 'edge' | 'followersEntr
 
 /** A repeat (the check entry's condition failed) or a lost race (anything else). */
 const outcomeOf = (out: TxOutcome<Part>): ControlOutcome => (out.ok ? 'done' : out.failed.has('check') ? 'noop' : 'edge_changed');
-
-/** The follow edge as read, when the muter follows the target. */
-export interface FollowRef {
-  readonly order: string;
-}
-
-/** The edge's and the followers-list entry's `muted` flag; an unmute also marks the backfill it owes. */
-function edgeFlag(user: string, target: string, follow: FollowRef, set: boolean, owesBackfill = false): TxPart<Part>[] {
-  return [
-    [
-      'edge',
-      {
-        Update: {
-          TableName: graph(),
-          Key: followEdgeKey(user, target),
-          UpdateExpression: set ? 'SET muted = :t' : owesBackfill ? 'REMOVE muted SET backfillPending = :t' : 'REMOVE muted',
-          ConditionExpression: '#state = :active AND #order = :order',
-          ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
-          ExpressionAttributeValues: { ':active': 'active', ':order': follow.order, ...(set || owesBackfill ? { ':t': true } : {}) },
-        },
-      },
-    ],
-    [
-      'followersEntry',
-      {
-        Update: {
-          TableName: graph(),
-          Key: followListKey('followers', target, follow.order, user),
-          UpdateExpression: set ? 'SET muted = :t' : 'REMOVE muted',
-          ...(set ? { ExpressionAttributeValues: { ':t': true } } : {}),
-        },
-      },
-    ],
-  ];
-}
 
 /**
  * A control's check entry (its condition makes a repeat a no-op, and returns the entry: its
@@ -115,7 +78,7 @@ export async function placeMute(user: string, target: string, follow: FollowRef 
   const out = await transact<Part>([
     ...placed('mute', user, target, follow !== undefined),
     // No follow as read: none may appear before this commits (a bulk import writes edges without a transaction).
-    ...(follow ? [...edgeFlag(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const] : [['noFollow', noActiveFollow(user, target)] as const]),
+    ...(follow ? [...mutedFlagParts(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const] : [['noFollow', noActiveFollow(user, target)] as const]),
   ]);
   if (!out.ok && out.failed.has('check')) return out.old.check?.cleanupPending === true ? 'pending' : 'noop';
   return outcomeOf(out);
@@ -132,25 +95,13 @@ export async function mutePendingCleared(user: string, target: string): Promise<
   }
 }
 
-function noActiveFollow(user: string, target: string): TxItem {
-  return {
-    ConditionCheck: {
-      TableName: graph(),
-      Key: followEdgeKey(user, target),
-      ConditionExpression: 'attribute_not_exists(pk) OR #state <> :active',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':active': 'active' },
-    },
-  };
-}
-
 /**
  * Set (or clear) the `muted` flag of a follow made without reading the mute — a bulk import's, when
  * the mute changed under it — as a mute (or unmute) of a follow does: the edge as read (`order`)
  * and the followers-list entry, and for a mute the followee out of the follower's pulled set.
  */
 export async function setFollowMuted(user: string, target: string, follow: FollowRef, muted: boolean): Promise<'done' | 'edge_changed'> {
-  const out = await transact<Part>([...edgeFlag(user, target, follow, muted), muted && ['pulledSet', { Update: removePulledUpdate(user, target) }]]);
+  const out = await transact<Part>([...mutedFlagParts(user, target, follow, muted), muted && ['pulledSet', { Update: removePulledUpdate(user, target) }]]);
   return out.ok ? 'done' : 'edge_changed';
 }
 
@@ -163,23 +114,11 @@ export async function liftMute(user: string, target: string, follow: (FollowRef 
   const followParts: TxPart<Part>[] = !follow
     ? []
     : [
-        ...edgeFlag(user, target, follow, false, !follow.pulled),
+        ...mutedFlagParts(user, target, follow, false, !follow.pulled),
         ['pulledAsRead', pulledAsRead(target, follow.pulled)],
         follow.pulled && ['pulledSet', { Update: addPulledUpdate(user, target) }],
       ];
   return outcomeOf(await transact<Part>([...lifted('mute', user, target, true), ...followParts]));
-}
-
-/** The followee's `pulled` flag is still as read (the pull job sets it on the profile and its shards at once). */
-function pulledAsRead(target: string, pulled: boolean): TxItem {
-  return {
-    ConditionCheck: {
-      TableName: graph(),
-      Key: profileKey(target),
-      ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
-      ExpressionAttributeValues: pulled ? { ':true': true } : { ':false': false },
-    },
-  };
 }
 
 /** Place a block and its mirror: 'done', 'noop' (it already stood) or 'edge_changed' (a conflicting transaction: retry). */

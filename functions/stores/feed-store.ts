@@ -1,6 +1,8 @@
 /**
- * The feed table: authors' timelines (`t#`), home feeds (`f#`) and their head items. The only
- * importer of the DynamoDB client for it; every key comes from model/.
+ * Activities and feeds: authors' timelines (`t#`), home feeds (`f#`) and their head items in the
+ * feed table, and each original's foreignId marker in the graph table (written in one transaction
+ * with it). The one store that writes these items — other stores' transactions take a head's
+ * update from here (addPulledUpdate) — and every key comes from model/.
  *
  * Access patterns:
  *   timeline page / home-feed page   one Query on one partition, by rk range (pageInput)
@@ -10,8 +12,8 @@
  *   head item                        GetItem / UpdateItem at (f#owner, 0)
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { foreignIdItem } from '../model/foreign-id.js';
+import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { parseProfile, profileKey } from '../model/profile.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
@@ -20,9 +22,10 @@ import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } 
 import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { cancellationCodes, isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryAll, queryPage } from '../platform/dynamo/query.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
+import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 
 const feed = () => tableName('feed');
@@ -39,27 +42,38 @@ export async function putOriginal(item: TimelineItem): Promise<void> {
  * already there (or a concurrent post holds it): nothing was written.
  */
 export async function putOriginalWithMarker(item: TimelineItem & { foreignId: string }): Promise<'created' | 'exists'> {
+  const out = await transact([
+    ['original', { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }],
+    ['marker', { Put: { TableName: tableName('graph'), Item: foreignIdItem(item.actor, item.foreignId, item.rk, item.id), ConditionExpression: 'attribute_not_exists(pk)' } }],
+  ]);
+  return out.ok ? 'created' : 'exists';
+}
+
+/** The rk a foreignId marker names, if the marker exists. */
+export async function markedOriginal(actor: string, foreignId: string): Promise<bigint | undefined> {
+  const { Item } = await doc.send(new GetCommand({ TableName: tableName('graph'), Key: foreignIdKey(actor, foreignId), ConsistentRead: true }));
+  return Item ? markedRk(Item) : undefined;
+}
+
+/** Free a foreignId, if its marker still names the original at `rk`. */
+export async function releaseForeignId(actor: string, foreignId: string, rk: bigint): Promise<void> {
   try {
     await doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            Put: {
-              TableName: tableName('graph'),
-              Item: foreignIdItem(item.actor, item.foreignId, item.rk, item.id),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
+      new DeleteCommand({
+        TableName: tableName('graph'),
+        Key: foreignIdKey(actor, foreignId),
+        ConditionExpression: 'rk = :rk',
+        ExpressionAttributeValues: { ':rk': rk },
       }),
     );
-    return 'created';
   } catch (error) {
-    if (cancellationCodes(error)) return 'exists';
-    throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
   }
 }
+
+/** Delete up to `limit` of `actor`'s foreignId markers (an erase). Returns how many. */
+export const deleteForeignIdMarkers = (actor: string, limit: number): Promise<number> =>
+  deletePartitionPage({ table: tableName('graph'), pk: foreignIdKey(actor, '').pk, sortKey: 'sk' }, limit);
 
 /** The stored original at (author, rk), tombstones included; strongly consistent. */
 export async function getOriginal(author: string, rk: bigint): Promise<Item | undefined> {
@@ -356,7 +370,7 @@ export async function removePulled(owner: string, author: string): Promise<void>
   await doc.send(new UpdateCommand(removePulledUpdate(owner, author)));
 }
 
-/** The update that adds `author` to `owner`'s pulled set (for transactions in graph-store). */
+/** The update that adds `author` to `owner`'s pulled set (for transactions in follow-store). */
 export const addPulledUpdate = (owner: string, author: string) => ({
   TableName: feed(),
   Key: feedHeadKey(owner),

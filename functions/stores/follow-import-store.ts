@@ -1,26 +1,25 @@
 /**
- * The graph table as a bulk follow import uses it (services/bulk/follows.ts): the graph read in
- * one strongly consistent BatchGet, follow edges and list entries written with BatchWriteItem,
- * the journal (model/follow-import.ts), and counter changes in transactions that each put a mark,
- * so a retried one adds nothing twice. Every key comes from model/.
+ * The graph table as a bulk follow import reads it (services/bulk/follows.ts): the graph read in
+ * one strongly consistent BatchGet, and the import's journal (model/follow-import.ts). The
+ * follows it writes — edges, list entries, counts — go through their owner, follow-store.ts.
+ * Every key comes from model/.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../model/erasure.js';
-import { activeEdgeItem, type Edge, followEdgeKey, followOrder, parseEdge } from '../model/follow-edge.js';
-import { type CountChange, type FollowPair, type ImportJournal, importCountMarkKey, importJournalKey, IMPORT_JOURNAL_TTL_SECONDS, importTicks, journalItem, parseJournal } from '../model/follow-import.js';
-import { followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
-import { followerShardKey, parseProfile, type Profile, profileKey } from '../model/profile.js';
+import { type Edge, followEdgeKey, parseEdge } from '../model/follow-edge.js';
+import { type CountChange, type FollowPair, type ImportJournal, importCountMarkKey, importJournalKey, IMPORT_JOURNAL_TTL_SECONDS, journalItem, parseJournal } from '../model/follow-import.js';
+import { parseProfile, type Profile, profileKey } from '../model/profile.js';
 import { checkPrefix, controlCheckKey, controlPartition, hashOfCheckSk, mirrorPrefix, otherOfControlSk } from '../model/user-controls.js';
 import { shortHash } from '../model/short-hash.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
-import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { queryAll } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { forEachLimit } from '../platform/pool.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { transact, type TxPart } from '../platform/dynamo/transact.js';
+import { countUpdates } from './follow-store.js';
 
 const graph = () => tableName('graph');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -134,54 +133,7 @@ export async function saveImportJournal(batchId: string, journal: ImportJournal)
   await doc.send(new PutCommand({ TableName: graph(), Item: journalItem(batchId, journal, nowSeconds()) }));
 }
 
-// ---- edges and lists ---------------------------------------------------------------------------
-
-export interface NewFollow {
-  readonly index: number;
-  readonly muted: boolean;
-  readonly backfillPending: boolean;
-}
-
-/**
- * The follows of a batch planned at `nonce`: both list entries of every one first, then the edges —
- * so an unfollow (which needs the edge) never runs between an edge and its entries. Every key and
- * value is fixed by the plan: writing them again rewrites the same items.
- */
-export async function writeImportedFollows(pairs: readonly FollowPair[], nonce: bigint, follows: readonly NewFollow[]): Promise<void> {
-  const entries = follows.flatMap(({ index, muted }) => {
-    const { follower, followee } = pairs[index]!;
-    const order = followOrder(importTicks(nonce, index));
-    return [followListItem('followers', followee, order, follower, muted), followListItem('following', follower, order, followee)];
-  });
-  await batchWriteAll(graph(), entries.map((Item) => ({ PutRequest: { Item } })));
-  const edges = follows.map(({ index, muted, backfillPending }) =>
-    activeEdgeItem(pairs[index]!.follower, pairs[index]!.followee, importTicks(nonce, index), backfillPending, muted),
-  );
-  await batchWriteAll(graph(), edges.map((Item) => ({ PutRequest: { Item } })));
-}
-
-/** Delete both list entries of follows at these orders (entries no edge stands behind). */
-export async function deleteListEntries(entries: readonly { follower: string; followee: string; order: string }[]): Promise<void> {
-  const keys = entries.flatMap(({ follower, followee, order }) => [followListKey('followers', followee, order, follower), followListKey('following', follower, order, followee)]);
-  await batchWriteAll(graph(), keys.map((Key) => ({ DeleteRequest: { Key } })));
-}
-
-/**
- * `follower`'s following-list entries at orders since `sinceTicks` (newest first): the follows they
- * made from then on. One Query of a key range of their list.
- */
-export async function followsSince(follower: string, sinceTicks: bigint, untilTicks: bigint): Promise<{ followee: string; order: string }[]> {
-  const items = await queryAll({
-    TableName: graph(),
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :newest AND :oldest',
-    // An entry's sort key is `<order>#<followee>`; '$' sorts right after '#'.
-    ExpressionAttributeValues: { ':pk': followListPartition('following', follower), ':newest': followOrder(untilTicks), ':oldest': `${followOrder(sinceTicks)}$` },
-    ConsistentRead: true,
-  });
-  return items.map((i) => ({ followee: memberOfListSortKey(String(i.sk)), order: String(i.sk).slice(0, String(i.sk).indexOf('#')) }));
-}
-
-// ---- counters ----------------------------------------------------------------------------------
+// ---- counts ------------------------------------------------------------------------------------
 
 /**
  * Counter transaction `n` of a batch planned at `nonce`: its mark (conditioned: absent) and its
@@ -191,14 +143,7 @@ export async function followsSince(follower: string, sinceTicks: bigint, untilTi
  */
 export async function applyImportCounts(batchId: string, nonce: bigint, n: number, changes: readonly CountChange[], shard: number): Promise<'applied' | 'already'> {
   const mark = { ...importCountMarkKey(batchId, nonce, n), expiresAt: nowSeconds() + IMPORT_JOURNAL_TTL_SECONDS };
-  const updates = changes.map((c) => ({
-    Update: {
-      TableName: graph(),
-      Key: c.counter === 'followers' ? followerShardKey(c.userId, shard) : profileKey(c.userId),
-      UpdateExpression: `ADD ${c.counter} :n`,
-      ExpressionAttributeValues: { ':n': c.by },
-    },
-  }));
+  const updates = countUpdates(changes, shard);
   const parts: TxPart<string>[] = [['mark', { Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }], ...updates.map((u, i) => [`count:${i}`, u] as const)];
   return retrying(`import counts ${batchId} #${n}`, RETRY.request, async () => {
     const out = await transact(parts);

@@ -5,7 +5,7 @@
  * its version), its order item moved, and the head's per-day counts — so counts stay exact, and a
  * redelivered or concurrent job either finds its events applied or loses the race and retries.
  */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   actorIndexKey,
   actorIndexPartition,
@@ -31,11 +31,10 @@ import {
 import { timelineKey } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { cancellationCodes } from '../platform/dynamo/errors.js';
 import { itemId, packTransactions, transact, type TxItem } from '../platform/dynamo/transact.js';
 import { type Item, type Page, queryAll, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
-import { readGraphKeys } from './graph-store.js';
+import { readGraphKeys } from './follow-store.js';
 
 const graph = () => tableName('graph');
 
@@ -152,7 +151,7 @@ export type ChangeOutcome = 'done' | 'retry' | 'source_gone' | { readonly overLi
  * A group's new state and its order item, the group conditioned on `previous` (as read); the old
  * order item goes when the group's update time moved (a page shows it at its new place).
  */
-function groupPuts(recipient: string, previous: GroupState | undefined, next: GroupState, expiresAt: number | undefined): object[] {
+function groupPuts(recipient: string, previous: GroupState | undefined, next: GroupState, expiresAt: number | undefined): TxItem[] {
   const stored = { ...groupAttributes(next), expiresAt };
   const moved = previous !== undefined && previous.updatedTicks !== next.updatedTicks;
   return [
@@ -163,20 +162,14 @@ function groupPuts(recipient: string, previous: GroupState | undefined, next: Gr
 }
 
 /** A group and its order item deleted, if the group is still at `state`'s version. */
-const groupDeletes = (recipient: string, state: GroupState): object[] => [
+const groupDeletes = (recipient: string, state: GroupState): TxItem[] => [
   { Delete: { TableName: graph(), Key: groupKey(recipient, state.gid), ...groupCondition(state) } },
   { Delete: { TableName: graph(), Key: orderKey(recipient, state.updatedTicks, state.gid) } },
 ];
 
 /** Send a transaction; false if it was cancelled (a condition failed or it lost a race: re-read). */
-async function transactOrLost(items: readonly object[]): Promise<boolean> {
-  try {
-    await doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)) return false;
-    throw error;
-  }
+async function transactOrLost(items: readonly TxItem[]): Promise<boolean> {
+  return (await transact(items.map((item, i) => [`item${i}`, item] as const))).ok;
 }
 
 /** The named parts of one group change's transaction: read by name, not by position (platform/dynamo/transact.ts). */

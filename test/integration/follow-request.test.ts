@@ -40,7 +40,7 @@ describe('a follow request', () => {
 
   it('of a pulled user commits at its first attempt: the shard it read holds the flag its transaction checks', async () => {
     const [fan, celeb] = [uid('fan'), uid('celeb')];
-    const { setPulled } = await import('../../functions/stores/graph-store.js');
+    const { setPulled } = await import('../../functions/stores/follow-store.js');
     await setPulled(celeb, true);
     const before = meter.snapshot();
     expect((await api('PUT', `/following/${celeb}`, { on: own, as: fan })).status).toBe(204);

@@ -13,8 +13,7 @@ import { ConflictError, ValidationError } from '../../model/errors.js';
 import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { nowTicks, ticksFromIso } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { getOriginal } from '../../stores/feed-store.js';
-import { markedOriginal } from '../../stores/graph-store.js';
+import { getOriginal, markedOriginal } from '../../stores/feed-store.js';
 import { FUTURE_TOLERANCE_MS, postActivity } from '../posting.js';
 
 export interface ImportedActivity {

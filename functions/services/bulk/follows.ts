@@ -31,18 +31,8 @@ import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { setFollowMuted } from '../../stores/controls-store.js';
 import { hasOriginals } from '../../stores/feed-store.js';
-import {
-  applyImportCounts,
-  deleteListEntries,
-  followsSince,
-  getImportJournal,
-  type ImportRead,
-  readForImport,
-  saveImportJournal,
-  startImportJournal,
-  writeImportedFollows,
-} from '../../stores/follow-import-store.js';
-import { addPulledWhileFollowing } from '../../stores/graph-store.js';
+import { applyImportCounts, getImportJournal, type ImportRead, readForImport, saveImportJournal, startImportJournal } from '../../stores/follow-import-store.js';
+import { addPulledWhileFollowing, deleteListEntries, followsSince, writeImportedFollows } from '../../stores/follow-store.js';
 import { checkThreshold, unfollow } from '../following.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob, enqueueJobs } from '../jobs/bus.js';

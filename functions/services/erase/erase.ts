@@ -6,7 +6,7 @@
  */
 import { ERASE_PHASES, type ErasePhase } from '../../model/erasure.js';
 import { logger } from '../../platform/logger.js';
-import { markErased } from '../../stores/graph-store.js';
+import { markErased } from '../../stores/erasure-store.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob } from '../jobs/bus.js';
 import { phaseSteps } from './phases.js';

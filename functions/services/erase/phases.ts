@@ -29,8 +29,8 @@ import { COMMENT_KIND } from '../../model/reaction.js';
 import { type Control, isErasedTarget, kindOfControlSk, mirrorKey, otherOfControlSk } from '../../model/user-controls.js';
 import { parseLedgerEntry } from '../../model/user-ledger.js';
 import { allControls, deleteControlItem, keepControlOfErased } from '../../stores/controls-store.js';
-import { deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
-import { deleteEdgeItem, deleteGraphPartitionPage, getEdge, listPage, removeEdge, userGraphPartitions } from '../../stores/graph-store.js';
+import { deleteForeignIdMarkers, deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
+import { deleteEdgeItem, deleteOwnFollowItems, getEdge, listPage, removeEdge } from '../../stores/follow-store.js';
 import { deleteNotificationPage } from '../../stores/notification-store.js';
 import {
   deleteCounter,
@@ -152,7 +152,8 @@ const controls: Step = async (user) => {
 
 const rest: Step = async (user) => {
   let deleted = await deleteActivityEntriesPage(user, 100);
-  for (const pk of userGraphPartitions(user)) deleted += await deleteGraphPartitionPage(pk, 100);
+  deleted += await deleteOwnFollowItems(user, 100);
+  deleted += await deleteForeignIdMarkers(user, 100);
   return deleted > 0;
 };
 

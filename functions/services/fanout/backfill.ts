@@ -8,7 +8,7 @@ import { setting } from '../../../lib/defs/config.js';
 import type { Edge } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
-import { clearPending, getEdge, getProfile } from '../../stores/graph-store.js';
+import { clearPending, getEdge, getProfile } from '../../stores/follow-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
 import { noLongerLive } from './shared.js';

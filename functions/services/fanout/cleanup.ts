@@ -11,7 +11,7 @@
  */
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
-import { clearPending, deleteGoneEdge, getEdge } from '../../stores/graph-store.js';
+import { clearPending, deleteGoneEdge, getEdge } from '../../stores/follow-store.js';
 import { nowTicks } from '../../platform/clock.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';

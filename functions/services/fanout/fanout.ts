@@ -12,7 +12,7 @@
  * starts after the mark, deletes them) or our re-check sees the mark. In a batch every page's
  * writes finish before the one re-check, so each page keeps that order.
  */
-import { listPage } from '../../stores/graph-store.js';
+import { listPage } from '../../stores/follow-store.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';

@@ -4,7 +4,7 @@
  * follower's pulled set (their home-feed head), only while that follower still follows.
  */
 import { nowTicks } from '../../platform/clock.js';
-import { addPulledWhileFollowing, getProfile, markPulledSince, setPulled } from '../../stores/graph-store.js';
+import { addPulledWhileFollowing, getProfile, markPulledSince, setPulled } from '../../stores/follow-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Job } from '../jobs/jobs.js';
 import { FOLLOWER_PAGE, followerPage } from './shared.js';

@@ -9,7 +9,7 @@
  * deletes for copies that were never written.
  */
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { getProfile } from '../../stores/graph-store.js';
+import { getProfile } from '../../stores/follow-store.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals, pushPulledRemoval } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';

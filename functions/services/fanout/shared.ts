@@ -8,7 +8,7 @@
  */
 import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { getOriginalsAndOwnCopies } from '../../stores/feed-store.js';
-import { listPage } from '../../stores/graph-store.js';
+import { listPage } from '../../stores/follow-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { Job } from '../jobs/jobs.js';
 

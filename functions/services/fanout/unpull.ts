@@ -7,7 +7,7 @@
  */
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals, removePulled } from '../../stores/feed-store.js';
-import { getProfile, setPulled } from '../../stores/graph-store.js';
+import { getProfile, setPulled } from '../../stores/follow-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';

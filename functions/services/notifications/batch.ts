@@ -21,7 +21,7 @@
 import { logger } from '../../platform/logger.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { readGraphKeys } from '../../stores/graph-store.js';
+import { readGraphKeys } from '../../stores/follow-store.js';
 import { groupReadKeys, readHeadItems } from '../../stores/notification-store.js';
 import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';

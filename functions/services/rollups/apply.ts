@@ -33,7 +33,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DynamoDBStreamWindowEvent, WindowStateJson } from '../../../lib/defs/stream-window.js';
 import { recordSegmentId, rollupCommitItem, rollupCommitPartition, segmentIdOf } from '../../model/rollup-segment.js';
-import { erasureMarked } from '../../stores/graph-store.js';
+import { erasureMarked } from '../../stores/erasure-store.js';
 import { newestRollupCommit, putRollupCommit, putStatItems, rollupCommitsWithin } from '../../stores/stats-store.js';
 import { activityOf, addActivity, emptyAggregate, type PlanOptions, type SegmentItems, segmentItems } from './plan.js';
 import {

@@ -42,7 +42,6 @@ import {
   notificationPartition,
   ORDER_PREFIX,
   orderKey,
-  orderSortKey,
   parseGroup,
   parseGroupId,
 } from '../../../model/notification.js';

@@ -1,6 +1,9 @@
 /**
- * The graph table: follow edges and lists, profiles, foreignId markers. The only importer of the
- * DynamoDB client for it; every key comes from model/.
+ * Follows, in the graph table: edges, both lists' entries, profiles with their follower-count
+ * shards and `pulled` flags. The one store that writes these items: the controls' and an import's
+ * transactions take their parts from here (mutedFlagParts, countUpdates). Every key comes from
+ * model/; other stores own the graph table's other items (controls-store, notification-store,
+ * social-store, erasure-store, follow-import-store's journal, feed-store's foreignId markers).
  *
  * A follow or unfollow is one transaction: the edge (whose condition makes a repeat a no-op),
  * both list entries, both counters and — for a pulled followee — the follower's pulled set in
@@ -8,19 +11,19 @@
  * The followee's count is one of its follower-count shards (model/profile.ts), so follows of one
  * user at once do not all hold one item; a profile read sums them (one Query).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { erasureKey, erasureShardKey } from '../model/erasure.js';
-import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, parseEdge, type PendingFlag } from '../model/follow-edge.js';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { erasureShardKey } from '../model/erasure.js';
+import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, followOrder, parseEdge, type PendingFlag } from '../model/follow-edge.js';
+import { type CountChange, type FollowPair, importTicks } from '../model/follow-import.js';
 import { type FollowList, followListItem, followListKey, followListPartition, memberOfListSortKey } from '../model/follow-lists.js';
 import { controlCheckKey } from '../model/user-controls.js';
-import { foreignIdKey, markedRk } from '../model/foreign-id.js';
-import { allFollowerShardKeys, FOLLOWER_SHARDS, followerShardKey, followerShardOf, parseProfile, type Profile, PROFILE_PREFIX, profileKey } from '../model/profile.js';
+import { allFollowerShardKeys, followerShardKey, followerShardOf, parseProfile, type Profile, PROFILE_PREFIX, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
-import { transact, type TxPart } from '../platform/dynamo/transact.js';
+import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
-import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryAll, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { tableName } from '../platform/env.js';
@@ -285,58 +288,16 @@ export async function deleteEdgeItem(follower: string, followee: string): Promis
   await doc.send(new DeleteCommand({ TableName: graph(), Key: followEdgeKey(follower, followee) }));
 }
 
-/** The partitions of the graph table that belong to one user alone (erased wholesale). */
-export const userGraphPartitions = (userId: string): string[] => [
-  profileKey(userId).pk,
-  followEdgeKey(userId, '').pk,
-  followListPartition('followers', userId),
-  followListPartition('following', userId),
-  foreignIdKey(userId, '').pk,
-];
-
-/** Delete up to `limit` items of a graph partition. Returns how many. */
-export const deleteGraphPartitionPage = (pk: string, limit: number): Promise<number> => deletePartitionPage({ table: graph(), pk, sortKey: 'sk' }, limit);
-
 /**
- * The erase mark (model/erasure.ts): `done` once the job finished. Starting never takes back a
- * finished mark, so a repeated erase keeps answering 404 while it runs again.
+ * Delete up to `limit` items of the follows' partitions that belong to `userId` alone — profile and
+ * count shards, edges, both lists (an erase, after the follows were undone and counted). Returns how many.
  */
-export async function markErased(userId: string, done: boolean): Promise<void> {
-  // The shards' copies first (follows check those): by the time the mark says "erasing", they all do.
-  if (!done) {
-    await batchWriteAll(graph(), Array.from({ length: FOLLOWER_SHARDS }, (_, s) => ({ PutRequest: { Item: erasureShardKey(userId, s) } })));
+export async function deleteOwnFollowItems(userId: string, limit: number): Promise<number> {
+  let deleted = 0;
+  for (const pk of [profileKey(userId).pk, followEdgeKey(userId, '').pk, followListPartition('followers', userId), followListPartition('following', userId)]) {
+    deleted += await deletePartitionPage({ table: graph(), pk, sortKey: 'sk' }, limit);
   }
-  try {
-    await doc.send(
-      new PutCommand({ TableName: graph(), Item: { ...erasureKey(userId), done }, ...(done ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }) }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
-}
-
-/**
- * The user's profile and whether an erase of them finished: the profile's Query and the mark's
- * GetItem in parallel (2 read units, strongly consistent).
- */
-export async function profileAndErasure(userId: string): Promise<{ profile: Profile; erased: boolean }> {
-  const [items, mark] = await Promise.all([
-    queryPage({
-      TableName: graph(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-      ExpressionAttributeValues: { ':pk': profileKey(userId).pk, ':p': PROFILE_PREFIX },
-      ConsistentRead: true,
-    }).then((page) => page.items),
-    doc.send(new GetCommand({ TableName: graph(), Key: erasureKey(userId), ConsistentRead: true })).then((out) => out.Item),
-  ]);
-  return { profile: parseProfile(items), erased: mark?.done === true && items.length === 0 };
-}
-
-/** Which of `userIds` have an erase mark, finished or not (BatchGet, 100 keys per call). */
-export async function erasureMarked(userIds: readonly string[]): Promise<Set<string>> {
-  const byPk = new Map(userIds.map((u) => [erasureKey(u).pk, u]));
-  const found = await batchGetAll(graph(), userIds.map(erasureKey));
-  return new Set(found.map((item) => byPk.get(String(item.pk))!).filter((u) => u !== undefined));
+  return deleted;
 }
 
 // ---- lists -------------------------------------------------------------------------------------
@@ -368,26 +329,127 @@ export async function listPage(which: FollowList, userId: string, limit: number,
   return mapPage(page, (i) => ({ userId: memberOfListSortKey(String(i.sk)), muted: i.muted === true }), String);
 }
 
-// ---- foreignId markers -------------------------------------------------------------------------
+// ---- imported follows (services/bulk/follows.ts) ---------------------------------------------------------------------------
 
-/** The rk a foreignId marker names, if the marker exists. */
-export async function markedOriginal(actor: string, foreignId: string): Promise<bigint | undefined> {
-  const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: foreignIdKey(actor, foreignId), ConsistentRead: true }));
-  return Item ? markedRk(Item) : undefined;
+export interface NewFollow {
+  readonly index: number;
+  readonly muted: boolean;
+  readonly backfillPending: boolean;
 }
 
-/** Free a foreignId, if its marker still names the original at `rk`. */
-export async function releaseForeignId(actor: string, foreignId: string, rk: bigint): Promise<void> {
-  try {
-    await doc.send(
-      new DeleteCommand({
-        TableName: graph(),
-        Key: foreignIdKey(actor, foreignId),
-        ConditionExpression: 'rk = :rk',
-        ExpressionAttributeValues: { ':rk': rk },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+/**
+ * The follows of a batch planned at `nonce`: both list entries of every one first, then the edges —
+ * so an unfollow (which needs the edge) never runs between an edge and its entries. Every key and
+ * value is fixed by the plan: writing them again rewrites the same items.
+ */
+export async function writeImportedFollows(pairs: readonly FollowPair[], nonce: bigint, follows: readonly NewFollow[]): Promise<void> {
+  const entries = follows.flatMap(({ index, muted }) => {
+    const { follower, followee } = pairs[index]!;
+    const order = followOrder(importTicks(nonce, index));
+    return [followListItem('followers', followee, order, follower, muted), followListItem('following', follower, order, followee)];
+  });
+  await batchWriteAll(graph(), entries.map((Item) => ({ PutRequest: { Item } })));
+  const edges = follows.map(({ index, muted, backfillPending }) =>
+    activeEdgeItem(pairs[index]!.follower, pairs[index]!.followee, importTicks(nonce, index), backfillPending, muted),
+  );
+  await batchWriteAll(graph(), edges.map((Item) => ({ PutRequest: { Item } })));
+}
+
+/** Delete both list entries of follows at these orders (entries no edge stands behind). */
+export async function deleteListEntries(entries: readonly { follower: string; followee: string; order: string }[]): Promise<void> {
+  const keys = entries.flatMap(({ follower, followee, order }) => [followListKey('followers', followee, order, follower), followListKey('following', follower, order, followee)]);
+  await batchWriteAll(graph(), keys.map((Key) => ({ DeleteRequest: { Key } })));
+}
+
+/**
+ * `follower`'s following-list entries at orders since `sinceTicks` (newest first): the follows they
+ * made from then on. One Query of a key range of their list.
+ */
+export async function followsSince(follower: string, sinceTicks: bigint, untilTicks: bigint): Promise<{ followee: string; order: string }[]> {
+  const items = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :newest AND :oldest',
+    // An entry's sort key is `<order>#<followee>`; '$' sorts right after '#'.
+    ExpressionAttributeValues: { ':pk': followListPartition('following', follower), ':newest': followOrder(untilTicks), ':oldest': `${followOrder(sinceTicks)}$` },
+    ConsistentRead: true,
+  });
+  return items.map((i) => ({ followee: memberOfListSortKey(String(i.sk)), order: String(i.sk).slice(0, String(i.sk).indexOf('#')) }));
+}
+
+/** Count changes of follows written outside the follow transaction (an import): followers on follower-count shard `shard` of each followee, following on each follower's profile item. */
+export const countUpdates = (changes: readonly CountChange[], shard: number): TxItem[] =>
+  changes.map((c) => ({
+    Update: {
+      TableName: graph(),
+      Key: c.counter === 'followers' ? followerShardKey(c.userId, shard) : profileKey(c.userId),
+      UpdateExpression: `ADD ${c.counter} :n`,
+      ExpressionAttributeValues: { ':n': c.by },
+    },
+  }));
+
+// ---- parts of the controls' transactions (stores/controls-store.ts) ------------------------------
+
+/** The follow edge as read, when the muter follows the target. */
+export interface FollowRef {
+  readonly order: string;
+}
+
+/**
+ * A mute's (or unmute's) parts on the follow: the edge's and the followers-list entry's `muted`
+ * flag, the edge conditioned on being the one read (`order`); an unmute also marks the backfill it owes.
+ */
+export function mutedFlagParts(user: string, target: string, follow: FollowRef, set: boolean, owesBackfill = false): TxPart<'edge' | 'followersEntry'>[] {
+  return [
+    [
+      'edge',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followEdgeKey(user, target),
+          UpdateExpression: set ? 'SET muted = :t' : owesBackfill ? 'REMOVE muted SET backfillPending = :t' : 'REMOVE muted',
+          ConditionExpression: '#state = :active AND #order = :order',
+          ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+          ExpressionAttributeValues: { ':active': 'active', ':order': follow.order, ...(set || owesBackfill ? { ':t': true } : {}) },
+        },
+      },
+    ],
+    [
+      'followersEntry',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followListKey('followers', target, follow.order, user),
+          UpdateExpression: set ? 'SET muted = :t' : 'REMOVE muted',
+          ...(set ? { ExpressionAttributeValues: { ':t': true } } : {}),
+        },
+      },
+    ],
+  ];
+}
+
+
+/** A condition: `user` does not follow `target` (no edge, or one that is not active). */
+export function noActiveFollow(user: string, target: string): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: graph(),
+      Key: followEdgeKey(user, target),
+      ConditionExpression: 'attribute_not_exists(pk) OR #state <> :active',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':active': 'active' },
+    },
+  };
+}
+
+
+/** The followee's `pulled` flag is still as read (the pull job sets it on the profile and its shards at once). */
+export function pulledAsRead(target: string, pulled: boolean): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: graph(),
+      Key: profileKey(target),
+      ConditionExpression: pulled ? 'pulled = :true' : 'attribute_not_exists(pulled) OR pulled = :false',
+      ExpressionAttributeValues: pulled ? { ':true': true } : { ':false': false },
+    },
+  };
 }
