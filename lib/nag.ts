@@ -10,7 +10,7 @@ import { type CfnElement, type Stack, Token, Validations } from 'aws-cdk-lib';
 import { CfnRoute, HttpApi, WebSocketApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IConstruct } from 'constructs';
 import { realtimeConstructIds } from './constructs/realtime.js';
-import { constructId, defaultRoute, eventSources, functionList, type QueueId, REALTIME_STAGE } from './defs/index.js';
+import { constructId, defaultRoute, eventSources, functionList, type OperationId, type QueueId, REALTIME_STAGE, routeKey, routeSpecs } from './defs/index.js';
 
 export interface NagAcknowledgement {
   /** The constructs the finding is accepted on (their children included). */
@@ -22,11 +22,13 @@ export interface NagAcknowledgement {
 const constructName = (id: string) => constructId(id);
 
 /**
- * The routes that are public by design — a deliberate list, NOT derived from `auth: false` in the
- * route definitions: a new route without the authorizer is reported (AwsSolutions-APIG4) until it
- * is added here, with the reason below still true. Each is cheap: its function reads no table.
+ * The routes that are public by design — a deliberate list of operations, NOT derived from
+ * `access: 'public'` in the route definitions: a new route without the authorizer is reported
+ * (AwsSolutions-APIG4) until it is added here, with the reason below still true. Each is cheap:
+ * its function reads no table.
  */
-export const PUBLIC_ROUTE_KEYS: readonly string[] = ['GET /health', 'GET /openapi.json', defaultRoute.routeKey];
+const PUBLIC_OPERATIONS: readonly OperationId[] = ['getHealth', 'getOpenApiDocument'];
+export const PUBLIC_ROUTE_KEYS: readonly string[] = [...PUBLIC_OPERATIONS.map((id) => routeKey(routeSpecs[id])), defaultRoute.routeKey];
 
 /**
  * The accepted findings of `stack`. `_feedTableArnToken` is unused since the feed table lost its

@@ -1,13 +1,13 @@
 /**
  * The API route table in docs/api.md, generated from the route list (lib/defs/routes.ts) and the
- * route → schema table (functions/http/operations.ts) — the same sources the edge validates with
+ * schema table (functions/http/operations.ts) — the same sources the edge validates with
  * and GET /openapi.json is built from. `npm run docs:routes` rewrites it between its markers;
  * test/unit/docs-routes.test.ts fails when the file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type OperationKey, operations } from '../functions/http/operations.js';
-import { routeKey, routes } from '../lib/defs/routes.js';
+import { operations } from '../functions/http/operations.js';
+import { routes } from '../lib/defs/routes.js';
 import { withGeneratedSection } from './docs-markers.js';
 
 export const apiDoc = resolve(import.meta.dirname, '..', 'docs', 'api.md');
@@ -16,14 +16,12 @@ const END = '<!-- routes:end -->';
 
 /** The markdown table: one row per route, in the route list's order. */
 export function routeTable(): string {
-  const rows = routes
-    .filter((r) => routeKey(r) in operations)
-    .map((r) => {
-      const op = operations[routeKey(r) as OperationKey];
-      const who = !r.auth ? 'public' : r.scopes?.length ? `admin (\`${r.scopes.join('`, `')}\`)` : 'token';
-      const statuses = Object.keys(op.responses).join(', ');
-      return `| ${r.method} | \`${r.path}\` | ${who} | ${statuses} | ${op.summary.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`;
-    });
+  const rows = routes.map((r) => {
+    const op = operations[r.id];
+    const who = !r.auth ? 'public' : r.scopes?.length ? `admin (\`${r.scopes.join('`, `')}\`)` : 'token';
+    const statuses = Object.keys(op.responses).join(', ');
+    return `| ${r.method} | \`${r.path}\` | ${who} | ${statuses} | ${op.summary.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`;
+  });
   return ['| method | path | caller | success | what |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -1397,13 +1397,14 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). */
+            /** @description A token without the `tickfeed/admin` scope (the authorizer's `GatewayMessage`). The handler checks the scope too (problem+json), should the route ever be deployed without it. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GatewayMessage"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

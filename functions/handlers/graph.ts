@@ -1,19 +1,13 @@
 /**
- * The follow graph over HTTP:
- *   PUT    /following/{userId}          follow (204; repeat = 204, no change)
- *   DELETE /following/{userId}          unfollow (204; not following = 204)
- *   GET    /users/{userId}/followers    ?limit=1..100 (20) &cursor=<next>  newest follow first
- *   GET    /users/{userId}/following    same
- *   GET    /users/{userId}              { userId, followers, following }
- * A page is `{ items: [{ userId }], next }` (services/list-page.ts); `next` is null on the last.
+ * The follow graph over HTTP: follow and unfollow (204, idempotent), a user's followers and
+ * following (newest follow first, `{ items: [{ userId }], next }` pages: services/list-page.ts),
+ * and a user's follow counts.
  */
 import type { FollowList } from '../model/follow-lists.js';
 import { follow, listFollows, profileOf, unfollow } from '../services/following.js';
-import { callerId } from '../http/caller.js';
 import { json, routes } from '../http/handler.js';
-import { parseRequest } from '../http/parse-request.js';
 import { type ListQuery, listRequest } from '../http/schemas.js';
-import type { AuthedEvent, HttpResult } from '../http/types.js';
+import type { HttpResult } from '../http/types.js';
 
 const noContent: HttpResult = { statusCode: 204 };
 
@@ -21,27 +15,16 @@ async function list(which: FollowList, userId: string, query: ListQuery): Promis
   return json(200, await listFollows(which, userId, listRequest(query)));
 }
 
-export const handler = routes<AuthedEvent>({
-  'PUT /following/{userId}': async (event) => {
-    const caller = callerId(event);
-    await follow(caller, parseRequest(event, 'PUT /following/{userId}').path.userId);
+export const handler = routes('graph', {
+  follow: async ({ caller, path }) => {
+    await follow(caller.userId, path.userId);
     return noContent;
   },
-  'DELETE /following/{userId}': async (event) => {
-    const caller = callerId(event);
-    await unfollow(caller, parseRequest(event, 'DELETE /following/{userId}').path.userId);
+  unfollow: async ({ caller, path }) => {
+    await unfollow(caller.userId, path.userId);
     return noContent;
   },
-  'GET /users/{userId}/followers': async (event) => {
-    const { path, query } = parseRequest(event, 'GET /users/{userId}/followers');
-    return list('followers', path.userId, query);
-  },
-  'GET /users/{userId}/following': async (event) => {
-    const { path, query } = parseRequest(event, 'GET /users/{userId}/following');
-    return list('following', path.userId, query);
-  },
-  'GET /users/{userId}': async (event) => {
-    const { userId } = parseRequest(event, 'GET /users/{userId}').path;
-    return json(200, { userId, ...(await profileOf(userId)) });
-  },
+  listFollowers: async ({ path, query }) => list('followers', path.userId, query),
+  listFollowing: async ({ path, query }) => list('following', path.userId, query),
+  getFollowCounts: async ({ path }) => json(200, { userId: path.userId, ...(await profileOf(path.userId)) }),
 });

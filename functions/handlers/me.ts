@@ -1,10 +1,7 @@
-/** GET /me — the caller's user id (from the verified JWT) and their follow counts. */
+/** getMe: the caller's user id (from the verified JWT) and their follow counts. */
 import { profileOf } from '../services/following.js';
-import { callerId } from '../http/caller.js';
-import { httpHandler, json } from '../http/handler.js';
-import type { AuthedEvent } from '../http/types.js';
+import { json, routes } from '../http/handler.js';
 
-export const handler = httpHandler<AuthedEvent>(async (event) => {
-  const userId = callerId(event);
-  return json(200, { userId, ...(await profileOf(userId)) });
+export const handler = routes('me', {
+  getMe: async ({ caller }) => json(200, { userId: caller.userId, ...(await profileOf(caller.userId)) }),
 });

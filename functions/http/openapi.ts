@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the feed API, generated from the route table (lib/defs/routes.ts:
- * methods, paths, auth, scopes) joined with the route → schema table (operations.ts: the zod
+ * operation ids, methods, paths, access) joined with the schema table (operations.ts: the zod
  * schemas the edge validates with). Nothing here describes a parameter or a body by hand.
  *
  * @example
@@ -39,9 +39,7 @@ export function openApiDocument(): Record<string, unknown> {
   const shared: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const key = routeKey(route);
-    const op: OperationSpec | undefined = (operations as Record<string, OperationSpec>)[key];
-    if (!op) throw new Error(`${key} has no entry in functions/http/operations.ts`);
+    const op: OperationSpec = operations[route.id];
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operationObject(route, op, schemas, shared);
   }
   return {
@@ -99,10 +97,15 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
     });
   }
   if (route.scopes?.length) {
-    const handlerToo = op.problems?.[403];
+    // Only admin access sets scopes, and the function checks it too (handler.ts): a problem+json 403 as well.
+    const text = [
+      `A token without the ${route.scopes.map((s) => `\`${s}\``).join(' or ')} scope (the authorizer's \`GatewayMessage\`).`,
+      'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
+      op.problems?.[403],
+    ];
     responses[403] = {
-      description: `A token without the ${route.scopes.map((s) => `\`${s}\``).join(' or ')} scope (the authorizer's \`GatewayMessage\`).${handlerToo ? ` ${handlerToo}` : ''}`,
-      content: { 'application/json': { schema: gateway }, ...(handlerToo && { [PROBLEM_CONTENT_TYPE]: { schema: problem } }) },
+      description: text.filter(Boolean).join(' '),
+      content: { 'application/json': { schema: gateway }, [PROBLEM_CONTENT_TYPE]: { schema: problem } },
     };
   }
   if (op.body) {
@@ -123,7 +126,7 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
   responses[500] = sharedRef('InternalServerError', problemResponse('An unexpected failure: `about:blank`, nothing more said.'));
 
   return {
-    operationId: op.operationId,
+    operationId: route.id,
     summary: op.summary,
     ...(op.description && { description: op.description }),
     security: route.auth ? [{ jwt: [...(route.scopes ?? [])] }] : [],

@@ -1,13 +1,14 @@
 /**
- * The route → schema table: one entry per route key of lib/defs/routes.ts (and nothing else —
- * test/unit/operations.test.ts checks both ways). The HTTP edge validates requests with these very
- * schemas (`parseRequest(event, 'POST /activities')`, parse-request.ts) and openapi.ts generates
- * `GET /openapi.json` from them, so the document and the checks cannot drift apart.
+ * The request and response schemas of every route, keyed by the route's operation id (declared,
+ * with its method, path, function, access and rate class, in lib/defs/routes.ts; the `satisfies`
+ * below fails to compile while an id is missing or unknown). The HTTP edge validates requests
+ * with these very schemas before a route's function runs (handler.ts, parse-request.ts) and
+ * openapi.ts generates `GET /openapi.json` from them, so the document and the checks cannot drift
+ * apart.
  *
  * An entry:
  *
- *   'GET /users/{userId}/followers': {
- *     operationId: 'listFollowers',                  // unique camelCase: a typed client's method name
+ *   listFollowers: {
  *     summary: 'Followers, newest follow first.',
  *     path: userIdPath,                              // z.strictObject, one field per {param}
  *     query: listQuery,                              // z.object of optional string fields
@@ -16,10 +17,11 @@
  *     problems: { 400: 'Bad limit or cursor.' },     // problem+json statuses the code raises, and when
  *   },
  *
- * What an entry does not say, openapi.ts derives: security and 401 from the route's `auth`, the
- * authorizer's 403 from its `scopes`, 413 and 415 from `body`, and on every operation API
- * Gateway's 429 and 503 and the unexpected 500. Schemas that should be named types carry
- * `.meta({ id })`; request ones live in schemas.ts, response ones in response-schemas.ts.
+ * What an entry does not say, openapi.ts derives: security and 401 from the route's access, the
+ * authorizer's 403 (and the function's, which checks the scope too) from `admin` access, 413 and
+ * 415 from `body`, and on every operation API Gateway's 429 and 503 and the unexpected 500.
+ * Schemas that should be named types carry `.meta({ id })`; request ones live in schemas.ts,
+ * response ones in response-schemas.ts.
  * Query values arrive as strings, so query fields are strings (or string enums) that the handler
  * converts; a handler's checks beyond the schema (e.g. a window longer than what is kept) are
  * described under `problems[400]`.
@@ -29,6 +31,7 @@
  * (`limit`, `cursor`) and answers `listPageSchema`'s `{ items, next }` (services/list-page.ts).
  */
 import type { z } from 'zod';
+import type { OperationId } from '../../lib/defs/routes.js';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import { missedPageSchema, missedQuery, realtimeInfoSchema } from './realtime-schemas.js';
 import {
@@ -83,7 +86,6 @@ export interface ResponseSpec {
 }
 
 export interface OperationSpec {
-  readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
   readonly path?: z.ZodObject;
@@ -105,75 +107,64 @@ const listProblem = 'Bad limit, a cursor this API did not hand out, or an unknow
 const followListProblems = { 400: `Bad user id. ${listProblem}` } as const;
 
 export const operations = {
-  'GET /health': {
-    operationId: 'getHealth',
+  getHealth: {
     summary: 'Liveness probe.',
     responses: { 200: { description: 'Up.', schema: healthSchema } },
   },
-  'GET /me': {
-    operationId: 'getMe',
+  getMe: {
     summary: "The caller's user id (the token's `sub`) and follow counts.",
     responses: { 200: { description: 'The caller.', schema: followCountsSchema } },
     problems: { 404: 'The caller was erased.' },
   },
-  'GET /rollups/{name}': {
-    operationId: 'getRollupSeries',
+  getRollupSeries: {
     summary: `A rollup series' points, sparse, oldest first (tokens with the \`${ADMIN_SCOPE}\` scope only).`,
     path: rollupPath,
     query: rollupQuery,
     responses: { 200: { description: 'The points.', schema: rollupSeriesSchema } },
     problems: {
       400: 'Bad name, granularity or timestamp, or a range beyond the retained past, more than a day ahead, over 1,440 points or over 100 partition reads.',
-      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
     },
   },
-  'GET /users/{userId}/activity': {
-    operationId: 'getActivityWindow',
+  getActivityWindow: {
     summary: `A user's recent activity buckets, total and segment (their own, or anyone's with the \`${ADMIN_SCOPE}\` scope).`,
     path: userIdPath,
     query: activityWindowQuery,
     responses: { 200: { description: 'The window.', schema: activityWindowSchema } },
     problems: { 400: 'Bad user id or window, or a window longer than what is kept.', 403: `Another user, without the \`${ADMIN_SCOPE}\` scope.` },
   },
-  'PUT /following/{userId}': {
-    operationId: 'follow',
+  follow: {
     summary: 'Follow a user; backfills their recent posts. Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Following (also when already following).' } },
     problems: { 400: 'Yourself, or a bad id.', 403: 'The user has blocked the caller.', 409: 'The caller already follows MAX_FOLLOWING users (default 5,000).' },
   },
-  'DELETE /following/{userId}': {
-    operationId: 'unfollow',
+  unfollow: {
     summary: "Unfollow a user; removes their posts from the caller's feed. Idempotent.",
     path: userIdPath,
     responses: { 204: { description: 'Not following (also when not following before).' } },
     problems: { 400: 'Bad id.' },
   },
-  'GET /users/{userId}/followers': {
-    operationId: 'listFollowers',
+  listFollowers: {
     summary: 'Followers, newest follow first.',
     path: userIdPath,
     query: listQuery,
     responses: followListOk,
     problems: followListProblems,
   },
-  'GET /users/{userId}/following': {
-    operationId: 'listFollowing',
+  listFollowing: {
     summary: 'Followed users, newest follow first.',
     path: userIdPath,
     query: listQuery,
     responses: followListOk,
     problems: followListProblems,
   },
-  'GET /users/{userId}': {
-    operationId: 'getFollowCounts',
+  getFollowCounts: {
     summary: 'Follow counts.',
     path: userIdPath,
     responses: { 200: { description: 'The counts.', schema: followCountsSchema } },
     problems: { 400: 'Bad id.', 404: 'The user was erased.' },
   },
-  'POST /activities': {
-    operationId: 'postActivity',
+  postActivity: {
     summary: `Post an activity as the caller (or, with the \`${ADMIN_SCOPE}\` scope, as \`actor\`).`,
     body: postActivityBody,
     responses: {
@@ -186,58 +177,50 @@ export const operations = {
       409: 'The foreignId names an activity that was deleted or expired.',
     },
   },
-  'GET /activities/{id}': {
-    operationId: 'getActivity',
+  getActivity: {
     summary: 'One activity.',
     path: activityIdPath,
     responses: { 200: { description: 'The activity.', schema: activitySchema } },
     problems: { 404: 'No such activity (or its author blocked the caller).' },
   },
-  'DELETE /activities/{id}': {
-    operationId: 'deleteActivity',
+  deleteActivity: {
     summary: "Delete one of the caller's activities (copies are retracted asynchronously).",
     path: activityIdPath,
     responses: { 204: { description: 'Deleted.' } },
     problems: { 403: 'Not the actor.', 404: "No such activity (or its author blocked the caller)." },
   },
-  'GET /feed': {
-    operationId: 'getHomeFeed',
+  getHomeFeed: {
     summary: "The caller's home feed (optionally only some verbs, or with reactions).",
     query: pageQuery,
     responses: pageOk,
     problems: pageProblems,
   },
-  'GET /users/{userId}/activities': {
-    operationId: 'getUserActivities',
+  getUserActivities: {
     summary: "A user's own activities (their timeline).",
     path: userIdPath,
     query: pageQuery,
     responses: pageOk,
     problems: { 400: `Bad user id. ${pageProblems[400]}`, 404: 'The user blocked the caller: to them the timeline does not exist.' },
   },
-  'GET /feed/aggregated': {
-    operationId: 'getAggregatedFeed',
+  getAggregatedFeed: {
     summary: "The caller's home feed, consecutive activities of one actor and verb on one UTC day folded into a group.",
     query: aggregatedQuery,
     responses: { 200: { description: 'A page of groups, newest first.', schema: aggregatedPageSchema } },
     problems: { 400: 'Bad limit or cursor, or an unknown parameter.' },
   },
-  'PUT /activities/{id}/reactions/{kind}': {
-    operationId: 'react',
+  react: {
     summary: 'React to an activity (one per caller, kind and activity: a repeat changes nothing).',
     path: reactionPath,
     responses: { 204: { description: 'Reacted (also when already so).' } },
     problems: { 400: 'Bad kind, or a kind not in REACTION_KINDS.', 403: "The activity's author has blocked the caller.", 404: 'No such activity.' },
   },
-  'DELETE /activities/{id}/reactions/{kind}': {
-    operationId: 'unreact',
+  unreact: {
     summary: "Remove the caller's reaction (a no-op if there is none).",
     path: reactionPath,
     responses: { 204: { description: 'Not reacting (also when not before).' } },
     problems: { 400: 'Bad kind.', 404: 'No such activity.' },
   },
-  'POST /activities/{id}/comments': {
-    operationId: 'postComment',
+  postComment: {
     summary: 'Comment on an activity (notifies its author).',
     path: activityIdPath,
     body: postCommentBody,
@@ -248,113 +231,97 @@ export const operations = {
       404: 'No such activity.',
     },
   },
-  'GET /activities/{id}/comments': {
-    operationId: 'listComments',
+  listComments: {
     summary: "An activity's comments, newest first.",
     path: activityIdPath,
     query: listQuery,
     responses: { 200: { description: 'A page of comments.', schema: commentPageSchema } },
     problems: { 400: listProblem, 404: 'No such activity.' },
   },
-  'DELETE /activities/{id}/comments/{commentId}': {
-    operationId: 'deleteComment',
+  deleteComment: {
     summary: "Delete a comment: its author's or the activity author's right.",
     path: commentPath,
     responses: { 204: { description: 'Deleted.' } },
     problems: { 403: "Neither the comment's nor the activity's author.", 404: 'No such activity or comment.' },
   },
-  'GET /notifications': {
-    operationId: 'listNotifications',
+  listNotifications: {
     summary: "The caller's notification groups (verb + object + UTC day), most recently updated first, with unseen/unread counts.",
     query: listQuery,
     responses: { 200: { description: 'A page of groups.', schema: notificationPageSchema } },
     problems: { 400: listProblem },
   },
-  'GET /notifications/counts': {
-    operationId: 'getNotificationCounts',
+  getNotificationCounts: {
     summary: 'Unseen and unread groups (one small read).',
     responses: { 200: { description: 'The counts.', schema: notificationCountsSchema } },
   },
-  'POST /notifications/seen': {
-    operationId: 'markNotificationsSeen',
+  markNotificationsSeen: {
     summary: 'Mark groups seen: the ids given, or every group when the body is empty.',
     body: markNotificationsBody,
     bodyOptional: true,
     responses: { 204: { description: 'Marked (unknown ids change nothing).' } },
     problems: { 400: 'Malformed JSON, unknown field, or an id that is not a group id.' },
   },
-  'POST /notifications/read': {
-    operationId: 'markNotificationsRead',
+  markNotificationsRead: {
     summary: 'Mark groups read (and seen): the ids given, or every group when the body is empty.',
     body: markNotificationsBody,
     bodyOptional: true,
     responses: { 204: { description: 'Marked (unknown ids change nothing).' } },
     problems: { 400: 'Malformed JSON, unknown field, or an id that is not a group id.' },
   },
-  'PUT /mutes/{userId}': {
-    operationId: 'mute',
+  mute: {
     summary: "Mute a user: their posts leave the caller's home feed and they notify the caller no more; a follow stays. Idempotent.",
     path: userIdPath,
     responses: { 204: { description: 'Muted (also when already muted).' } },
     problems: { 400: 'Yourself, or a bad id.' },
   },
-  'DELETE /mutes/{userId}': {
-    operationId: 'unmute',
+  unmute: {
     summary: 'Unmute a user: a followed user\'s recent posts come back, as after a follow. Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Not muted (also when not muted before).' } },
     problems: { 400: 'Yourself, or a bad id.' },
   },
-  'GET /mutes': {
-    operationId: 'listMutes',
+  listMutes: {
     summary: 'The users the caller muted.',
     query: listQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
     problems: { 400: listProblem },
   },
-  'PUT /blocks/{userId}': {
-    operationId: 'block',
+  block: {
     summary:
       'Block a user: both follows end; while it stands they cannot follow you, react, comment, notify you, or see your timeline and activities. Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Blocked (also when already blocked).' } },
     problems: { 400: 'Yourself, or a bad id.' },
   },
-  'DELETE /blocks/{userId}': {
-    operationId: 'unblock',
+  unblock: {
     summary: 'Lift a block (follows are not restored). Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Not blocked.' } },
     problems: { 400: 'Yourself, or a bad id.' },
   },
-  'GET /blocks': {
-    operationId: 'listBlocks',
+  listBlocks: {
     summary: 'The users the caller blocked.',
     query: listQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
     problems: { 400: listProblem },
   },
-  'GET /me/export': {
-    operationId: 'exportMe',
+  exportMe: {
     summary: 'Everything tickfeed holds about the caller, in parts: pass each `next` as `cursor` until it is null.',
     query: exportQuery,
     responses: { 200: { description: 'One part.', schema: exportPartSchema } },
     problems: { 400: 'A cursor this API did not hand out, or an unknown parameter.' },
   },
-  'DELETE /me': {
-    operationId: 'eraseMe',
+  eraseMe: {
     summary: 'Erase the caller: a background job removes everything of theirs (rollup aggregates stay). Repeating it is harmless.',
     responses: { 202: { description: 'The erase has started; GET /users/{userId} answers 404 once it is done.' } },
   },
-  'DELETE /users/{userId}': {
-    operationId: 'eraseUser',
+  eraseUser: {
     summary: `Erase any user (tokens with the \`${ADMIN_SCOPE}\` scope only), as DELETE /me does.`,
     path: userIdPath,
     responses: { 202: { description: 'The erase has started.' } },
     problems: { 400: 'Bad id.' },
   },
-  'POST /batch/follows': {
-    operationId: 'importFollows',
+  importFollows: {
     summary: `Import up to 1,000 follows at once (tokens with the \`${ADMIN_SCOPE}\` scope only). Idempotent; no notifications.`,
     description:
       'Counts stay exact, also when a failed call is retried (send the same batch again: it finishes what the failed call began). A follow the followee blocked, of or by an erased user, or past MAX_FOLLOWING is skipped and listed.',
@@ -363,11 +330,9 @@ export const operations = {
     responses: { 200: { description: 'What was created, what stood already, what was skipped.', schema: bulkFollowsResultSchema } },
     problems: {
       400: 'Malformed JSON, an unknown field, a bad user id, a self-follow, or not 1–1,000 follows.',
-      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
     },
   },
-  'POST /batch/activities': {
-    operationId: 'importActivities',
+  importActivities: {
     summary: `Import up to 100 activities as their actors (tokens with the \`${ADMIN_SCOPE}\` scope only), fanned out as posts are.`,
     description:
       "A `time` in the past is kept as the activity's own time (rollups count it there); feeds still order by the server's clock, in the order given. An activity whose foreignId was posted before answers 200 with the original.",
@@ -376,28 +341,21 @@ export const operations = {
     responses: { 200: { description: 'One result per activity, in order.', schema: bulkActivitiesResultSchema } },
     problems: {
       400: 'Malformed JSON, an unknown field or invalid value (`to` included), a `time` more than 5 minutes ahead, or not 1–100 activities.',
-      403: 'The handler checks the scope too (problem+json), should the route ever be deployed without it.',
       409: 'A foreignId names an activity that was deleted or expired (nothing is written).',
     },
   },
-  'GET /openapi.json': {
-    operationId: 'getOpenApiDocument',
+  getOpenApiDocument: {
     summary: 'This document.',
     responses: { 200: { description: 'OpenAPI 3.1.', schema: openApiSchema } },
   },
-  'GET /realtime': {
-    operationId: 'getRealtime',
+  getRealtime: {
     summary: 'Where to open the realtime WebSocket (pushed feed items, removals, notification counts: docs/realtime.md).',
     responses: { 200: { description: 'The URL, and the server clock as a catch-up starting point.', schema: realtimeInfoSchema } },
   },
-  'GET /realtime/missed': {
-    operationId: 'getMissedFeedItems',
+  getMissedFeedItems: {
     summary: 'Catch-up after a reconnect: home-feed copies written after `after`, from the top of the feed down to `until`.',
     query: missedQuery,
     responses: { 200: { description: 'A page of the range, newest first.', schema: missedPageSchema } },
     problems: { 400: 'A missing or malformed `after` or `until`, a bad `before`, or an unknown parameter.' },
   },
-} as const satisfies Record<string, OperationSpec>;
-
-/** A route key the table describes: `'POST /activities'`. */
-export type OperationKey = keyof typeof operations;
+} as const satisfies Record<OperationId, OperationSpec>;

@@ -1,13 +1,15 @@
 /**
- * A request checked against its route's entry in the route → schema table (operations.ts): path
+ * A request checked against its operation's entry in the schema table (operations.ts): path
  * parameters, then the query string, then the JSON body — each only if the entry declares it,
  * each a 400 (413/415 for the body's size and type, request.ts) naming the offending fields.
+ * handler.ts calls it with the operation the event's route key names, before the route's function.
  *
  * @example
- *   const { body } = parseRequest(event, 'POST /activities'); // typed from postActivityBody
+ *   const { body } = parseRequest(event, 'postActivity'); // typed from postActivityBody
  */
 import type { z } from 'zod';
-import { type OperationKey, type OperationSpec, operations } from './operations.js';
+import type { OperationId } from '../../lib/defs/routes.js';
+import { type OperationSpec, operations } from './operations.js';
 import { assertCarriable, jsonBody, queryParams, validate } from './request.js';
 import { LIMITS } from './schemas.js';
 import type { HttpEvent } from './types.js';
@@ -20,12 +22,15 @@ export interface ParsedRequest<O> {
   readonly body: Part<O, 'body'>;
 }
 
-export function parseRequest<K extends OperationKey>(event: HttpEvent, key: K): ParsedRequest<(typeof operations)[K]> {
-  const op: OperationSpec = operations[key];
+/** What the request of operation `K` holds once parsed. */
+export type RequestOf<K extends OperationId> = ParsedRequest<(typeof operations)[K]>;
+
+export function parseRequest<K extends OperationId>(event: HttpEvent, id: K): RequestOf<K> {
+  const op: OperationSpec = operations[id];
   if (op.path) assertCarriable(event.pathParameters ?? {}, 'path');
   const path = op.path && validate(op.path, event.pathParameters ?? {}, 'path', 'Invalid path parameters.');
   const query = op.query && queryParams(event, op.query);
   const empty = (event.body ?? '') === '';
   const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, op.bodyBytes ?? LIMITS.bodyBytes) : undefined;
-  return { path, query, body } as ParsedRequest<(typeof operations)[K]>;
+  return { path, query, body } as RequestOf<K>;
 }

@@ -1,5 +1,6 @@
 /**
- * Per-caller rate limits (RATE_LIMITS): a token bucket per user per class of route. A class's limit
+ * Per-caller rate limits (RATE_LIMITS): a token bucket per user per class of route (each route
+ * declares its class: lib/defs/routes.ts). A class's limit
  * `burst/period` lets a user make `burst` requests at once and `burst` more per `period` after
  * that (a refill of burst/period, continuously). Tokens with the tickfeed/admin scope (the
  * product's backend) are not limited. Unauthenticated routes have no caller to limit (the stage
@@ -47,35 +48,4 @@ function parsePairs(raw: string): Partial<Record<RateClass, RateLimit>> {
     out[cls] = { burst, periodMs };
   }
   return out;
-}
-
-/**
- * The class of every route that changes something, by route key; every GET is a read. A new
- * write route must be listed (test/unit/rate-limits.test.ts fails until it is).
- */
-const WRITE_CLASSES: Readonly<Record<string, RateClass>> = {
-  'POST /activities': 'posts',
-  'DELETE /activities/{id}': 'posts',
-  'POST /batch/activities': 'posts',
-  'PUT /following/{userId}': 'follows',
-  'DELETE /following/{userId}': 'follows',
-  'PUT /mutes/{userId}': 'follows',
-  'DELETE /mutes/{userId}': 'follows',
-  'PUT /blocks/{userId}': 'follows',
-  'DELETE /blocks/{userId}': 'follows',
-  'DELETE /me': 'follows',
-  'DELETE /users/{userId}': 'follows',
-  'POST /batch/follows': 'follows',
-  'PUT /activities/{id}/reactions/{kind}': 'reactions',
-  'DELETE /activities/{id}/reactions/{kind}': 'reactions',
-  'POST /activities/{id}/comments': 'reactions',
-  'DELETE /activities/{id}/comments/{commentId}': 'reactions',
-  'POST /notifications/seen': 'reactions',
-  'POST /notifications/read': 'reactions',
-};
-
-/** The rate class of a route key (`GET /feed` → reads), or undefined for a write route nobody classified. */
-export function rateClassOf(routeKey: string): RateClass | undefined {
-  if (routeKey.startsWith('GET ')) return 'reads';
-  return WRITE_CLASSES[routeKey];
 }

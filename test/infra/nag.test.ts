@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../lib/app.js';
-import { type RouteDef, routes } from '../../lib/defs/index.js';
+import { type OperationId, type RouteDef, routes } from '../../lib/defs/index.js';
 import { nagAcknowledgements } from '../../lib/nag.js';
 import { STACK_ENVIRONMENTS, synth } from './synth.js';
 
@@ -54,9 +54,9 @@ describe('cdk-nag AwsSolutions', { timeout: 180_000 }, () => {
   });
 
   it('does fail synthesis on a new route without the authorizer that is not in the public list', () => {
-    // A route definition like any other, only with `auth: false`: the acknowledgement of APIG4 is
-    // for the deliberate public list (lib/nag.ts), not for whatever is declared unauthenticated.
-    const careless: RouteDef = { method: 'GET', path: '/careless', fn: 'health', auth: false };
+    // A route definition like any other, only public: the acknowledgement of APIG4 is for the
+    // deliberate public list (lib/nag.ts), not for whatever is declared unauthenticated.
+    const careless: RouteDef = { id: 'careless' as OperationId, method: 'GET', path: '/careless', fn: 'health', access: 'public', auth: false };
     const list = routes as RouteDef[];
     list.push(careless);
     try {

@@ -1,9 +1,8 @@
 /** RATE_LIMITS (lib/defs/rate-limits.ts) and the bucket arithmetic (functions/model/rate-bucket.ts): pure, no network. */
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/defs/config.js';
-import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_CLASSES, rateClassOf } from '../../lib/defs/rate-limits.js';
-import { routeKey, routes } from '../../lib/defs/routes.js';
-import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, RATE_CLASSES } from '../../lib/defs/rate-limits.js';
+import { routes, routeSpecs } from '../../lib/defs/routes.js';
 import { allowanceOf, bucketOf, burstPerInstance, leaseOf, tokensAt, waitForOneUs } from '../../functions/model/rate-bucket.js';
 
 describe('RATE_LIMITS', () => {
@@ -27,18 +26,17 @@ describe('RATE_LIMITS', () => {
     }
   });
 
-  it('classifies every route a caller can reach: every GET is a read, every write is listed', () => {
-    for (const route of routes.filter((r) => r.auth)) {
-      const cls = rateClassOf(routeKey(route));
-      expect(cls, routeKey(route)).toBeDefined();
-      if (route.method === 'GET') expect(cls).toBe('reads');
+  it('classifies every route a caller can reach, and only those: every GET is a read', () => {
+    for (const route of routes) {
+      expect(route.rate !== undefined, route.id).toBe(route.auth);
+      if (route.auth && route.method === 'GET') expect(route.rate, route.id).toBe('reads');
     }
-    expect(rateClassOf('POST /activities')).toBe('posts');
-    expect(rateClassOf('DELETE /following/{userId}')).toBe('follows');
-    expect(rateClassOf('PUT /blocks/{userId}')).toBe('follows');
-    expect(rateClassOf('POST /activities/{id}/comments')).toBe('reactions');
+    expect(routeSpecs.postActivity.rate).toBe('posts');
+    expect(routeSpecs.unfollow.rate).toBe('follows');
+    expect(routeSpecs.block.rate).toBe('follows');
+    expect(routeSpecs.postComment.rate).toBe('reactions');
     // Admin-only routes are classified too, though admin tokens are not limited.
-    expect(routes.filter((r) => r.scopes?.includes(ADMIN_SCOPE)).every((r) => rateClassOf(routeKey(r)) !== undefined)).toBe(true);
+    expect(routes.filter((r) => r.access === 'admin').every((r) => r.rate !== undefined)).toBe(true);
   });
 });
 
