@@ -3,7 +3,7 @@
  * bench/results/latest.json) without running the bench, e.g. after changing bench/chart*.ts.
  */
 import { resolve } from 'node:path';
-import { writeChartBeside } from './chart-file.js';
+import { writeChartBeside } from './chart.js';
 
 const file = resolve(process.argv[2] ?? resolve(import.meta.dirname, 'results', 'latest.json'));
-console.log(`saved ${writeChartBeside(file)}`);
+console.log(`saved ${await writeChartBeside(file)}`);

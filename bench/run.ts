@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { generateLocalKeys } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
-import { writeChartBeside } from './chart-file.js';
+import { writeChartBeside } from './chart.js';
 import { writeBenchTable } from './docs-table.js';
 import { type BenchContext, createContext } from './context.js';
 import { type Figure, machine, progress, save, toMarkdown } from './report.js';
@@ -71,7 +71,7 @@ console.log(`\nsaved ${out}`);
 // The chart needs every scenario's figures, so a partial run (`npm run bench -- post`) draws none.
 if (!only.length) {
   try {
-    console.log(`saved ${writeChartBeside(out)}`);
+    console.log(`saved ${await writeChartBeside(out)}`);
     console.log(`wrote the table of ${writeBenchTable(out)}`);
   } catch (error) {
     console.error(`\nno chart: ${(error as Error).message}`);
