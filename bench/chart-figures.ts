@@ -34,7 +34,7 @@ export const pagingNotes: readonly Spec[] = [
   ['page 250 handler / raw Query (p50)', /^page 250 handler \/ raw Query \(p50\)$/],
 ];
 
-/** "…: meter 1.5 vs rule minimum 1.5" at the end of a cost figure's name (bench/scenarios/cost). */
+/** "…: meter 1.5 vs rule minimum 1.5" at the end of a cost figure's name (bench/scenarios/cost/figures.ts `ratioFigure`). */
 const inName = (prefix: string) => new RegExp(`^${prefix}: meter \\$?(?<meter>[\\d.]+) vs rule minimum \\$?(?<minimum>[\\d.]+)$`);
 /**
  * A cost row: the meter vs the minimum DynamoDB's pricing rules allow for the same item sizes.

@@ -9,7 +9,6 @@ import {
   type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
   type BatchWriteItemCommandOutput,
-  GetItemCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
@@ -20,12 +19,11 @@ import { activeEdgeItem } from '../functions/model/follow-edge.js';
 import { followListItem } from '../functions/model/follow-lists.js';
 import { profileKey } from '../functions/model/profile.js';
 import { newDiscriminator, ticksOfRangeKey } from '../functions/model/range-key.js';
-import { type TimelineItem, timelineItem, timelineKey } from '../functions/model/timeline-item.js';
+import { type TimelineItem, timelineItem } from '../functions/model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
 import { type LaneId, laneDlq, laneList } from '../lib/defs/lanes.js';
-import { routes } from '../lib/defs/routes.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
@@ -34,11 +32,6 @@ export const runId = Date.now().toString(36);
 
 /** A user id unique to this run. */
 export const uid = (kind: string, i: number | string = 0) => `bench-${runId}-${kind}-${i}`;
-
-/** Whether the HTTP API has this route (features land on main one by one). */
-export function hasRoute(method: string, path: string): boolean {
-  return routes.some((r) => r.method === method && r.path === path);
-}
 
 /** A row for a figure that could not be measured in this build, saying why. */
 export function notMeasured(scenario: string, metric: string, why: string, target?: string): Figure {
@@ -58,7 +51,7 @@ export const FOLLOW_CONCURRENCY = 16;
  * followee's counter), built with the model (follow-edge.ts, follow-lists.ts, profile.ts) as
  * test/support/graph-seed.ts does, in BatchWriteItem calls.
  */
-export const HTTP_FOLLOW_MAX = 300;
+const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
 
 /** How each follower set was made, for the figures' notes. */
@@ -82,10 +75,7 @@ export function followersOf(ctx: BenchContext, author: string, count: number, ki
 
 /** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
 export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
-  const items = followers.flatMap((f) => {
-    const edge = activeEdgeItem(f, author, nowTicks(), false);
-    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)].map((i) => marshall(i));
-  });
+  const items = followers.flatMap((f) => followItems(f, author).map((i) => marshall(i)));
   await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
   await ctx.doc.send(
     new UpdateCommand({
@@ -95,6 +85,12 @@ export async function seedFollows(ctx: BenchContext, followers: readonly string[
       ExpressionAttributeValues: { ':n': followers.length },
     }),
   );
+}
+
+/** The three items a follow writes besides counters: the edge and both list entries (model/follow-edge.ts, follow-lists.ts). */
+export function followItems(follower: string, followee: string, ticks = nowTicks()): Record<string, unknown>[] {
+  const edge = activeEdgeItem(follower, followee, ticks, false);
+  return [edge, followListItem('followers', followee, edge.order, follower), followListItem('following', follower, edge.order, followee)];
 }
 
 export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
@@ -180,18 +176,6 @@ export async function waitForCopies(ctx: BenchContext, owners: readonly string[]
   return { doneAt, missing: missing.length };
 }
 
-/** Waits until the fan-out queue has been empty for `quietMs` (background work settled). */
-export async function fanoutIdle(ctx: BenchContext, quietMs = 500, timeoutMs = 180_000): Promise<void> {
-  const deadline = now() + timeoutMs;
-  let quietSince = now();
-  while (now() < deadline) {
-    if ((await fanoutBacklog(ctx)) > 0) quietSince = now();
-    else if (now() - quietSince >= quietMs) return;
-    await sleep(50);
-  }
-  throw new Error('fan-out queue did not drain');
-}
-
 // ---- raw writes ------------------------------------------------------------------------------
 
 /**
@@ -263,46 +247,6 @@ export function benchFeed(ctx: BenchContext, owner: string, author: string, coun
 /** Writes model-built items with the raw client (BatchWriteItem, 4 in flight). */
 export async function writeModelItems(ctx: BenchContext, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
   await rawBatchWrite(ctx, table, items.map(attributes), 4);
-}
-
-export interface StoredShapes {
-  /** The author's original as stored (raw attribute values). */
-  readonly original: Record<string, AttributeValue>;
-  /** The author's own home-feed copy as stored. */
-  readonly ownCopy: Record<string, AttributeValue>;
-  /** A follower's copy as stored. */
-  readonly copy: Record<string, AttributeValue>;
-  /** True when they came from a real post and fan-out in this run; false = built with the model. */
-  readonly real: boolean;
-}
-
-let shapes: Promise<StoredShapes> | undefined;
-
-/**
- * What an original and its copies look like in the table, taken from one real post (so the raw
- * baselines write items of exactly the same size), or built with the model when posting or
- * following is not available in this build.
- */
-export function storedShapes(ctx: BenchContext): Promise<StoredShapes> {
-  shapes ??= (async () => {
-    const author = uid('shape-author');
-    const follower = uid('shape-follower');
-    if (hasRoute('POST', '/activities') && hasRoute('PUT', '/following/{userId}')) {
-      await follow(ctx, [follower], author);
-      const res = await ctx.call('POST', '/activities', author, benchActivity(0));
-      if (res.status !== 201) throw new Error(`POST /activities: ${res.status} ${JSON.stringify(res.body)}`);
-      const rk = BigInt(res.body.rangeKey);
-      const drained = await waitForCopies(ctx, [follower], String(rk), 30_000);
-      if (drained.missing === 0) {
-        const table = ctx.stack.tableNames.feed;
-        const get = async (key: Record<string, unknown>) => (await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: attributes(key) }))).Item!;
-        return { original: await get(timelineKey(author, rk)), ownCopy: await get(homeFeedKey(author, rk)), copy: await get(homeFeedKey(follower, rk)), real: true };
-      }
-    }
-    const original = benchOriginal(author, nowTicks(), 0);
-    return { original: attributes(original), ownCopy: attributes(benchCopy(ctx, original, author)), copy: attributes(benchCopy(ctx, original, follower)), real: false };
-  })();
-  return shapes;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { CapacityTotals } from '../capacity.js';
 import type { BenchContext } from '../context.js';
-import { hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
+import { quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -42,7 +42,6 @@ export const social: Scenario = {
   id: 'social',
   title: 'Reactions, notifications and enriched pages: capacity per operation',
   async run(ctx) {
-    if (!hasRoute('PUT', '/activities/{id}/reactions/{kind}')) return [notMeasured(S, 'reactions', 'the reaction routes are not in this build')];
     const author = uid('social-author');
     const post = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'react to me' });
     const id = encodeURIComponent(post.body.id);
