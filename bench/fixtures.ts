@@ -11,7 +11,7 @@ import {
   type BatchWriteItemCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf, homeFeedKey } from '../functions/model/feed-copy.js';
@@ -23,7 +23,8 @@ import { type TimelineItem, timelineItem } from '../functions/model/timeline-ite
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
-import { type LaneId, laneDlq, laneList } from '../lib/defs/lanes.js';
+import { laneDlq, laneList } from '../lib/defs/lanes.js';
+import type { QueueId } from '../lib/defs/queues.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
@@ -104,21 +105,23 @@ export async function follow(ctx: BenchContext, followers: readonly string[], au
 
 // ---- waiting for the fan-out ----------------------------------------------------------------
 
-/** Messages visible + in flight on the job lanes' queues (all of them, or the ones named). */
-export async function fanoutBacklog(ctx: BenchContext, only: readonly LaneId[] = laneList.map((l) => l.id)): Promise<number> {
-  const depths = await Promise.all(
-    only.map(async (lane) => {
-      const { Attributes = {} } = await ctx.sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: ctx.stack.queueUrls[lane],
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-    }),
-  );
-  return depths.reduce((a, b) => a + b, 0);
+/** Messages on a queue: waiting, plus (unless `waitingOnly`) received and in flight. */
+export async function queueDepth(ctx: QueueReader, queue: QueueId, waitingOnly = false): Promise<number> {
+  const names = waitingOnly ? ['ApproximateNumberOfMessages'] : ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'];
+  const { Attributes = {} } = await ctx.sqs.send(new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }));
+  return names.reduce((sum, name) => sum + Number(Attributes[name as QueueAttributeName] ?? 0), 0);
 }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** What the queue helpers need: an SQS client and the stack's queues (soak.ts has no BenchContext). */
+type QueueReader = Pick<BenchContext, 'sqs' | 'stack'>;
+
+/** Messages waiting or in flight on every job lane's queue. */
+export const fanoutBacklog = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, l.id))));
+
+/** Messages in the job lanes' dead-letter queues. */
+export const fanoutDlqDepth = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, laneDlq(l.id), true))));
 
 /** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
 export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
@@ -274,17 +277,4 @@ export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_
 export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
   const author = uid('author', n);
   return { author, followers: await followersOf(ctx, author, n, 'f') };
-}
-
-/** Messages in the job lanes' dead-letter queues. */
-export async function fanoutDlqDepth(ctx: BenchContext): Promise<number> {
-  const depths = await Promise.all(
-    laneList.map(async (lane) => {
-      const { Attributes = {} } = await ctx.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[laneDlq(lane.id)], AttributeNames: ['ApproximateNumberOfMessages'] }),
-      );
-      return Number(Attributes.ApproximateNumberOfMessages ?? 0);
-    }),
-  );
-  return depths.reduce((a, b) => a + b, 0);
 }

@@ -5,8 +5,8 @@
  * non-2xx, socket error and timeout; after the load, the fan-out must drain with nothing in the
  * dead-letter queue.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { runDriver } from '../driver.js';
 import { fanoutDlqDepth, follow, quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import type { Scenario } from './scenario.js';
@@ -39,7 +39,8 @@ export const steadyLoad: Scenario = {
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
     const dlqBefore = await fanoutDlqDepth(ctx);
-    const result = await drive({ url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST });
+    const plan = { url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST };
+    const result = await runDriver<LoadResult>(resolve(import.meta.dirname, '..', 'load-driver.ts'), plan);
     await quiesce(ctx);
     const dlq = (await fanoutDlqDepth(ctx)) - dlqBefore;
     const failures = result.non2xx + result.errors + result.timeouts;
@@ -61,21 +62,3 @@ export const steadyLoad: Scenario = {
     ];
   },
 };
-
-function drive(plan: { url: string; durationSeconds: number; connections: number; tokens: string[]; readsPerPost: number }): Promise<LoadResult> {
-  const driver = resolve(import.meta.dirname, '..', 'load-driver.ts');
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', driver], {
-      env: { ...process.env, BENCH_LOAD: JSON.stringify(plan) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`load driver exited ${code}: ${out.slice(0, 300)}`));
-      resolvePromise(JSON.parse(line) as LoadResult);
-    });
-  });
-}

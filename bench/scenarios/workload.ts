@@ -28,11 +28,10 @@ import { contentOf, defaultShape, generateWorkload, type PlannedPost, type Workl
 import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writes.js';
 import { mix } from '../workload/mix.js';
 import { probeAuthors } from '../workload/probes.js';
-import { S, type WorkloadRun } from '../workload/run.js';
+import { env, S, type WorkloadRun } from '../workload/run.js';
 import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound, seedFollows } from '../workload/seed.js';
 import type { Scenario } from './scenario.js';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 /** Follows made through the API (the rest of the graph is seeded). */
 const API_FOLLOWS = env('BENCH_WORKLOAD_API_FOLLOWS', 2500);
 /** Posts made through the API before the mix (after one warm-up post). */

@@ -6,8 +6,9 @@
  * after the probes (nothing drained: the backlog really was there), then the backlog is removed.
  */
 import type { LaneId } from '../../lib/defs/lanes.js';
+import { queueDepth } from '../fixtures.js';
 import type { Figure } from '../report.js';
-import { emptyHeldLane, fillLane, holdLanes, laneDepth } from './backlog.js';
+import { emptyHeldLane, fillLane, holdLanes } from './backlog.js';
 import { probe, type ProbeResult } from './probes.js';
 import { S, stats, type WorkloadRun } from './run.js';
 
@@ -26,18 +27,18 @@ export async function backlogProbes(run: WorkloadRun, authors: readonly number[]
       say(`queueing ${BACKLOG_PER_LANE} no-op jobs on the held ${lane} lane…`);
       await fillLane(ctx, lane, BACKLOG_PER_LANE, ghost);
     }
-    before = await Promise.all(BACKLOG_LANES.map((l) => laneDepth(ctx, l)));
+    before = await Promise.all(BACKLOG_LANES.map((l) => queueDepth(ctx, l)));
     for (let i = 0; i < authors.length; i++) {
       say(`probe ${i + 1}/${authors.length} behind ${before.reduce((a, b) => a + b, 0)} queued jobs`);
       results.push(await probe(ctx, idOf(authors[i]!), followerIds(authors[i]!), `backlog-${i}`));
     }
-    after = await Promise.all(BACKLOG_LANES.map((l) => laneDepth(ctx, l)));
+    after = await Promise.all(BACKLOG_LANES.map((l) => queueDepth(ctx, l)));
   } finally {
     say('removing the backlog from the held lanes…');
     for (const lane of BACKLOG_LANES) await emptyHeldLane(ctx, lane);
     release();
   }
-  const left = await Promise.all(BACKLOG_LANES.map((l) => laneDepth(ctx, l)));
+  const left = await Promise.all(BACKLOG_LANES.map((l) => queueDepth(ctx, l)));
   if (left.some((d) => d > 0)) throw new Error(`the backlog was not removed: ${left.join('/')} left`);
   const queued = before.reduce((a, b) => a + b, 0);
   if (after.some((d, i) => d !== before[i])) throw new Error(`the held lanes changed during the probes: ${before.join('/')} → ${after.join('/')}`);
