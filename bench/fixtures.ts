@@ -3,6 +3,7 @@
  * run in one process share the 5,000 follows), waiting for the fan-out to finish, and the raw
  * batch-write loop the baselines use.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AttributeValue,
   BatchGetItemCommand,
@@ -39,7 +40,7 @@ export function notMeasured(scenario: string, metric: string, why: string, targe
   return { scenario, metric, value: Number.NaN, unit: '', target, met: undefined, note: `not measured: ${why}` };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 // ---- follows -------------------------------------------------------------------------------
 

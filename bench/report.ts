@@ -15,6 +15,10 @@ export interface Figure {
   readonly note?: string;
 }
 
+/** A figure's target and whether `value` meets it, the bound written once: `...atLeast(ratio, 0.85)`. */
+export const atLeast = (value: number, bound: number) => ({ target: `≥ ${bound}`, met: value >= bound });
+export const atMost = (value: number, bound: number) => ({ target: `≤ ${bound}`, met: value <= bound });
+
 export function machine() {
   return {
     cpu: cpus()[0]?.model ?? 'unknown',

@@ -12,6 +12,7 @@
  * The SQS retry delay defaults to 4 s (not 1): with maxReceiveCount 5 the jobs that fail while
  * DynamoDB Local is down must outlive the restart, as a Lambda visibility timeout would.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,6 @@ const loadMs = minutes * 60_000;
 const started = Date.now();
 const run = started.toString(36);
 const verb = `soak_${run}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string) => console.error(`[soak +${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tickfeed-soak-'));

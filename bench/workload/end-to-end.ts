@@ -6,7 +6,7 @@
  * Notes say where the time went: DynamoDB calls per operation and the CPU each process used.
  */
 import { type CapacityTotals, itemWrites } from '../capacity.js';
-import type { Figure } from '../report.js';
+import { atLeast, type Figure } from '../report.js';
 import { round } from '../stats.js';
 import type { CpuMeter } from './cpu.js';
 import { cpuNote, S } from './run.js';
@@ -60,8 +60,7 @@ export function endToEnd(p: Phase): Figure[] {
       metric: `${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`,
       value: round(ratio),
       unit: '×',
-      target: `≥ ${p.target}`,
-      met: ratio >= p.target,
+      ...atLeast(ratio, p.target),
       note: `${p.writes.total} ÷ ${Math.round(p.ceiling.rate)} = ${round(p.writes.total / p.ceiling.rate, 1)} s at the raw rate, took ${round(elapsed, 1)} s`,
     },
   ];

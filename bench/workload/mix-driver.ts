@@ -5,6 +5,7 @@
  * from the SCHEDULED send time (what a user waiting on that request saw; no coordinated omission),
  * the status codes, and how late the driver itself was in sending.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { readPlan } from '../driver.js';
 
@@ -45,7 +46,6 @@ export interface DriverResult {
   readonly cpuCores: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 
 async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Promise<{ status: number; latency: number }> {
