@@ -179,6 +179,16 @@ export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals 
   return out;
 }
 
+/**
+ * Item writes the calls sent (a transaction's condition checks included). With `transactionWeight`
+ * 2, the write units DynamoDB's pricing rules charge when every item is under 1 KB: 2 per
+ * transaction item, 1 per other write. DynamoDB Local's own figure undercounts transactions.
+ */
+export function itemWrites(t: CapacityTotals, transactionWeight = 1): number {
+  const { items, calls } = t;
+  return transactionWeight * (items.TransactWriteItemsCommand ?? 0) + (items.BatchWriteItemCommand ?? 0) + (calls.PutItemCommand ?? 0) + (calls.UpdateItemCommand ?? 0) + (calls.DeleteItemCommand ?? 0);
+}
+
 /** Items a batch or transaction request carries (0 for single-item commands). */
 function itemsIn(input: Record<string, unknown>): number {
   if (Array.isArray(input.TransactItems)) return input.TransactItems.length;

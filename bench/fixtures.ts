@@ -3,16 +3,16 @@
  * run in one process share the 5,000 follows), waiting for the fan-out to finish, and the raw
  * batch-write loop the baselines use.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AttributeValue,
   BatchGetItemCommand,
   type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
   type BatchWriteItemCommandOutput,
-  GetItemCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf, homeFeedKey } from '../functions/model/feed-copy.js';
@@ -20,12 +20,12 @@ import { activeEdgeItem } from '../functions/model/follow-edge.js';
 import { followListItem } from '../functions/model/follow-lists.js';
 import { profileKey } from '../functions/model/profile.js';
 import { newDiscriminator, ticksOfRangeKey } from '../functions/model/range-key.js';
-import { type TimelineItem, timelineItem, timelineKey } from '../functions/model/timeline-item.js';
+import { type TimelineItem, timelineItem } from '../functions/model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
-import { type LaneId, laneDlq, laneList } from '../lib/defs/lanes.js';
-import { routes } from '../lib/defs/routes.js';
+import { laneDlq, laneList } from '../lib/defs/lanes.js';
+import type { QueueId } from '../lib/defs/queues.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
@@ -35,17 +35,12 @@ export const runId = Date.now().toString(36);
 /** A user id unique to this run. */
 export const uid = (kind: string, i: number | string = 0) => `bench-${runId}-${kind}-${i}`;
 
-/** Whether the HTTP API has this route (features land on main one by one). */
-export function hasRoute(method: string, path: string): boolean {
-  return routes.some((r) => r.method === method && r.path === path);
-}
-
 /** A row for a figure that could not be measured in this build, saying why. */
 export function notMeasured(scenario: string, metric: string, why: string, target?: string): Figure {
   return { scenario, metric, value: Number.NaN, unit: '', target, met: undefined, note: `not measured: ${why}` };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 // ---- follows -------------------------------------------------------------------------------
 
@@ -58,7 +53,7 @@ export const FOLLOW_CONCURRENCY = 16;
  * followee's counter), built with the model (follow-edge.ts, follow-lists.ts, profile.ts) as
  * test/support/graph-seed.ts does, in BatchWriteItem calls.
  */
-export const HTTP_FOLLOW_MAX = 300;
+const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
 
 /** How each follower set was made, for the figures' notes. */
@@ -82,10 +77,7 @@ export function followersOf(ctx: BenchContext, author: string, count: number, ki
 
 /** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
 export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
-  const items = followers.flatMap((f) => {
-    const edge = activeEdgeItem(f, author, nowTicks(), false);
-    return [edge, followListItem('followers', author, edge.order, f), followListItem('following', f, edge.order, author)].map((i) => marshall(i));
-  });
+  const items = followers.flatMap((f) => followItems(f, author).map((i) => marshall(i)));
   await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
   await ctx.doc.send(
     new UpdateCommand({
@@ -95,6 +87,12 @@ export async function seedFollows(ctx: BenchContext, followers: readonly string[
       ExpressionAttributeValues: { ':n': followers.length },
     }),
   );
+}
+
+/** The three items a follow writes besides counters: the edge and both list entries (model/follow-edge.ts, follow-lists.ts). */
+export function followItems(follower: string, followee: string, ticks = nowTicks()): Record<string, unknown>[] {
+  const edge = activeEdgeItem(follower, followee, ticks, false);
+  return [edge, followListItem('followers', followee, edge.order, follower), followListItem('following', follower, edge.order, followee)];
 }
 
 export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
@@ -108,21 +106,23 @@ export async function follow(ctx: BenchContext, followers: readonly string[], au
 
 // ---- waiting for the fan-out ----------------------------------------------------------------
 
-/** Messages visible + in flight on the job lanes' queues (all of them, or the ones named). */
-export async function fanoutBacklog(ctx: BenchContext, only: readonly LaneId[] = laneList.map((l) => l.id)): Promise<number> {
-  const depths = await Promise.all(
-    only.map(async (lane) => {
-      const { Attributes = {} } = await ctx.sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: ctx.stack.queueUrls[lane],
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-    }),
-  );
-  return depths.reduce((a, b) => a + b, 0);
+/** Messages on a queue: waiting, plus (unless `waitingOnly`) received and in flight. */
+export async function queueDepth(ctx: QueueReader, queue: QueueId, waitingOnly = false): Promise<number> {
+  const names = waitingOnly ? ['ApproximateNumberOfMessages'] : ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'];
+  const { Attributes = {} } = await ctx.sqs.send(new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }));
+  return names.reduce((sum, name) => sum + Number(Attributes[name as QueueAttributeName] ?? 0), 0);
 }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** What the queue helpers need: an SQS client and the stack's queues (soak.ts has no BenchContext). */
+type QueueReader = Pick<BenchContext, 'sqs' | 'stack'>;
+
+/** Messages waiting or in flight on every job lane's queue. */
+export const fanoutBacklog = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, l.id))));
+
+/** Messages in the job lanes' dead-letter queues. */
+export const fanoutDlqDepth = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, laneDlq(l.id), true))));
 
 /** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
 export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
@@ -178,18 +178,6 @@ export async function waitForCopies(ctx: BenchContext, owners: readonly string[]
     doneAt = now();
   }
   return { doneAt, missing: missing.length };
-}
-
-/** Waits until the fan-out queue has been empty for `quietMs` (background work settled). */
-export async function fanoutIdle(ctx: BenchContext, quietMs = 500, timeoutMs = 180_000): Promise<void> {
-  const deadline = now() + timeoutMs;
-  let quietSince = now();
-  while (now() < deadline) {
-    if ((await fanoutBacklog(ctx)) > 0) quietSince = now();
-    else if (now() - quietSince >= quietMs) return;
-    await sleep(50);
-  }
-  throw new Error('fan-out queue did not drain');
 }
 
 // ---- raw writes ------------------------------------------------------------------------------
@@ -265,46 +253,6 @@ export async function writeModelItems(ctx: BenchContext, table: string, items: r
   await rawBatchWrite(ctx, table, items.map(attributes), 4);
 }
 
-export interface StoredShapes {
-  /** The author's original as stored (raw attribute values). */
-  readonly original: Record<string, AttributeValue>;
-  /** The author's own home-feed copy as stored. */
-  readonly ownCopy: Record<string, AttributeValue>;
-  /** A follower's copy as stored. */
-  readonly copy: Record<string, AttributeValue>;
-  /** True when they came from a real post and fan-out in this run; false = built with the model. */
-  readonly real: boolean;
-}
-
-let shapes: Promise<StoredShapes> | undefined;
-
-/**
- * What an original and its copies look like in the table, taken from one real post (so the raw
- * baselines write items of exactly the same size), or built with the model when posting or
- * following is not available in this build.
- */
-export function storedShapes(ctx: BenchContext): Promise<StoredShapes> {
-  shapes ??= (async () => {
-    const author = uid('shape-author');
-    const follower = uid('shape-follower');
-    if (hasRoute('POST', '/activities') && hasRoute('PUT', '/following/{userId}')) {
-      await follow(ctx, [follower], author);
-      const res = await ctx.call('POST', '/activities', author, benchActivity(0));
-      if (res.status !== 201) throw new Error(`POST /activities: ${res.status} ${JSON.stringify(res.body)}`);
-      const rk = BigInt(res.body.rangeKey);
-      const drained = await waitForCopies(ctx, [follower], String(rk), 30_000);
-      if (drained.missing === 0) {
-        const table = ctx.stack.tableNames.feed;
-        const get = async (key: Record<string, unknown>) => (await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: attributes(key) }))).Item!;
-        return { original: await get(timelineKey(author, rk)), ownCopy: await get(homeFeedKey(author, rk)), copy: await get(homeFeedKey(follower, rk)), real: true };
-      }
-    }
-    const original = benchOriginal(author, nowTicks(), 0);
-    return { original: attributes(original), ownCopy: attributes(benchCopy(ctx, original, author)), copy: attributes(benchCopy(ctx, original, follower)), real: false };
-  })();
-  return shapes;
-}
-
 /**
  * Waits until the handlers are quiet: fan-out queue empty and no DynamoDB call from any handler
  * (HTTP, outbox, fan-out worker, rollups) for `quietMs`. Stream pollers back off to 200 ms when
@@ -330,17 +278,4 @@ export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_
 export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
   const author = uid('author', n);
   return { author, followers: await followersOf(ctx, author, n, 'f') };
-}
-
-/** Messages in the job lanes' dead-letter queues. */
-export async function fanoutDlqDepth(ctx: BenchContext): Promise<number> {
-  const depths = await Promise.all(
-    laneList.map(async (lane) => {
-      const { Attributes = {} } = await ctx.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[laneDlq(lane.id)], AttributeNames: ['ApproximateNumberOfMessages'] }),
-      );
-      return Number(Attributes.ApproximateNumberOfMessages ?? 0);
-    }),
-  );
-  return depths.reduce((a, b) => a + b, 0);
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { functions, resolveRoute, routeKey } from '../lib/defs/index.js';
+import { defaultRoute, functions, resolveRoute, routeKey } from '../lib/defs/index.js';
 import { lambdaContext, loadHandler } from '../local/handlers.js';
 
 export interface InvokeResult {
@@ -15,10 +15,12 @@ export interface InvokeResult {
   readonly ms: number;
 }
 
+/** The event of a request as `userId`; a path no route has goes to the `$default` route, as in API Gateway. */
 export function httpEvent(method: string, pathWithQuery: string, userId: string, json?: unknown): APIGatewayProxyEventV2WithJWTAuthorizer {
   const url = new URL(pathWithQuery, 'http://local');
   const resolved = resolveRoute(method, url.pathname);
-  if (!resolved.route) throw new Error(`no route for ${method} ${url.pathname}`);
+  const key = resolved.route ? routeKey(resolved.route) : defaultRoute.routeKey;
+  const params = resolved.route ? resolved.params : {};
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;
   const now = new Date();
@@ -26,12 +28,12 @@ export function httpEvent(method: string, pathWithQuery: string, userId: string,
   if (json !== undefined) headers['content-type'] = 'application/json';
   return {
     version: '2.0',
-    routeKey: routeKey(resolved.route),
+    routeKey: key,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters: Object.keys(resolved.params).length ? resolved.params : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
     body: json === undefined ? undefined : JSON.stringify(json),
     isBase64Encoded: false,
     requestContext: {
@@ -46,7 +48,7 @@ export function httpEvent(method: string, pathWithQuery: string, userId: string,
       domainPrefix: 'local',
       http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'tickfeed-bench' },
       requestId: randomUUID(),
-      routeKey: routeKey(resolved.route),
+      routeKey: key,
       stage: '$default',
       time: now.toISOString(),
       timeEpoch: now.getTime(),
@@ -57,7 +59,7 @@ export function httpEvent(method: string, pathWithQuery: string, userId: string,
 /** Invokes the handler behind `method path` in this process and times it. */
 export async function invokeRoute(method: string, pathWithQuery: string, userId: string, json?: unknown): Promise<InvokeResult> {
   const event = httpEvent(method, pathWithQuery, userId, json);
-  const fn = resolveRoute(method, event.rawPath).route!.fn;
+  const fn = resolveRoute(method, event.rawPath).route?.fn ?? defaultRoute.fn;
   const handler = await loadHandler(fn);
   const context = lambdaContext(fn, functions[fn].timeoutSeconds * 1000, event.requestContext.requestId);
   const start = process.hrtime.bigint();

@@ -1,11 +1,10 @@
 /**
- * The steady-load driver, run as a SECOND process by the steady-load scenario so the load
- * generator does not share an event loop with the stack it measures. Reads its plan as JSON from
- * the env var BENCH_LOAD, runs autocannon for the given duration against the local API with a
- * mix of GET /feed and POST /activities (a random user's token per request), and prints one JSON
- * line with the results on stdout.
+ * The steady-load driver, a second process (bench/driver.ts): autocannon for the plan's duration
+ * against the local API with a mix of GET /feed and POST /activities (a random user's token per
+ * request); prints one JSON line with the results.
  */
 import autocannon from 'autocannon';
+import { readPlan } from './driver.js';
 
 interface Plan {
   url: string;
@@ -17,7 +16,7 @@ interface Plan {
   readsPerPost: number;
 }
 
-const plan = JSON.parse(process.env.BENCH_LOAD ?? '') as Plan;
+const plan = await readPlan<Plan>();
 const pick = () => plan.tokens[Math.floor(Math.random() * plan.tokens.length)]!;
 let n = 0;
 const read = {

@@ -1,5 +1,5 @@
-/** Benchmark results: one row per figure, printed as a markdown table and saved as JSON. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/** Benchmark results: one row per figure, printed as a markdown table and saved as JSON (and a full run's table as markdown beside it). */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
@@ -14,6 +14,10 @@ export interface Figure {
   readonly met?: boolean;
   readonly note?: string;
 }
+
+/** A figure's target and whether `value` meets it, the bound written once: `...atLeast(ratio, 0.85)`. */
+export const atLeast = (value: number, bound: number) => ({ target: `≥ ${bound}`, met: value >= bound });
+export const atMost = (value: number, bound: number) => ({ target: `≤ ${bound}`, met: value <= bound });
 
 export function machine() {
   return {
@@ -35,9 +39,34 @@ export function toMarkdown(figures: readonly Figure[]): string {
   return lines.join('\n');
 }
 
-export function save(file: string, figures: readonly Figure[], extra: Record<string, unknown> = {}): void {
+/** What bench/results/*.json hold. */
+export interface Results {
+  readonly machine: ReturnType<typeof machine>;
+  readonly totalSeconds?: number;
+  readonly durations?: Record<string, number>;
+  readonly figures: readonly Figure[];
+}
+
+/** The run in one line: the machine, when, and how long each scenario took. */
+export function runLine({ machine: m, totalSeconds, durations }: Results): string {
+  const took = durations ? ` · scenarios took ${totalSeconds} s (${Object.entries(durations).map(([k, v]) => `${k} ${v} s`).join(', ')})` : '';
+  return `${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date}${took}`;
+}
+
+export function save(file: string, results: Results): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ machine: machine(), ...extra, figures }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/**
+ * bench/results/<name>.json → <name>.md beside it: the run's line and its table, which
+ * docs/benchmarks.md links to (results live in bench/results/, not in the docs). Returns its path.
+ */
+export function writeTableBeside(jsonFile: string): string {
+  const results = JSON.parse(readFileSync(jsonFile, 'utf8')) as Results;
+  const file = jsonFile.replace(/\.json$/, '.md');
+  writeFileSync(file, `# Latest full run of \`npm run bench\`\n\n${runLine(results)}\n\n${toMarkdown(results.figures)}\n`);
+  return file;
 }
 
 /** A one-line progress display on stderr (plain lines when not a terminal, e.g. in CI logs). */

@@ -1,17 +1,16 @@
 /**
  * `npm run bench`: starts a fresh in-memory local stack, runs every scenario with a progress
  * display, prints one markdown table and saves the same figures to bench/results/latest.json,
- * drawn as bench/results/latest.svg (bench/chart.ts).
+ * drawn as bench/results/latest.svg (bench/chart.ts) with the table in bench/results/latest.md.
  * Each figure is a median/p99 over repetitions or a ratio measured side by side in this run,
  * because absolute times on a shared 2-core machine are noisy.
  */
 import { resolve } from 'node:path';
 import { generateLocalKeys } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
-import { writeChartBeside } from './chart-file.js';
-import { writeBenchTable } from './docs-table.js';
+import { writeChartBeside } from './chart.js';
 import { type BenchContext, createContext } from './context.js';
-import { type Figure, machine, progress, save, toMarkdown } from './report.js';
+import { type Figure, machine, progress, type Results, runLine, save, toMarkdown, writeTableBeside } from './report.js';
 import { scenarios } from './scenarios/index.js';
 
 const only = process.argv.slice(2);
@@ -61,18 +60,17 @@ try {
   ctx?.close();
   await stack.stop();
 }
-const m = machine();
-const totalSeconds = Math.round((Date.now() - runStarted) / 1000);
-console.log(`\n${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date} · scenarios took ${totalSeconds} s (${Object.entries(durations).map(([k, v]) => `${k} ${v} s`).join(', ')})\n`);
+const results: Results = { machine: machine(), totalSeconds: Math.round((Date.now() - runStarted) / 1000), durations, figures };
+console.log(`\n${runLine(results)}\n`);
 console.log(toMarkdown(figures));
 const out = resolve(import.meta.dirname, 'results', only.length ? `partial-${only.join('-')}.json` : 'latest.json');
-save(out, figures, { totalSeconds, durations });
+save(out, results);
 console.log(`\nsaved ${out}`);
 // The chart needs every scenario's figures, so a partial run (`npm run bench -- post`) draws none.
 if (!only.length) {
+  console.log(`saved ${writeTableBeside(out)}`);
   try {
-    console.log(`saved ${writeChartBeside(out)}`);
-    console.log(`wrote the table of ${writeBenchTable(out)}`);
+    console.log(`saved ${await writeChartBeside(out)}`);
   } catch (error) {
     console.error(`\nno chart: ${(error as Error).message}`);
     process.exitCode = 1;

@@ -8,6 +8,7 @@
  * SOAK_VERB, SOAK_RUN. Messages to the parent: `{ type: 'posting' }` once the follow graph is
  * built, then `{ type: 'result', result: LoadResult }`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken, type LocalKeys } from '../local/jwt.js';
 
 export interface LoadResult {
@@ -54,7 +55,6 @@ const result: LoadResult = {
   startedPostingAt: 0,
   endedAt: 0,
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (kind: string) => (result.responses[kind] = (result.responses[kind] ?? 0) + 1);
 
 /** One HTTP call; `undefined` status = network error. */

@@ -12,6 +12,7 @@
  * The SQS retry delay defaults to 4 s (not 1): with maxReceiveCount 5 the jobs that fail while
  * DynamoDB Local is down must outlive the restart, as a Lambda visibility timeout would.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,14 +20,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type LaneId, laneDlq, laneList, type QueueId } from '../lib/defs/index.js';
 import { homeFeedPartition } from '../functions/model/feed-copy.js';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.js';
 import { generateLocalKeys, mintToken } from '../local/jwt.js';
 import { startLocalStack } from '../local/stack.js';
+import { fanoutBacklog, fanoutDlqDepth, queueDepth } from './fixtures.js';
 import type { LoadResult } from './soak-load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,7 +45,6 @@ const loadMs = minutes * 60_000;
 const started = Date.now();
 const run = started.toString(36);
 const verb = `soak_${run}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string) => console.error(`[soak +${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tickfeed-soak-'));
@@ -144,13 +144,7 @@ try {
   // ---- Drain and audit. ----
   const config = { region: localRegion, credentials: localCredentials };
   const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }));
-  const sqs = new SQSClient({ ...config, endpoint: stack.sqsEndpoint });
-  const depth = async (url: string) => {
-    const { Attributes = {} } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-    );
-    return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-  };
+  const queues = { stack, sqs: new SQSClient({ ...config, endpoint: stack.sqsEndpoint }) };
   const adminToken = await mintToken(keys, `soak-${run}-admin`, { scope: 'tickfeed/admin' });
   const get = async <T>(path: string, token: string): Promise<T> => {
     const res = await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -231,19 +225,16 @@ try {
     return { found, missing, duplicated, unknown };
   };
 
-  /** Messages in every lane's queue (or, with laneDlq, every lane's dead-letter queue). */
-  const lanesDepth = async (queueOf: (lane: LaneId) => QueueId) =>
-    (await Promise.all(laneList.map((l) => depth(stack.queueUrls[queueOf(l.id)])))).reduce((a, b) => a + b, 0);
   const drainDeadline = Date.now() + 180_000;
   let copies = await audit();
   let rollup = await rollupCount();
   const rollupExpected = Object.keys(load.acked).length;
-  while ((copies.missing > 0 || rollup !== rollupExpected || (await lanesDepth((l) => l)) > 0) && Date.now() < drainDeadline) {
+  while ((copies.missing > 0 || rollup !== rollupExpected || (await fanoutBacklog(queues)) > 0) && Date.now() < drainDeadline) {
     await sleep(2_000);
     copies = await audit();
     rollup = await rollupCount();
   }
-  const dlq = { fanoutDlq: await lanesDepth(laneDlq), streamFailures: await depth(stack.queueUrls.streamFailures) };
+  const dlq = { fanoutDlq: await fanoutDlqDepth(queues), streamFailures: await queueDepth(queues, 'streamFailures') };
 
   const ok =
     load.unacked.length === 0 &&

@@ -13,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { defaultRoute, eventSources, type FunctionId, functionList, routeKey, routes } from '../../lib/defs/index.js';
+import { defaultRoute, eventSources, type FunctionId, functionList, routes } from '../../lib/defs/index.js';
 import { LAMBDA_NODE_MAJOR } from '../../lib/defs/runtime.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { type BundleSet, resolveVariables, synthesizeBundles } from '../../local/bundles.js';
 import type { BenchContext } from '../context.js';
 import { notMeasured } from '../fixtures.js';
+import { httpEvent } from '../invoke.js';
 import { type Figure, progress } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -138,35 +139,10 @@ function environment(set: BundleSet, fn: FunctionId, ctx: BenchContext): Record<
 /** One event the function serves: a GET of one of its routes if it has one, else its first route, else an empty batch. */
 function eventFor(fn: FunctionId): unknown {
   const mine = routes.filter((r) => r.fn === fn);
+  const route = mine.find((r) => r.method === 'GET') ?? mine[0];
+  if (route) return httpEvent(route.method, route.path.replace(/\{[^}]+\}/g, 'bench-cold'), 'bench-cold', route.method === 'GET' ? undefined : {});
   // The `$default` route's function answers a path no route has.
-  const route = mine.find((r) => r.method === 'GET') ?? mine[0] ?? (fn === defaultRoute.fn ? { method: 'GET', path: '/bench-no-such-path' } : undefined);
-  if (route) {
-    const path = route.path.replace(/\{[^}]+\}/g, 'bench-cold');
-    const key = 'fn' in route ? routeKey(route) : defaultRoute.routeKey;
-    return {
-      version: '2.0',
-      routeKey: key,
-      rawPath: path,
-      rawQueryString: '',
-      headers: { 'content-type': 'application/json' },
-      body: route.method === 'GET' ? undefined : '{}',
-      isBase64Encoded: false,
-      pathParameters: Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => [m[1]!, 'bench-cold'])),
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'bench',
-        authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: { sub: 'bench-cold' }, scopes: [] } },
-        domainName: 'local',
-        domainPrefix: 'local',
-        http: { method: route.method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-        requestId: 'bench-cold',
-        routeKey: key,
-        stage: '$default',
-        time: new Date().toISOString(),
-        timeEpoch: Date.now(),
-      },
-    };
-  }
+  if (fn === defaultRoute.fn) return httpEvent('GET', '/bench-no-such-path', 'bench-cold');
   if (eventSources.some((s) => s.fn === fn)) return { Records: [] };
   return {}; // neither a route nor an event source (e.g. the WebSocket API's): the handler's answer to nothing
 }

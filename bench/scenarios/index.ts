@@ -1,4 +1,4 @@
-import { cost } from './cost.js';
+import { cost } from './cost/index.js';
 import { fanoutRate } from './fanout-rate.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';

@@ -22,7 +22,7 @@ import { PRESENCE_PARTITION } from '../../functions/model/connection.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { type CapacityTotals, sumTags } from '../capacity.js';
 import { type BenchContext, isTrimTag } from '../context.js';
-import { benchOriginal, followersOf, hasRoute, notMeasured, now, quiesce, sleep, uid, waitForCopies } from '../fixtures.js';
+import { benchOriginal, followersOf, now, quiesce, sleep, uid, waitForCopies } from '../fixtures.js';
 import { type Figure, progress } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -110,7 +110,6 @@ export const realtime: Scenario = {
   id: 'realtime',
   title: `201 → feed.item at ${SUBSCRIBERS} connected followers, and the push cost per connected vs offline follower`,
   async run(ctx) {
-    if (!hasRoute('GET', '/realtime')) return [notMeasured(S, 'feed.item latency', 'GET /realtime is not in this build')];
     const author = uid('rt-author');
     const followers = await followersOf(ctx, author, SUBSCRIBERS, 'rtf');
     const discovery = await ctx.call('GET', '/realtime', followers[0]!);

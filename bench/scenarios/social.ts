@@ -5,9 +5,9 @@
  * to a notification event, and an enriched vs a plain feed page. Units come
  * from the meter on the handlers' own client (ReturnConsumedCapacity), calls per command too.
  */
-import type { CapacityTotals } from '../capacity.js';
+import { type CapacityTotals, itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
-import { hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
+import { quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -17,13 +17,8 @@ const SAMPLES = 10;
 const PAGE = 20;
 
 const txItems = (t: CapacityTotals) => t.items.TransactWriteItemsCommand ?? 0;
-/**
- * Write units by DynamoDB's pricing rules for these calls (every item here is under 1 KB): 2 per
- * item of a transaction (ConditionCheck included), 1 per other write. DynamoDB Local's own figure
- * for transactions is lower than the rules (it is shown beside), so the rules are the cost.
- */
-const rulesWcu = (t: CapacityTotals) =>
-  2 * txItems(t) + (t.items.BatchWriteItemCommand ?? 0) + (t.calls.PutItemCommand ?? 0) + (t.calls.UpdateItemCommand ?? 0) + (t.calls.DeleteItemCommand ?? 0);
+/** Write units by the pricing rules (every item here is under 1 KB); DynamoDB Local's lower figure is shown beside. */
+const rulesWcu = (t: CapacityTotals) => itemWrites(t, 2);
 const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
 const callsOf = (t: CapacityTotals) =>
   Object.entries(t.calls)
@@ -42,7 +37,6 @@ export const social: Scenario = {
   id: 'social',
   title: 'Reactions, notifications and enriched pages: capacity per operation',
   async run(ctx) {
-    if (!hasRoute('PUT', '/activities/{id}/reactions/{kind}')) return [notMeasured(S, 'reactions', 'the reaction routes are not in this build')];
     const author = uid('social-author');
     const post = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'react to me' });
     const id = encodeURIComponent(post.body.id);

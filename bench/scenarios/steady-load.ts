@@ -5,11 +5,9 @@
  * non-2xx, socket error and timeout; after the load, the fan-out must drain with nothing in the
  * dead-letter queue.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import type { BenchContext } from '../context.js';
-import { follow, hasRoute, notMeasured, quiesce, uid } from '../fixtures.js';
+import { runDriver } from '../driver.js';
+import { fanoutDlqDepth, follow, quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import type { Scenario } from './scenario.js';
 
@@ -36,22 +34,15 @@ export const steadyLoad: Scenario = {
   id: 'load',
   title: `${DURATION_S} s of mixed GET /feed + POST /activities (${READS_PER_POST}:1) from a second process`,
   async run(ctx) {
-    if (!hasRoute('GET', '/feed') || !hasRoute('POST', '/activities')) {
-      return [notMeasured(S, 'errors under load', 'GET /feed or POST /activities is not in this build', '0')];
-    }
     const users = Array.from({ length: USERS }, (_, i) => uid('load', i));
-    if (hasRoute('PUT', '/following/{userId}')) {
-      for (let i = 0; i < USERS; i++) {
-        const followers = Array.from({ length: FOLLOWS_EACH }, (_, k) => users[(i + k + 1) % USERS]!);
-        await follow(ctx, followers, users[i]!);
-      }
-    }
+    for (let i = 0; i < USERS; i++) await follow(ctx, Array.from({ length: FOLLOWS_EACH }, (_, k) => users[(i + k + 1) % USERS]!), users[i]!);
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
-    const dlqBefore = await dlqDepth(ctx);
-    const result = await drive({ url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST });
+    const dlqBefore = await fanoutDlqDepth(ctx);
+    const plan = { url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST };
+    const result = await runDriver<LoadResult>(resolve(import.meta.dirname, '..', 'load-driver.ts'), plan);
     await quiesce(ctx);
-    const dlq = (await dlqDepth(ctx)) - dlqBefore;
+    const dlq = (await fanoutDlqDepth(ctx)) - dlqBefore;
     const failures = result.non2xx + result.errors + result.timeouts;
     const codes = Object.entries(result.statusCodes).map(([c, v]) => `${c}×${v.count}`).join(', ');
     return [
@@ -71,28 +62,3 @@ export const steadyLoad: Scenario = {
     ];
   },
 };
-
-function drive(plan: { url: string; durationSeconds: number; connections: number; tokens: string[]; readsPerPost: number }): Promise<LoadResult> {
-  const driver = resolve(import.meta.dirname, '..', 'load-driver.ts');
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', driver], {
-      env: { ...process.env, BENCH_LOAD: JSON.stringify(plan) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`load driver exited ${code}: ${out.slice(0, 300)}`));
-      resolvePromise(JSON.parse(line) as LoadResult);
-    });
-  });
-}
-
-async function dlqDepth(ctx: BenchContext): Promise<number> {
-  const { Attributes = {} } = await ctx.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls.fanoutDlq, AttributeNames: ['ApproximateNumberOfMessages'] }),
-  );
-  return Number(Attributes.ApproximateNumberOfMessages ?? 0);
-}

@@ -16,7 +16,7 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
-import { attributes, hasRoute, notMeasured, now, runId, uid } from '../fixtures.js';
+import { attributes, now, runId, uid } from '../fixtures.js';
 import { type Figure, progress } from '../report.js';
 import { percentile, pool, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
@@ -28,11 +28,10 @@ import { contentOf, defaultShape, generateWorkload, type PlannedPost, type Workl
 import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writes.js';
 import { mix } from '../workload/mix.js';
 import { probeAuthors } from '../workload/probes.js';
-import { S, type WorkloadRun } from '../workload/run.js';
+import { env, S, type WorkloadRun } from '../workload/run.js';
 import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound, seedFollows } from '../workload/seed.js';
 import type { Scenario } from './scenario.js';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 /** Follows made through the API (the rest of the graph is seeded). */
 const API_FOLLOWS = env('BENCH_WORKLOAD_API_FOLLOWS', 2500);
 /** Posts made through the API before the mix (after one warm-up post). */
@@ -53,9 +52,6 @@ export const workload: Scenario = {
   id: 'workload',
   title: 'a social workload: power-law graph, posts with mentions, backed-up lanes, an open-loop mix',
   async run(ctx) {
-    for (const [method, path] of [['PUT', '/following/{userId}'], ['POST', '/activities'], ['GET', '/feed'], ['GET', '/users/{userId}/activities']] as const) {
-      if (!hasRoute(method, path)) return [notMeasured(S, 'workload', `${method} ${path} is not in this build`)];
-    }
     startedAt = now();
     const w = generateWorkload(defaultShape);
     const idOf = (u: number) => uid('w', u);

@@ -8,13 +8,13 @@
  * (Not PurgeQueue: like SQS, which may take up to 60 s, the local server empties a purged queue
  * 60 s later — and would then drop whatever real jobs the next phase had queued.)
  */
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { type LaneId, laneSource } from '../../lib/defs/lanes.js';
 import type { BenchContext } from '../context.js';
 import { pool } from '../stats.js';
 
 /** A job of `lane` that finds nothing to do (the ids name no real user). */
-export function noOpJob(lane: Exclude<LaneId, 'fanout'>, ghost: string, i: number): unknown {
+function noOpJob(lane: Exclude<LaneId, 'fanout'>, ghost: string, i: number): unknown {
   switch (lane) {
     case 'followup':
       return { kind: 'backfill', follower: `${ghost}-f${i}`, followee: `${ghost}-e${i}` };
@@ -34,14 +34,6 @@ export async function fillLane(ctx: BenchContext, lane: Exclude<LaneId, 'fanout'
     const out = await ctx.sqs.send(new SendMessageBatchCommand({ QueueUrl: ctx.stack.queueUrls[lane], Entries }));
     if (out.Failed?.length) throw new Error(`backlog for ${lane}: ${out.Failed.length} messages refused (${out.Failed[0]!.Message})`);
   });
-}
-
-/** Messages waiting or in flight on one lane's queue. */
-export async function laneDepth(ctx: BenchContext, lane: LaneId): Promise<number> {
-  const { Attributes = {} } = await ctx.sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[lane], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-  );
-  return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
 /** Holds the lanes' pollers still (once no batch they started is under way); returns the release. */

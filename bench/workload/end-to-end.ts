@@ -5,8 +5,8 @@
  * just the items the product must write with bare BatchWriteItem calls on the same DynamoDB Local.
  * Notes say where the time went: DynamoDB calls per operation and the CPU each process used.
  */
-import type { CapacityTotals } from '../capacity.js';
-import type { Figure } from '../report.js';
+import { type CapacityTotals, itemWrites } from '../capacity.js';
+import { atLeast, type Figure } from '../report.js';
 import { round } from '../stats.js';
 import type { CpuMeter } from './cpu.js';
 import { cpuNote, S } from './run.js';
@@ -26,9 +26,6 @@ export interface Phase {
   readonly cpu: ReturnType<CpuMeter['read']>;
 }
 
-/** Item writes the handlers sent (transaction items include their condition checks). */
-const itemsSent = (t: CapacityTotals) =>
-  (t.items.BatchWriteItemCommand ?? 0) + (t.items.TransactWriteItemsCommand ?? 0) + (t.calls.PutItemCommand ?? 0) + (t.calls.UpdateItemCommand ?? 0) + (t.calls.DeleteItemCommand ?? 0);
 
 const perOp = (t: CapacityTotals, n: number) =>
   Object.entries(t.calls)
@@ -56,15 +53,14 @@ export function endToEnd(p: Phase): Figure[] {
       unit: 's',
       note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)} (by kind: ${perKind(p.spent, p.count)}); ${cpuNote(p.cpu)}`,
     },
-    { scenario: S, metric: `${p.what}: minimum item writes`, value: p.writes.total, unit: 'items', note: `${p.writes.detail}; the handlers sent ${itemsSent(p.spent)} (transactions' condition checks included)` },
+    { scenario: S, metric: `${p.what}: minimum item writes`, value: p.writes.total, unit: 'items', note: `${p.writes.detail}; the handlers sent ${itemWrites(p.spent)} (transactions' condition checks included)` },
     { scenario: S, metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`, value: Math.round(p.ceiling.rate), unit: 'items/s', note: `before / after: ${p.ceiling.note}` },
     {
       scenario: S,
       metric: `${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`,
       value: round(ratio),
       unit: '×',
-      target: `≥ ${p.target}`,
-      met: ratio >= p.target,
+      ...atLeast(ratio, p.target),
       note: `${p.writes.total} ÷ ${Math.round(p.ceiling.rate)} = ${round(p.writes.total / p.ceiling.rate, 1)} s at the raw rate, took ${round(elapsed, 1)} s`,
     },
   ];

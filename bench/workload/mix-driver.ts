@@ -1,12 +1,13 @@
 /**
- * The workload's open-loop driver, run as a SECOND process (so the load generator does not share
- * an event loop with the stack it measures). Reads its plan as JSON on stdin — the API's URL, the
- * users' tokens and every request with its scheduled send time — sends each request at its time
- * without waiting for earlier answers, and prints one JSON line: per request kind, the latencies
+ * The workload's open-loop driver, a second process (bench/driver.ts). Its plan: the API's URL,
+ * the users' tokens and every request with its scheduled send time. It sends each request at its
+ * time without waiting for earlier answers, and prints one JSON line: per request kind, the latencies
  * from the SCHEDULED send time (what a user waiting on that request saw; no coordinated omission),
  * the status codes, and how late the driver itself was in sending.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { readPlan } from '../driver.js';
 
 export interface DriverRequest {
   /** ms after the start. */
@@ -45,13 +46,7 @@ export interface DriverResult {
   readonly cpuCores: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Promise<{ status: number; latency: number }> {
   const headers: Record<string, string> = { authorization: `Bearer ${plan.tokens[r.token]}` };
@@ -72,7 +67,7 @@ async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Pr
   return { status, latency: performance.now() - scheduledAt };
 }
 
-const plan = JSON.parse(await readStdin()) as DriverPlan;
+const plan = await readPlan<DriverPlan>();
 const kinds: Record<string, KindResult> = {};
 const lags: number[] = [];
 const timeline: [number, number][] = plan.requests.map((r) => [r.at, Number.NaN]);

@@ -4,23 +4,21 @@
  * send time; a follow burst to one user during it (a user who has posted, so each follow
  * backfills, and whom few follow); probes from this process alongside, and the lanes' depths.
  */
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { LaneId } from '../../lib/defs/lanes.js';
+import { runDriver } from '../driver.js';
 import { drainedAt } from './drain.js';
-import { now, runId, sleep } from '../fixtures.js';
+import { now, queueDepth, runId, sleep } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import { percentile, round } from '../stats.js';
-import { laneDepth } from './backlog.js';
 import { meterCpu } from './cpu.js';
 import { contentOf, type PlannedPost } from './graph.js';
 import type { DriverPlan, DriverRequest, DriverResult } from './mix-driver.js';
 import { probe, probeAuthors, type ProbeResult } from './probes.js';
 import { seededRandom } from './random.js';
-import { cpuNote, S, stats, type WorkloadRun } from './run.js';
+import { cpuNote, env, S, stats, type WorkloadRun } from './run.js';
 import { followBurst, mergeSchedules, openLoopSchedule, type Scheduled } from './schedule.js';
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const MIX_RATE = 150;
 const MIX_SECONDS = env('BENCH_WORKLOAD_MIX_SECONDS', 40);
 const MIX_WEIGHTS = { home: 6, timeline: 3, post: 1 };
@@ -48,7 +46,8 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   const tokens = await Promise.all(Array.from({ length: users }, (_, u) => ctx.token(idOf(u))));
   say(`the mix, ${MIX_RATE} requests/s for ${MIX_SECONDS} s from a second process, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s…`);
   const mixCpu = meterCpu(ctx.stack.dynamoPid);
-  const driver = drive({ url: ctx.stack.apiUrl, tokens, requests, timeoutMs: 30_000 });
+  const plan: DriverPlan = { url: ctx.stack.apiUrl, tokens, requests, timeoutMs: 30_000 };
+  const driver = runDriver<DriverResult>(resolve(import.meta.dirname, 'mix-driver.ts'), plan);
   let driving = true;
   void driver.finally(() => (driving = false)).catch(() => undefined);
   // Probes alongside, from this process, until the driver is done.
@@ -60,7 +59,7 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   for (let i = 0; driving; i++) {
     const started = now();
     const author = authors[i % authors.length]!;
-    for (const lane of DEPTH_LANES) maxDepth[lane] = Math.max(maxDepth[lane] ?? 0, await laneDepth(ctx, lane));
+    for (const lane of DEPTH_LANES) maxDepth[lane] = Math.max(maxDepth[lane] ?? 0, await queueDepth(ctx, lane));
     try {
       probes.push(await probe(ctx, idOf(author), followerIds(author), `mix-${i}`));
       say(`mix probe ${i + 1}: ${Math.round(probes.at(-1)!.ms)} ms`);
@@ -164,20 +163,4 @@ function toRequest(s: Scheduled, idOf: (u: number) => string, mixPosts: readonly
     case 'follow':
       return { ...base, method: 'PUT', path: `/following/${encodeURIComponent(idOf(s.target!))}` };
   }
-}
-
-function drive(plan: DriverPlan): Promise<DriverResult> {
-  const driver = resolve(import.meta.dirname, '..', 'workload', 'mix-driver.ts');
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', driver], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`mix driver exited ${code}: ${out.slice(0, 300)}`));
-      resolvePromise(JSON.parse(line) as DriverResult);
-    });
-    child.stdin.end(JSON.stringify(plan));
-  });
 }

@@ -6,6 +6,9 @@ import type { BenchContext } from '../context.js';
 import { percentile, round } from '../stats.js';
 import type { Workload } from './graph.js';
 
+/** A size the environment may change for a longer or shorter run (docs/workload.md). */
+export const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
 /** The scenario column of every workload figure. */
 export const S = 'workload';
 

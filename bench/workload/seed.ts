@@ -9,20 +9,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
-import { activeEdgeItem } from '../../functions/model/follow-edge.js';
-import { followListItem } from '../../functions/model/follow-lists.js';
 import { profileKey } from '../../functions/model/profile.js';
-import { nowTicks } from '../../functions/platform/clock.js';
 import type { BenchContext } from '../context.js';
-import { now, rawBatchWrite } from '../fixtures.js';
+import { followItems as modelItems, now, rawBatchWrite } from '../fixtures.js';
 import { pool } from '../stats.js';
 import type { Edge } from './graph.js';
 
 /** The three items of one follow (edge and both list entries), in attribute-value form. */
-function followItems(follower: string, followee: string): Record<string, AttributeValue>[] {
-  const edge = activeEdgeItem(follower, followee, nowTicks(), false);
-  return [edge, followListItem('followers', followee, edge.order, follower), followListItem('following', follower, edge.order, followee)].map((i) => marshall(i));
-}
+const followItems = (follower: string, followee: string) => modelItems(follower, followee).map((i) => marshall(i));
 
 /** Writes `edges` as a follow would, then each user's counters; returns the items written. */
 export async function seedFollows(ctx: BenchContext, edges: readonly Edge[], idOf: (u: number) => string, concurrency = 8): Promise<number> {

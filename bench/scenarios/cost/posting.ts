@@ -1,0 +1,141 @@
+/**
+ * WCU per post (the POST request) and per follower copy (its fan-out), the fan-out's reads, and a
+ * post at 0 followers with its fan-out job, against the pricing rules for the items as stored.
+ */
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { homeFeedKey } from '../../../functions/model/feed-copy.js';
+import { followListPartition } from '../../../functions/model/follow-lists.js';
+import { timelineKey } from '../../../functions/model/timeline-item.js';
+import { type CapacityTotals, sumTags, type TagTotals } from '../../capacity.js';
+import { type BenchContext, isTrimTag } from '../../context.js';
+import { type Item, itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
+import { attributes, authorWithFollowers, benchActivity, quiesce, uid, waitForCopies } from '../../fixtures.js';
+import { type Figure, progress } from '../../report.js';
+import { median, round } from '../../stats.js';
+import { FOLLOWERS, middle, ratioFigure, S, where } from './figures.js';
+
+const POSTS = 6;
+
+export interface PostingCost {
+  measured: { wcu: number; rcu: number };
+  minimum: { wcu: number; rcu: number };
+  /** Distinct home-feed copies a post makes (followers + the author's own). */
+  copies: number;
+  trimAttemptsPerPost: number;
+  trimRcuPerPost: number;
+}
+
+/** Rollups (stats table) are their own feature, measured per post at a rate by the rollups scenario. */
+function withoutTable(t: CapacityTotals, table: string): CapacityTotals {
+  const x = t.tables[table] ?? { read: 0, write: 0 };
+  const tables = { ...t.tables };
+  delete tables[table];
+  // Transactions only ever go to the stats table (rollups) during a fan-out.
+  const tags = { ...t.tags };
+  delete tags.transaction;
+  return { ...t, read: t.read - x.read, write: t.write - x.write, tables, tags };
+}
+
+export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<PostingCost> {
+  const { author, followers } = await authorWithFollowers(ctx, FOLLOWERS);
+  const { feed, stats, graph } = ctx.stack.tableNames;
+  const query = (pk: unknown, rk?: unknown) =>
+    ctx.dynamo.send(
+      new QueryCommand({ TableName: rk === undefined ? graph : feed, KeyConditionExpression: rk === undefined ? 'pk = :pk' : 'pk = :pk AND rk = :rk', ExpressionAttributeValues: attributes({ ':pk': pk, ':rk': rk }) }),
+    );
+  const size = async (key: { pk: unknown; rk: unknown }) => {
+    const item = (await query(key.pk, key.rk)).Items?.[0];
+    if (!item) throw new Error(`no item at ${String(key.pk)} / ${String(key.rk)}`);
+    return itemSize(item as Item);
+  };
+  const postSamples: CapacityTotals[] = [];
+  const fanSamples: CapacityTotals[] = [];
+  const sizes: { original: number; ownCopy: number; copy: number }[] = [];
+  for (let i = 0; i < POSTS; i++) {
+    progress(`  cost: post ${i + 1}/${POSTS}`);
+    await quiesce(ctx);
+    const before = ctx.handlerCapacity.snapshot();
+    const res = await ctx.call('POST', '/activities', author, benchActivity(i));
+    if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+    const afterPost = ctx.handlerCapacity.snapshot();
+    postSamples.push(ctx.handlerCapacity.since(before));
+    const rk = BigInt(res.body.rangeKey);
+    const drained = await waitForCopies(ctx, followers, String(rk));
+    if (drained.missing) throw new Error(`${drained.missing} copies missing`);
+    await quiesce(ctx);
+    fanSamples.push(withoutTable(ctx.handlerCapacity.since(afterPost), stats));
+    sizes.push({ original: await size(timelineKey(author, rk)), ownCopy: await size(homeFeedKey(author, rk)), copy: await size(homeFeedKey(followers[0]!, rk)) });
+  }
+  const sized = middle(sizes);
+  // The follower list as stored: a Query is charged by the full items it reads.
+  const listSizes = ((await query(followListPartition('followers', author))).Items ?? []).map((i) => itemSize(i as Item));
+  const listMin = queryReadUnits(listSizes);
+
+  const postMin = writeUnits(sized.original) + writeUnits(sized.ownCopy);
+  const postW = median(postSamples.map((s) => s.write));
+  const copyMin = writeUnits(sized.copy);
+  const tagMedian = (tag: string, field: keyof TagTotals) => median(fanSamples.map((s) => s.tags[tag]?.[field] ?? 0));
+  const listRead = tagMedian('follower list read', 'read');
+  const trimAttempts = fanSamples.map((s) => s.tags['head read']?.calls ?? 0);
+  const trimRcu = fanSamples.map((s) => sumTags(s, isTrimTag).read);
+  const otherReads = ['batch get', 'original read', 'profile read'].map((t) => `${t}: ${tagMedian(t, 'calls')} calls, ${round(tagMedian(t, 'read'), 2)} RCU`).join('; ');
+  figures.push(
+    ratioFigure({
+      metric: 'WCU per post (the POST request)',
+      measured: postW,
+      minimum: postMin,
+      target: 1.05,
+      sizes: `original ${sized.original} B in t#author + own copy ${sized.ownCopy} B in f#author`,
+      sample: middle(postSamples),
+    }),
+    ratioFigure({
+      metric: 'WCU per follower copy (fan-out, feed table)',
+      measured: median(fanSamples.map((s) => s.tables[feed]?.write ?? 0)) / FOLLOWERS,
+      minimum: copyMin,
+      target: 1.05,
+      sizes: `copy ${sized.copy} B; ${tagMedian('copy writes', 'items')} copies written per post for ${FOLLOWERS} followers: the job's first page rewrites the author's own copy, which the POST already wrote`,
+      sample: middle(fanSamples),
+      per: FOLLOWERS,
+    }),
+    {
+      scenario: S,
+      metric: `RCU per post for the follower list (${FOLLOWERS} entries, ${listSizes.reduce((a, b) => a + b, 0)} B): meter ${round(listRead, 3)} vs rule minimum ${round(listMin, 3)}`,
+      value: round(listRead / listMin, 3),
+      unit: '× min',
+      note: `${tagMedian('follower list read', 'calls')} Query of ${tagMedian('follower list read', 'scanned')} items`,
+    },
+    {
+      scenario: S,
+      metric: 'RCU per post in the fan-out besides the follower list',
+      value: round(median(fanSamples.map((s) => s.read)) - listRead, 3),
+      unit: 'RCU',
+      note: `${otherReads} (strongly consistent: the liveness check before the page with the author's own copy in one batch get, the re-check after it, the pulled flag); trim attempts: ${trimAttempts.join('+')} over ${POSTS} posts, ${round(trimRcu.reduce((a, b) => a + b, 0) / POSTS, 2)} RCU per post on average (feeds this small hold far fewer than N copies: the attempts read a little and delete nothing)`,
+    },
+  );
+  // A post by an author nobody follows: the request and its fan-out job together.
+  const solo = uid('cost-solo');
+  const soloSamples: CapacityTotals[] = [];
+  for (let i = 0; i < 3; i++) {
+    await quiesce(ctx);
+    const before = ctx.handlerCapacity.snapshot();
+    const res = await ctx.call('POST', '/activities', solo, benchActivity(i));
+    if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+    await quiesce(ctx);
+    soloSamples.push(withoutTable(ctx.handlerCapacity.since(before), stats));
+  }
+  const soloW = median(soloSamples.map((s) => s.write));
+  figures.push({
+    scenario: S,
+    metric: `WCU per post at 0 followers, the request and its fan-out job together: meter ${round(soloW, 3)} vs rule minimum ${round(postMin, 3)}`,
+    value: round(soloW / postMin, 3),
+    unit: '× min',
+    note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
+  });
+  return {
+    measured: { wcu: postW + median(fanSamples.map((s) => s.write)), rcu: median(postSamples.map((s) => s.read)) + median(fanSamples.map((s) => s.read)) },
+    minimum: { wcu: postMin + FOLLOWERS * copyMin, rcu: listMin },
+    copies: FOLLOWERS + 1,
+    trimAttemptsPerPost: trimAttempts.reduce((a, b) => a + b, 0) / POSTS,
+    trimRcuPerPost: trimRcu.reduce((a, b) => a + b, 0) / POSTS,
+  };
+}
