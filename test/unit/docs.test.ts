@@ -1,13 +1,14 @@
 /**
  * The documentation a newcomer reads: a short README that links every page of docs/, links that
  * resolve, and the API route table and the settings table as the code has them (regenerate with
- * `npm run docs:routes` and `npm run docs:config`).
+ * `npm run docs:routes`, `npm run docs:config` and `npm run docs:items`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiDoc, withRouteTable } from '../../local/docs-routes.js';
 import { configDoc, settingsTable, withSettingsTable } from '../../local/docs-config.js';
+import { dataModelDoc, withItemTables } from '../../local/docs-items.js';
 import { configKeys } from '../../lib/defs/config.js';
 import { deploymentContextKeys } from '../../lib/defs/deployment.js';
 
@@ -41,6 +42,11 @@ describe('docs', () => {
   it('show the route table the code has (npm run docs:routes rewrites it)', () => {
     const text = readFileSync(apiDoc, 'utf8');
     expect(text).toBe(withRouteTable(text));
+  });
+
+  it('show every kind of item the model declares, and who writes it (npm run docs:items rewrites the tables)', () => {
+    const text = readFileSync(dataModelDoc, 'utf8');
+    expect(text).toBe(withItemTables(text));
   });
 
   it('show every setting the code reads, with its default (npm run docs:config rewrites the table)', () => {
