@@ -85,7 +85,15 @@ export function loadHandler(id: FunctionId): Promise<AnyHandler> {
   }
   if (!loaded) {
     const pool = createInstancePool(() => startSourceInstance(id));
-    loaded = Promise.resolve((event, context) => tapped(id, event, () => pool.invoke(event, context)));
+    // The first instance starts here, before any caller starts a timeout (as loading did before
+    // there were instances): it transforms and loads the function's whole module graph, seconds
+    // on a busy machine. Later instances evaluate the entry module only.
+    const handler: AnyHandler = (event, context) => tapped(id, event, () => pool.invoke(event, context));
+    loaded = pool.warm().then(() => handler);
+    // An init error fails this load; the next one tries afresh.
+    loaded.catch(() => {
+      if (cache.get(id) === loaded) cache.delete(id);
+    });
     cache.set(id, loaded);
   }
   return loaded;

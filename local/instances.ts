@@ -33,6 +33,11 @@ export interface Instance {
 export interface InstancePool {
   /** Runs one invocation on an idle instance, or on a new one when none is idle. */
   readonly invoke: AnyHandler;
+  /**
+   * Starts an instance and keeps it idle, unless one is idle already: a cold start ahead of the
+   * invocations, so that it does not run on their clock (Lambda's init phase is not the invoke's).
+   */
+  warm(): Promise<void>;
   /** Instances started so far and still kept (busy or idle). */
   size(): number;
   /** Stops every instance; invocations after this fail. */
@@ -94,6 +99,7 @@ export function createInstancePool(start: () => Promise<Instance>, opts: { reado
         release(instance);
       }
     },
+    warm: async () => release(await acquire()),
     size: () => kept.size,
     async stop() {
       stopped = true;

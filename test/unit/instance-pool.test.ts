@@ -53,6 +53,18 @@ describe('the instance pool', () => {
     expect(pool.size()).toBe(2);
   });
 
+  it('warms ahead of the invocations: their first finds its instance started', async () => {
+    const { started, start, open } = instances();
+    const pool = createInstancePool(start);
+    await pool.warm();
+    await pool.warm(); // one is idle: no second
+    expect(started).toHaveLength(1);
+    const a = pool.invoke('a');
+    await open('a');
+    expect(await a).toBe(1);
+    expect(started).toHaveLength(1);
+  });
+
   it('makes invocations beyond `max` wait for an idle instance', async () => {
     const { started, start, open } = instances();
     const pool = createInstancePool(start, { max: 1 });
