@@ -41,6 +41,8 @@ export interface BundleRuntimeOptions {
 export interface BundleRuntime {
   /** Function `fn`'s handler, served by its bundle. */
   handler(fn: FunctionId): AnyHandler;
+  /** Calls `run` with the handler of one instance of `fn`, once it is ready (InstancePool.use). */
+  use<T>(fn: FunctionId, run: (invoke: AnyHandler) => Promise<T>): Promise<T>;
   /** Invocations per function so far. */
   invocations(): Record<FunctionId, number>;
   stop(): Promise<void>;
@@ -171,14 +173,21 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
     return pool;
   };
 
+  async function use<T>(fn: FunctionId, run: (invoke: AnyHandler) => Promise<T>): Promise<T> {
+    if (stopped) throw new Error(`${fn}: the bundle runtime is stopped`);
+    if (!set.functions[fn]) throw new Error(`no bundle for function ${fn}`);
+    return poolOf(fn).use((invoke) =>
+      run((event, context) => {
+        counts[fn] += 1;
+        opts.onInvoke?.(fn);
+        return invoke(event, context);
+      }),
+    );
+  }
+
   return {
-    handler: (fn) => async (event, context) => {
-      if (stopped) throw new Error(`${fn}: the bundle runtime is stopped`);
-      if (!set.functions[fn]) throw new Error(`no bundle for function ${fn}`);
-      counts[fn] += 1;
-      opts.onInvoke?.(fn);
-      return poolOf(fn).invoke(event, context);
-    },
+    handler: (fn) => (event, context) => use(fn, (invoke) => invoke(event, context)),
+    use,
     invocations: () => ({ ...counts }),
     async stop() {
       stopped = true;

@@ -28,7 +28,12 @@ import { createInstancePool, type Instance } from './instances.js';
 export type AnyHandler = (event: any, context?: unknown) => Promise<any>;
 
 const projectRoot = resolve(import.meta.dirname, '..');
-const cache = new Map<FunctionId, Promise<AnyHandler>>();
+
+/** A function's instances, whichever runtime serves them. */
+interface FunctionInstances {
+  use<T>(run: (invoke: AnyHandler) => Promise<T>): Promise<T>;
+}
+const cache = new Map<FunctionId, Promise<FunctionInstances>>();
 
 /** How an invocation ended: its result, or what it threw. */
 export type InvocationOutcome = { readonly result: unknown } | { readonly error: unknown };
@@ -72,15 +77,12 @@ export function useBundles(runtime: Promise<BundleRuntime> | undefined): void {
   cache.clear();
 }
 
-export function loadHandler(id: FunctionId): Promise<AnyHandler> {
+function instancesOf(id: FunctionId): Promise<FunctionInstances> {
   let loaded = cache.get(id);
   if (!loaded && bundles) {
     // Local IAM is the bundle's own endpoint proxy here (its SDK is inside the bundle); the bundle
     // runtime keeps the function's instances.
-    loaded = bundles.then((runtime) => {
-      const handler = runtime.handler(id);
-      return (event, context) => tapped(id, event, () => handler(event, context));
-    });
+    loaded = bundles.then((runtime) => ({ use: (run) => runtime.use(id, run) }));
     cache.set(id, loaded);
   }
   if (!loaded) {
@@ -88,15 +90,30 @@ export function loadHandler(id: FunctionId): Promise<AnyHandler> {
     // The first instance starts here, before any caller starts a timeout (as loading did before
     // there were instances): it transforms and loads the function's whole module graph, seconds
     // on a busy machine. Later instances evaluate the entry module only.
-    const handler: AnyHandler = (event, context) => tapped(id, event, () => pool.invoke(event, context));
-    loaded = pool.warm().then(() => handler);
+    const warmed: Promise<FunctionInstances> = pool.warm().then(() => pool);
     // An init error fails this load; the next one tries afresh.
-    loaded.catch(() => {
-      if (cache.get(id) === loaded) cache.delete(id);
+    warmed.catch(() => {
+      if (cache.get(id) === warmed) cache.delete(id);
     });
+    loaded = warmed;
     cache.set(id, loaded);
   }
   return loaded;
+}
+
+/**
+ * Calls `run` with the handler of one instance of function `id` once that instance is ready, so
+ * a timeout `run` starts times the invocation only (the HTTP API's), not a cold start or the wait
+ * for an idle instance.
+ */
+export async function withInstance<T>(id: FunctionId, run: (handler: AnyHandler) => Promise<T>): Promise<T> {
+  const instances = await instancesOf(id);
+  return instances.use((invoke) => run((event, context) => tapped(id, event, () => invoke(event, context))));
+}
+
+/** Function `id`'s handler: each call is one invocation, on an instance of its own while it runs. */
+export function loadHandler(id: FunctionId): Promise<AnyHandler> {
+  return instancesOf(id).then(() => (event, context) => withInstance(id, (handler) => handler(event, context)));
 }
 
 /**

@@ -14,7 +14,8 @@
  *   invocation and is not kept; one that died (a crashed bundle sandbox) is dropped and replaced
  *   by the next invocation that needs one;
  * - `max` (optional) caps the instances, like a function's reserved concurrency, except that an
- *   invocation beyond it waits for an instance instead of being throttled.
+ *   invocation beyond it waits for an instance instead of being throttled (bundle mode: a worker
+ *   per instance is not free).
  *
  * What an instance is depends on the runtime: a fresh evaluation of the handler's entry module
  * (source mode), or a worker thread running the shipped bundle (bundle mode,
@@ -33,6 +34,13 @@ export interface Instance {
 export interface InstancePool {
   /** Runs one invocation on an idle instance, or on a new one when none is idle. */
   readonly invoke: AnyHandler;
+  /**
+   * Calls `run` once an instance is ready for one invocation, with that instance's handler: what
+   * `run` times from then on is the invocation's own time, not a cold start's nor the wait for an
+   * idle instance (Lambda's function timeout does not count the init phase). The instance is
+   * free again once its invocation has ended, even if `run` stopped waiting for it earlier.
+   */
+  use<T>(run: (invoke: AnyHandler) => Promise<T>): Promise<T>;
   /**
    * Starts an instance and keeps it idle, unless one is idle already: a cold start ahead of the
    * invocations, so that it does not run on their clock (Lambda's init phase is not the invoke's).
@@ -90,15 +98,25 @@ export function createInstancePool(start: () => Promise<Instance>, opts: { reado
     wakeOne();
   }
 
+  async function use<T>(run: (invoke: AnyHandler) => Promise<T>): Promise<T> {
+    const instance = await acquire();
+    let invocation: Promise<unknown> | undefined;
+    const once: AnyHandler = (event, context) => {
+      if (invocation) throw new Error('an instance taken for one invocation was invoked twice');
+      invocation = instance.invoke(event, context);
+      return invocation;
+    };
+    try {
+      return await run(once);
+    } finally {
+      if (invocation) void invocation.then(() => release(instance), () => release(instance));
+      else release(instance);
+    }
+  }
+
   return {
-    async invoke(event, context) {
-      const instance = await acquire();
-      try {
-        return await instance.invoke(event, context);
-      } finally {
-        release(instance);
-      }
-    },
+    invoke: (event, context) => use((invoke) => invoke(event, context)),
+    use,
     warm: async () => release(await acquire()),
     size: () => kept.size,
     async stop() {

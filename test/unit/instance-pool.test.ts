@@ -78,6 +78,22 @@ describe('the instance pool', () => {
     expect(started[0]!.most).toBe(1);
   });
 
+  it('hands `use` an instance ready to invoke, and frees it when the invocation ends, not when `run` gives up', async () => {
+    const { started, start, open } = instances();
+    const pool = createInstancePool(start, { max: 1 });
+    // A caller with a timeout: it stops waiting (here at once) while its invocation still runs.
+    await expect(pool.use(async (invoke) => {
+      expect(started).toHaveLength(1); // started before `run`: a timeout begun here times the invocation only
+      void invoke('a');
+      throw new Error('timed out');
+    })).rejects.toThrow('timed out');
+    const b = pool.invoke('b'); // waits: the instance still runs 'a'
+    await open('a');
+    await open('b');
+    expect(await b).toBe(1);
+    expect(started[0]!.most).toBe(1);
+  });
+
   it('does not keep an instance whose start failed (an init error) nor one that died', async () => {
     const { started, start, open } = instances();
     let failNext = true;
