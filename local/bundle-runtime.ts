@@ -1,13 +1,16 @@
 /**
- * Runs each function from its shipped bundle (local/bundles.ts) the way Lambda does: in a module
- * scope of its own — a worker thread per function, plain Node (no loader of the local runtime's),
- * started at the first invocation (a cold start) and kept — with the environment the template
- * gives that function and nothing of this process's: its variables (references resolved to local
- * names and URLs), what Lambda itself sets (region, credentials, function name, memory, …) and
- * the endpoints, which are the function's own local-IAM proxy (local/iam-proxy.ts).
+ * Runs each function from its shipped bundle (local/bundles.ts) the way Lambda does: each
+ * instance of a function in a module scope and globals of its own — a worker thread, plain Node
+ * (no loader of the local runtime's), started when an invocation finds every instance of the
+ * function busy (a cold start) and kept for later ones (warm starts), one invocation at a time
+ * (local/instances.ts) — with the environment the template gives that function and nothing of
+ * this process's: its variables (references resolved to local names and URLs), what Lambda itself
+ * sets (region, credentials, function name, memory, …) and the endpoints, which are the
+ * function's own local-IAM proxy (local/iam-proxy.ts), shared by its instances.
  * An invocation crosses to the worker as a message: the event as Lambda would pass it (plain
  * data), the context's fields; the result or the error comes back. A worker that dies (an
- * uncaught error, like a crashed sandbox) is replaced at the next invocation.
+ * uncaught error, like a crashed sandbox) is dropped; the next invocation that needs an instance
+ * starts a fresh one.
  */
 import { Worker } from 'node:worker_threads';
 import { type FunctionId, queues, tables, type TableId, type QueueId } from '../lib/defs/index.js';
@@ -16,6 +19,7 @@ import type { BundleSet, LocalResources } from './bundles.js';
 import { resolveVariables } from './bundles.js';
 import type { AnyHandler } from './handlers.js';
 import { type IamProxy, startIamProxy } from './iam-proxy.js';
+import { createInstancePool, type Instance, type InstancePool } from './instances.js';
 
 export interface BundleRuntimeOptions {
   readonly set: BundleSet;
@@ -27,11 +31,18 @@ export interface BundleRuntimeOptions {
   };
   /** Told of every invocation, before it runs (e.g. to count them). */
   readonly onInvoke?: (fn: FunctionId) => void;
+  /**
+   * Instances (worker threads) per function at most; an invocation beyond waits for an idle one.
+   * Default: no limit — no more start than invocations were in flight at once.
+   */
+  readonly maxInstances?: number;
 }
 
 export interface BundleRuntime {
   /** Function `fn`'s handler, served by its bundle. */
   handler(fn: FunctionId): AnyHandler;
+  /** Calls `run` with the handler of one instance of `fn`, once it is ready (InstancePool.use). */
+  use<T>(fn: FunctionId, run: (invoke: AnyHandler) => Promise<T>): Promise<T>;
   /** Invocations per function so far. */
   invocations(): Record<FunctionId, number>;
   stop(): Promise<void>;
@@ -69,8 +80,7 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
   const { set, local } = opts;
   const counts = Object.fromEntries(Object.keys(set.functions).map((fn) => [fn, 0])) as Record<FunctionId, number>;
   const proxies = new Map<FunctionId, Promise<IamProxy>>();
-  const sandboxes = new Map<FunctionId, Promise<Sandbox>>();
-  const live = new Map<FunctionId, Sandbox>();
+  const pools = new Map<FunctionId, InstancePool>();
   let nextId = 0;
   let stopped = false;
 
@@ -87,7 +97,8 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
     return proxy;
   };
 
-  async function start(fn: FunctionId): Promise<Sandbox> {
+  /** The environment of `fn`'s sandboxes. */
+  async function envOf(fn: FunctionId): Promise<Record<string, string>> {
     const bundle = set.functions[fn];
     const proxy = await proxyOf(fn);
     const endpoint = proxy.url;
@@ -116,8 +127,16 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
     // The SDK's warning about Node 20 (no Lambda runtime runs it): quiet if the developer asked.
     const quiet = process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
     if (quiet !== undefined) env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = quiet;
+    return env;
+  }
+
+  /** A cold start: a worker of its own, which imports the bundle once and serves one invocation at a time. */
+  async function start(fn: FunctionId): Promise<Instance> {
+    const bundle = set.functions[fn];
+    const env = await envOf(fn);
     const worker = new Worker(BOOTSTRAP, { eval: true, env, execArgv: [], workerData: { file: bundle.file, exportName: bundle.exportName } });
     const sandbox: Sandbox = { worker, pending: new Map() };
+    let dead = false;
     worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: { name: string; message: string; stack?: string } }) => {
       const call = sandbox.pending.get(id);
       sandbox.pending.delete(id);
@@ -125,48 +144,56 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
       if (error) call.reject(Object.assign(new Error(error.message), { name: error.name, stack: error.stack }));
       else call.resolve(result);
     });
-    live.set(fn, sandbox);
     const fail = (error: Error) => {
-      if (live.get(fn) === sandbox) {
-        live.delete(fn);
-        sandboxes.delete(fn); // the next invocation gets a fresh sandbox
-      }
+      dead = true; // the pool drops it; the next invocation that needs an instance starts a fresh one
       for (const call of sandbox.pending.values()) call.reject(error);
       sandbox.pending.clear();
     };
     worker.on('error', (error) => fail(error));
     worker.on('exit', (code) => fail(new Error(`${fn}: its sandbox exited (code ${code})`)));
-    return sandbox;
+    return {
+      invoke: (event, context) =>
+        new Promise((resolve, reject) => {
+          if (dead) return reject(new Error(`${fn}: its sandbox exited`));
+          const id = nextId++;
+          sandbox.pending.set(id, { resolve, reject });
+          worker.postMessage({ id, event, context: plainContext(context) });
+        }),
+      alive: () => !dead,
+      stop: async () => void (await worker.terminate()),
+    };
   }
 
-  const sandboxOf = (fn: FunctionId) => {
-    let sandbox = sandboxes.get(fn);
-    if (!sandbox) {
-      sandbox = start(fn);
-      sandboxes.set(fn, sandbox);
+  const poolOf = (fn: FunctionId) => {
+    let pool = pools.get(fn);
+    if (!pool) {
+      pool = createInstancePool(() => start(fn), { max: opts.maxInstances });
+      pools.set(fn, pool);
     }
-    return sandbox;
+    return pool;
   };
 
+  async function use<T>(fn: FunctionId, run: (invoke: AnyHandler) => Promise<T>): Promise<T> {
+    if (stopped) throw new Error(`${fn}: the bundle runtime is stopped`);
+    if (!set.functions[fn]) throw new Error(`no bundle for function ${fn}`);
+    return poolOf(fn).use((invoke) =>
+      run((event, context) => {
+        counts[fn] += 1;
+        opts.onInvoke?.(fn);
+        return invoke(event, context);
+      }),
+    );
+  }
+
   return {
-    handler: (fn) => async (event, context) => {
-      if (stopped) throw new Error(`${fn}: the bundle runtime is stopped`);
-      if (!set.functions[fn]) throw new Error(`no bundle for function ${fn}`);
-      counts[fn] += 1;
-      opts.onInvoke?.(fn);
-      const sandbox = await sandboxOf(fn);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        sandbox.pending.set(id, { resolve, reject });
-        sandbox.worker.postMessage({ id, event, context: plainContext(context) });
-      });
-    },
+    handler: (fn) => (event, context) => use(fn, (invoke) => invoke(event, context)),
+    use,
     invocations: () => ({ ...counts }),
     async stop() {
       stopped = true;
-      const all = [...sandboxes.values()];
-      sandboxes.clear();
-      await Promise.all(all.map(async (s) => (await s.catch(() => undefined))?.worker.terminate()));
+      const all = [...pools.values()];
+      pools.clear();
+      await Promise.all(all.map((pool) => pool.stop()));
       await Promise.all([...proxies.values()].map(async (p) => (await p).stop()));
     },
   };

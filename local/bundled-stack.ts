@@ -8,7 +8,7 @@ import type { FunctionId } from '../lib/defs/index.js';
 import { type BundleRuntime, createBundleRuntime } from './bundle-runtime.js';
 import type { BundleSet } from './bundles.js';
 import { useBundles } from './handlers.js';
-import { type LocalStack, type LocalStackOptions, startLocalStack } from './stack.js';
+import { DEFAULT_SQS_CONCURRENCY, type LocalStack, type LocalStackOptions, startLocalStack } from './stack.js';
 
 export interface BundledStack extends LocalStack {
   /** Invocations per function so far (every function of the set, 0 included). */
@@ -47,6 +47,10 @@ export async function startBundledStack(
       ),
     },
     onInvoke: opts.onInvoke,
+    // A worker thread per instance costs a bundle load: no more per function than a lane's poll
+    // loops need. A burst of API requests shares them (each waits for an idle one) instead of
+    // starting a sandbox per request — which, on a busy machine, ran past the API's timeout.
+    maxInstances: opts.sqsConcurrency ?? DEFAULT_SQS_CONCURRENCY,
   });
   ready(runtime);
   return {

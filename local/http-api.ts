@@ -18,7 +18,7 @@ import { defaultRoute, type FunctionId, functions, hasAnyScope, resolveRoute, ro
 import { PROBLEM_CONTENT_TYPE } from '../functions/http/problem.js';
 import { localAccountId } from './aws-local.js';
 import type { ConsoleSite } from './console-site.js';
-import { lambdaContext, loadHandler } from './handlers.js';
+import { lambdaContext, withInstance } from './handlers.js';
 import type { JwtVerifier } from './jwt.js';
 import { listenOnLoopback } from './ports.js';
 
@@ -95,11 +95,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, verify: JwtVeri
 
   const pathParameters = 'params' in resolved ? resolved.params : undefined;
   const event = buildEvent(req, url, method, key, body, pathParameters, claims);
-  const handler = await loadHandler(fn);
   const timeoutMs = Math.min(functions[fn].timeoutSeconds * 1000, INTEGRATION_TIMEOUT_MS);
   let result: unknown;
   try {
-    result = await withTimeout(handler(event, lambdaContext(fn, timeoutMs, event.requestContext.requestId)), timeoutMs);
+    // Timed from when an instance is ready: a cold start or the wait for an idle instance is not
+    // the invocation's time (Lambda's function timeout does not count the init phase).
+    result = await withInstance(fn, (handler) => withTimeout(handler(event, lambdaContext(fn, timeoutMs, event.requestContext.requestId)), timeoutMs));
   } catch (error) {
     if (error instanceof TimeoutError) return send(res, 503, { 'content-type': 'application/json' }, '{"message":"Service Unavailable"}');
     console.error(`handler ${fn} threw`, error);

@@ -24,7 +24,7 @@ export interface SqsPollerOptions {
   readonly sqs: SQSClient;
   readonly queueUrl: string;
   readonly queueArn: string;
-  /** Parallel poll loops, like Lambda's concurrent pollers. */
+  /** Parallel poll loops, like Lambda's concurrent pollers: each loop's invocation runs in an instance of its own (local/instances.ts). */
   readonly concurrency: number;
   /**
    * Seconds before a failed message is visible again. Lambda leaves it to the visibility timeout

@@ -38,6 +38,9 @@ import { type SqsLocal, startSqsServer } from './sqs-server.js';
 import { startSqsPoller } from './sqs-poller.js';
 import { startStreamPoller } from './stream-poller.js';
 
+/** Poll loops per SQS event source unless `sqsConcurrency` says otherwise. */
+export const DEFAULT_SQS_CONCURRENCY = 4;
+
 export interface LocalStackOptions {
   /**
    * Persist DynamoDB data and stream checkpoints here; undefined = in memory. A directory holding
@@ -54,6 +57,7 @@ export interface LocalStackOptions {
   readonly pollers?: boolean;
   /** See SqsPollerOptions.retryDelaySeconds. */
   readonly sqsRetryDelaySeconds?: number;
+  /** Poll loops per SQS event source (default DEFAULT_SQS_CONCURRENCY; never more than the source's maximum concurrency). */
   readonly sqsConcurrency?: number;
   /** Extra env for the handlers (config keys), on top of process.env. */
   readonly env?: Record<string, string>;
@@ -154,7 +158,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             queueUrl: queueRefs[source.queue].url,
             queueArn: queueRefs[source.queue].arn,
             // Lambda's MaximumConcurrency of the mapping bounds the parallel invocations here too.
-            concurrency: Math.min(opts.sqsConcurrency ?? 4, source.maxConcurrency?.default ?? Number.POSITIVE_INFINITY),
+            concurrency: Math.min(opts.sqsConcurrency ?? DEFAULT_SQS_CONCURRENCY, source.maxConcurrency?.default ?? Number.POSITIVE_INFINITY),
             retryDelaySeconds: opts.sqsRetryDelaySeconds,
           });
         }
