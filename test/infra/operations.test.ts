@@ -3,6 +3,8 @@
  * the stream mappings, the fan-out worker's maximum concurrency, per-route throttles, and exact
  * least-privilege grants. One behaviour per test.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventSources, functionList, functions, laneList, type StreamSourceDef, type TableId } from '../../lib/defs/index.js';
@@ -317,5 +319,24 @@ describe('upgrades', () => {
     const failures = alarms(template).filter(({ p }) => p.MetricName === 'MigrationFailures');
     expect(failures).toHaveLength(1);
     expect(failures[0]!.p.Threshold).toBe(0);
+  });
+});
+
+describe('docs/operations.md', () => {
+  it("lists every alarm the stack has, and no alarm it lacks (the table is read against the template)", () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| alarm | fires when |'), doc.indexOf('\n\n', doc.indexOf('| alarm | fires when |')));
+    // `<Lane>` and `<Function>` stand for each lane's and each function's name.
+    const expand = (name: string): string[] =>
+      name.includes('<Lane>') ? laneList.map((l) => name.replace('<Lane>', pascal(l.id))) : name.includes('<Function>') ? functionList.map((f) => name.replace('<Function>', pascal(f.id))) : [name];
+    const documented = table
+      .split('\n')
+      .slice(2)
+      .flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`([^`]+)`/g)].flatMap((m) => expand(m[1]!)));
+    // A logical id is the construct's id and CDK's 8-character hash.
+    const alarms = resources(template, 'AWS::CloudWatch::Alarm').map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(alarms.length).toBeGreaterThan(10);
+    expect(alarms.filter((a) => !documented.includes(a)).sort(), 'alarms missing from the table').toEqual([]);
+    expect(documented.filter((d) => !alarms.includes(d)).sort(), 'rows for alarms the stack lacks').toEqual([]);
   });
 });
