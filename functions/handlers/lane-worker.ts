@@ -14,7 +14,7 @@ import { logger } from '../platform/logger.js';
 import { metrics, recordJobLatency } from '../platform/metrics.js';
 import { assertLane, type Job, parseJob } from '../services/jobs/jobs.js';
 import { fanoutBatch } from '../services/fanout/fanout.js';
-import { foldNotifyJobs } from '../services/jobs/fold.js';
+import { foldNotifyJobs } from '../services/notifications/fold.js';
 import { runJob } from '../services/jobs/run.js';
 import { enqueueJob } from '../services/jobs/bus.js';
 import { isPreLanesJob } from '../services/jobs/legacy-queue.js';
@@ -31,7 +31,7 @@ const parseOrUndefined = (r: SQSRecord): Job | undefined => {
 
 /**
  * The jobs of the batch that run together, by message id: notify jobs together per recipient
- * (services/jobs/fold.ts) and applied as one batch (services/notifications/batch.ts), fanout pages
+ * (services/notifications/fold.ts) and applied as one batch (services/notifications/batch.ts), fanout pages
  * as one batch (services/fanout/fanout.ts) — the reads they start and end with are shared.
  */
 function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {

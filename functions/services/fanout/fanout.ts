@@ -21,7 +21,8 @@ import { ticksOfRangeKey } from '../../model/range-key.js';
 import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
 import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage, liveWithOwnCopies, notLive } from './shared.js';
+import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
+import { liveWithOwnCopies, notLive } from '../live-originals.js';
 
 type FanoutJob = Extract<Job, { kind: 'fanout' }>;
 

@@ -3,17 +3,17 @@
  * keys), every loop is bounded by a page, and a job that cannot finish throws so its message comes
  * back (and, after maxReceiveCount, lands in the DLQ).
  */
-import { backfill } from '../fanout/backfill.js';
-import { cleanup, muteCleanup } from '../fanout/cleanup.js';
+import { backfill } from '../follow-copies/backfill.js';
+import { cleanup, muteCleanup } from '../follow-copies/cleanup.js';
 import { fanout } from '../fanout/fanout.js';
 import type { Job } from './jobs.js';
 import { applyNotifications } from '../notifications/batch.js';
 import { eventsOfJob } from '../notifications/events.js';
 import { eraseStep } from '../erase/erase.js';
-import { pull } from '../fanout/pull.js';
-import { purge } from '../fanout/purge.js';
-import { retract } from '../fanout/retract.js';
-import { unpull } from '../fanout/unpull.js';
+import { pull } from '../pulled-authors/pull.js';
+import { purge } from '../deleted-posts/purge.js';
+import { retract } from '../deleted-posts/retract.js';
+import { unpull } from '../pulled-authors/unpull.js';
 import { runMigrationJob } from '../migrations/job.js';
 
 export async function runJob(job: Job): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * A notify lane batch, paid per batch where it can be: each recipient's events (a fold, jobs/fold.ts)
+ * A notify lane batch, paid per batch where it can be: each recipient's events (a fold, fold.ts)
  * are applied exactly once group by group (apply.ts), but what every fold starts from is read
  * together, strongly consistent, before any write — every recipient's audience (their mutes and
  * blocks of the actors, whom they follow, their erase mark) and, for each recipient's first fold,

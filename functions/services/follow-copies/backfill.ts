@@ -11,7 +11,7 @@ import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/graph-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
-import { noLongerLive } from './shared.js';
+import { noLongerLive } from '../live-originals.js';
 
 const backfillLimit = () => setting('BACKFILL_LIMIT');
 

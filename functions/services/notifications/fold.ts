@@ -5,7 +5,7 @@
  * MAX_JOB_EVENTS events each (one transaction each). Jobs are never split: a fold fails or succeeds
  * with all its messages, which then come back together (applying an event twice changes nothing).
  */
-import { MAX_JOB_EVENTS, type Job } from './jobs.js';
+import { MAX_JOB_EVENTS, type Job } from '../jobs/jobs.js';
 
 type NotifyJob = Extract<Job, { kind: 'notify' }>;
 

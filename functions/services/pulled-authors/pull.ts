@@ -7,7 +7,7 @@ import { nowTicks } from '../../platform/clock.js';
 import { addPulledWhileFollowing, getProfile, markPulledSince, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage } from './shared.js';
+import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
 import { pullThresholds } from './thresholds.js';
 
 export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {

@@ -11,9 +11,10 @@ import { getProfile, setPulled } from '../../stores/graph-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
-import { backfillLimit } from './backfill.js';
+import { backfillLimit } from '../follow-copies/backfill.js';
 import type { Job } from '../jobs/jobs.js';
-import { followerPage, noLongerLive, UNPULL_PAGE } from './shared.js';
+import { followerPage, UNPULL_PAGE } from '../follower-pages.js';
+import { noLongerLive } from '../live-originals.js';
 import { pullThresholds } from './thresholds.js';
 
 export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<void> {
