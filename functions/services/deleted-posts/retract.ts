@@ -12,13 +12,14 @@ import { ticksOfRangeKey } from '../../model/range-key.js';
 import { getProfile } from '../../stores/graph-store.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals, pushPulledRemoval } from '../realtime/push.js';
-import type { Job } from '../jobs/jobs.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
 import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
+import { retractJob } from './retract-job.js';
 
 /** Clock skew allowed between the pull job's clock and the poster's (a post this close to the pull is retracted in full). */
 const SKEW_NS = 1_000_000_000n;
 
-export async function retract(job: Extract<Job, { kind: 'retract' }>): Promise<void> {
+export async function retract(job: JobOf<typeof retractJob>): Promise<void> {
   const rk = BigInt(job.rk);
   if (!job.cursor && (await neverCopied(job.author, rk))) {
     await removeCopies([{ owner: job.author, rk }]);
@@ -35,3 +36,5 @@ async function neverCopied(author: string, rk: bigint): Promise<boolean> {
   const { pulled, pulledSince } = await getProfile(author, { consistent: true });
   return pulled && pulledSince !== undefined && pulledSince + SKEW_NS < ticksOfRangeKey(rk);
 }
+
+export const retractRunner: JobRunner<typeof retractJob> = { def: retractJob, run: retract };
