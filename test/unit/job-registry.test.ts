@@ -4,10 +4,12 @@
  * fan-out worker forwards pre-lanes jobs: services/jobs/legacy-queue.ts); each kind keeps its lane;
  * every kind has its runner; a lane refuses another lane's jobs.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assertLane, jobDefs, type JobKind, kindsOfLane, laneOfJob, parseJob } from '../../functions/services/jobs/jobs.js';
 import { runnerOfKind } from '../../functions/services/jobs/runners.js';
 import { laneList } from '../../lib/defs/lanes.js';
+import { jobKindsTable, lanesDoc, withJobKindsTable } from '../../local/docs-jobs.js';
 
 /** One body of each kind, as the release before the registry wrote it (JSON.stringify of its jobs). */
 const queuedBefore: Record<JobKind, string[]> = {
@@ -78,5 +80,13 @@ describe('the job registry', () => {
     expect(assertLane(backfill, 'followup')).toBe(backfill);
     expect(assertLane(backfill, 'maintenance')).toBe(backfill);
     expect(() => assertLane(backfill, 'notify')).toThrow(expect.objectContaining({ name: 'InvalidJobError', message: expect.stringContaining('followup lane') }));
+  });
+});
+
+describe('docs/lanes.md', () => {
+  it('lists the kinds each lane is sent, as the registry has them (npx tsx local/docs-jobs.ts rewrites it)', () => {
+    const page = readFileSync(lanesDoc, 'utf8');
+    expect(withJobKindsTable(page), 'docs/lanes.md is stale: run npx tsx local/docs-jobs.ts').toBe(page);
+    for (const kind of kinds) expect(jobKindsTable()).toContain(`\`${kind}\``);
   });
 });

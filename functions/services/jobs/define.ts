@@ -5,7 +5,7 @@
  * routes fanout, notify, retract and purge jobs but has no table, and its bundle must not carry
  * the runners' stores and clients (test/infra/bundle-contents.test.ts).
  *
- * Every list and type about jobs derives from these: the kinds, the union the bus validates and the
+ * Every list and type about jobs derives from these: the kinds, the union a message must parse as, the
  * lane of each kind (jobs.ts, from the list of definitions), and the dispatcher (runners.ts, from
  * the list of runners, which must cover every kind).
  */
