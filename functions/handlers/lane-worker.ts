@@ -3,23 +3,22 @@
  * partial batch failures, so only failed messages come back; after maxReceiveCount they move to the
  * lane's DLQ. A job that does not parse, or that belongs to another lane, fails every time and so
  * ends in the DLQ, visible, instead of being dropped or run by a worker without its grants.
- * Records each job's latency (enqueue → done) as a metric with the lane as its dimension. A batch's
- * notify jobs for one recipient are applied together (a follow burst: one transaction per 20 follows),
- * and all its recipients' first reads are one shared read.
+ * Records each job's latency (enqueue → done) as a metric with the lane as its dimension. The jobs
+ * of a kind whose runner takes a batch run together (JobRunner.runBatch): a batch's notify jobs for
+ * one recipient are applied together (a follow burst: one transaction per 20 follows), and all its
+ * recipients' first reads are one shared read; a batch's fanout pages share their reads too.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { logger } from '../platform/logger.js';
 import { metrics, recordJobLatency } from '../platform/metrics.js';
+import type { JobRunner } from '../services/jobs/define.js';
 import { assertLane, type Job, parseJob } from '../services/jobs/jobs.js';
-import { fanoutBatch } from '../services/fanout/fanout.js';
-import { foldNotifyJobs } from '../services/jobs/fold.js';
 import { runJob } from '../services/jobs/run.js';
+import { runnerOfKind } from '../services/jobs/runners.js';
 import { enqueueJob } from '../services/jobs/bus.js';
 import { isPreLanesJob } from '../services/jobs/legacy-queue.js';
-import { applyNotificationBatch } from '../services/notifications/batch.js';
-import { eventsOfJob } from '../services/notifications/events.js';
 
 const parseOrUndefined = (r: SQSRecord): Job | undefined => {
   try {
@@ -30,29 +29,30 @@ const parseOrUndefined = (r: SQSRecord): Job | undefined => {
 };
 
 /**
- * The jobs of the batch that run together, by message id: notify jobs together per recipient
- * (services/jobs/fold.ts) and applied as one batch (services/notifications/batch.ts), fanout pages
- * as one batch (services/fanout/fanout.ts) — the reads they start and end with are shared.
+ * The jobs of the batch that run together, by message id: those of each kind whose runner takes a
+ * batch (notify: folded per recipient and applied as one batch, services/notifications/batch.ts;
+ * fanout: pages sharing the reads they start and end with, services/fanout/fanout.ts). Only on
+ * the kind's own lane: anywhere else a job runs alone (a settle re-run), or is forwarded
+ * (legacy-queue.ts) or refused (assertLane).
  */
 function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
-  const out = new Map<string, Promise<void>>();
-  const jobs = lane === 'notify' || lane === 'fanout' ? records.map(parseOrUndefined) : [];
-  const settle = (messageId: string, done: Promise<void>) => {
-    done.catch(() => undefined); // each member's recordHandler reports it
-    out.set(messageId, done);
-  };
-  if (lane === 'notify') {
-    const folds = foldNotifyJobs(jobs);
-    const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
-    folds.forEach((fold, f) => fold.members.forEach((i) => settle(records[i]!.messageId, applied[f]!)));
+  const byRunner = new Map<JobRunner, { job: Job; record: SQSRecord }[]>();
+  for (const record of records) {
+    const job = parseOrUndefined(record);
+    const runner = job && runnerOfKind(job.kind);
+    if (!runner?.runBatch || runner.def.lane !== lane) continue;
+    byRunner.set(runner, [...(byRunner.get(runner) ?? []), { job: job!, record }]);
   }
-  if (lane === 'fanout') {
-    const pages = jobs.flatMap((job, i) => (job?.kind === 'fanout' ? [{ job, i }] : []));
-    const done = fanoutBatch(
-      pages.map((p) => p.job),
-      pages.map((p) => Number(records[p.i]!.attributes.ApproximateReceiveCount) > 1),
+  const out = new Map<string, Promise<void>>();
+  for (const [runner, members] of byRunner) {
+    const done = runner.runBatch!(
+      members.map((m) => m.job),
+      members.map((m) => Number(m.record.attributes.ApproximateReceiveCount) > 1),
     );
-    pages.forEach((p, k) => settle(records[p.i]!.messageId, done[k]!));
+    members.forEach((m, i) => {
+      done[i]!.catch(() => undefined); // each member's recordHandler reports it
+      out.set(m.record.messageId, done[i]!);
+    });
   }
   return out;
 }

@@ -19,7 +19,7 @@ import { clearPending, createEdge, getEdge, getProfile, listPage, readGraphKeys,
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
 import { followDelivery, notifyJobs } from './notifications/events.js';
-import { pullThresholds } from './fanout/thresholds.js';
+import { pullThresholds } from './pulled-authors/thresholds.js';
 import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';
 
 /** How long after a follow a repeated PUT re-sends its notify job (a no-op if it already landed). */
@@ -101,7 +101,7 @@ export async function unfollow(follower: string, followee: string): Promise<void
   });
   if (outcome === 'none') return;
   await enqueueJob({ kind: 'cleanup', follower, followee });
-  // Again once any fan-out page that read the old follower list has written (see cleanup.ts).
+  // Again once any fan-out page that read the old follower list has written (see follow-copies/cleanup.ts).
   await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
   if (outcome === 'removed') await checkThreshold(followee);
 }

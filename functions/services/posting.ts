@@ -118,7 +118,7 @@ export async function deleteActivity(caller: string, id: string): Promise<void> 
   const marked = await markOriginalDeleted(actor, rk, nowSeconds());
   if (!marked) throw new NotFoundError('No such activity.');
   // Close the counter: a reaction or comment racing the delete then fails instead of landing after
-  // the purge has looked. The purge job closes it again before it reads (services/fanout/purge.ts),
+  // the purge has looked. The purge job closes it again before it reads (services/deleted-posts/purge.ts),
   // so a crash right here loses nothing; closing after the mark never closes a live activity.
   await closeCounter(activityIdOf(actor, rk), nowSeconds() + TOMBSTONE_SECONDS);
   if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);

@@ -126,7 +126,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
-  // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/run.ts).
+  // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/runners.ts).
   // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
   /**
    * fanout: copies of a new post. feed: the pages' originals with the authors' own copies, before

@@ -5,21 +5,18 @@
  * lane (10,000 follows' backfills, a celebrity's erase) never delays another lane's jobs.
  *
  *   fanout       copies of a new post into its followers' feeds          seconds
- *   followup     what a user waits for after their own action: backfill   seconds to a minute
- *                after a follow, retract after a delete, cleanup after
- *                an unfollow / mute / block
+ *   followup     what a user waits for after their own action (a follow,  seconds to a minute
+ *                a delete, an unfollow / mute / block)
  *   notify       notification groups                                      a minute
- *   maintenance  erase, purge, pull/unpull, settle re-runs, data-model     minutes
- *                migrations after a deploy
+ *   maintenance  what nobody waits on: erasing, purging, settle re-runs,  minutes
+ *                data-model migrations after a deploy
  *
  * Read by the CDK stack (queues, mappings, alarms), the local runtime (the same queues and pollers)
- * and the job bus (functions/services/jobs/bus.ts), which routes each job by `laneOfJob`.
+ * and the job bus. Which job kinds run on which lane is no business of theirs: each kind names its
+ * lane where it is declared (functions/services/jobs/define.ts defineJob; the list: jobs.ts).
  */
 
 export type LaneId = 'fanout' | 'followup' | 'notify' | 'maintenance';
-
-/** Every job kind the bus carries (the schema is functions/services/jobs/jobs.ts). */
-export type JobKind = 'fanout' | 'retract' | 'backfill' | 'cleanup' | 'pull' | 'unpull' | 'notify' | 'purge' | 'muteCleanup' | 'erase' | 'migrate';
 
 export interface LaneDef {
   readonly id: LaneId;
@@ -71,29 +68,6 @@ export const lanes: Record<LaneId, LaneDef> = {
 };
 
 export const laneList: readonly LaneDef[] = Object.values(lanes);
-
-/** The lane of each job kind run at once (a delayed run is a settle re-run: see laneOfJob). */
-export const jobLanes: Record<JobKind, LaneId> = {
-  fanout: 'fanout',
-  backfill: 'followup',
-  retract: 'followup',
-  cleanup: 'followup',
-  muteCleanup: 'followup',
-  notify: 'notify',
-  erase: 'maintenance',
-  purge: 'maintenance',
-  pull: 'maintenance',
-  unpull: 'maintenance',
-  migrate: 'maintenance',
-};
-
-/**
- * The lane a job goes to. A delayed job is a settle re-run (the second cleanup after an
- * unfollow or mute, the erase's settle): nobody waits on it, so it is maintenance.
- */
-export function laneOfJob(kind: JobKind, delaySeconds = 0): LaneId {
-  return delaySeconds > 0 ? 'maintenance' : jobLanes[kind];
-}
 
 /** Queue ids of a lane: its jobs and its dead letters. */
 export const laneQueue = (lane: LaneId) => lane;

@@ -36,7 +36,7 @@ import { addPulledWhileFollowing, deleteListEntries, followsSince, writeImported
 import { checkThreshold, unfollow } from '../following.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob, enqueueJobs } from '../jobs/bus.js';
-import { pullThresholds } from '../fanout/thresholds.js';
+import { pullThresholds } from '../pulled-authors/thresholds.js';
 import { countTransactions, planFollows } from './follow-plan.js';
 
 /** The draw that decides a threshold check (Math.random; a test may fix it). */

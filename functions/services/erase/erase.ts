@@ -9,6 +9,8 @@ import { logger } from '../../platform/logger.js';
 import { markErased } from '../../stores/erasure-store.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob } from '../jobs/bus.js';
+import type { JobRunner } from '../jobs/define.js';
+import { eraseJob } from './erase-job.js';
 import { phaseSteps } from './phases.js';
 
 /** Start (or restart: harmless) the erase of `user`. */
@@ -29,3 +31,5 @@ export async function eraseStep(user: string, phase: ErasePhase): Promise<void> 
   await markErased(user, true);
   logger.info('erase finished', { phases: ERASE_PHASES.length });
 }
+
+export const eraseRunner: JobRunner<typeof eraseJob> = { def: eraseJob, run: (job) => eraseStep(job.user, job.phase) };

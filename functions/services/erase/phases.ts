@@ -42,7 +42,7 @@ import {
   removeReaction,
 } from '../../stores/social-store.js';
 import { deleteActivityEntriesPage } from '../../stores/stats-store.js';
-import { removeFolloweePosts } from '../fanout/cleanup.js';
+import { removeFolloweePosts } from '../follow-copies/cleanup.js';
 import { hideFromNotifications } from '../notifications/hide.js';
 import { forgetActor, forgetActorEverywhere } from '../notifications/forget.js';
 import { deleteActivity } from '../posting.js';

@@ -20,10 +20,12 @@ import type { CopySource } from '../../model/feed-copy.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
-import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage, liveWithOwnCopies, notLive } from './shared.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
+import { liveWithOwnCopies, notLive } from '../live-originals.js';
+import { fanoutJob } from './fanout-job.js';
 
-type FanoutJob = Extract<Job, { kind: 'fanout' }>;
+type FanoutJob = JobOf<typeof fanoutJob>;
 
 /** A page as written, for the batch's re-check and push. */
 interface Written {
@@ -101,3 +103,6 @@ export function fanoutBatch(jobs: readonly FanoutJob[], redelivered: readonly bo
 export async function fanout(job: FanoutJob): Promise<void> {
   await fanoutBatch([job])[0];
 }
+
+/** A lane batch's fanout pages run together (fanoutBatch). */
+export const fanoutRunner: JobRunner<typeof fanoutJob> = { def: fanoutJob, run: fanout, runBatch: fanoutBatch };

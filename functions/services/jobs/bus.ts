@@ -1,10 +1,10 @@
 /**
- * The job bus: every background job goes through here to its lane's queue (lib/defs/lanes.ts), so
- * a burst of one kind of work never queues in front of another's.
+ * The job bus: every background job goes through here to its kind's lane's queue (jobs.ts laneOfJob;
+ * the lanes: lib/defs/lanes.ts), so a burst of one kind of work never queues in front of another's.
  */
-import { laneOfJob } from '../../../lib/defs/lanes.js';
+import type { LaneId } from '../../../lib/defs/lanes.js';
 import { sendMessages } from '../../stores/job-queue.js';
-import type { Job } from './jobs.js';
+import { type Job, laneOfJob } from './jobs.js';
 
 /**
  * Enqueue jobs, each on its lane's queue (10 per SendMessageBatch). Returns the indexes of the
@@ -12,7 +12,7 @@ import type { Job } from './jobs.js';
  * those as failures so the source event comes back. A delay (at most 900 s) marks settle re-runs.
  */
 export async function enqueueJobs(jobs: readonly Job[], delaySeconds = 0): Promise<number[]> {
-  const byLane = new Map<ReturnType<typeof laneOfJob>, number[]>();
+  const byLane = new Map<LaneId, number[]>();
   jobs.forEach((job, i) => {
     const lane = laneOfJob(job.kind, delaySeconds);
     byLane.set(lane, [...(byLane.get(lane) ?? []), i]);

@@ -6,11 +6,11 @@
  * acknowledged still runs. A redelivered forward sends the job twice; every job is idempotent.
  * Planned removal: the release after 0.2.0 (CHANGELOG), when no pre-lanes job can be left.
  */
-import { jobLanes, type LaneId } from '../../../lib/defs/lanes.js';
-import type { Job } from './jobs.js';
+import type { LaneId } from '../../../lib/defs/lanes.js';
+import { type Job, laneOfKind } from './jobs.js';
 
 /** The lane whose queue held every kind of job before the lanes. */
 export const PRE_LANES_QUEUE: LaneId = 'fanout';
 
 /** Whether `job`, received on `lane`'s queue, is a pre-lanes job to forward to its own lane. */
-export const isPreLanesJob = (job: Job, lane: LaneId): boolean => lane === PRE_LANES_QUEUE && jobLanes[job.kind] !== lane;
+export const isPreLanesJob = (job: Job, lane: LaneId): boolean => lane === PRE_LANES_QUEUE && laneOfKind(job.kind) !== lane;

@@ -15,7 +15,8 @@ import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
 import { notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
-import { type Job, MAX_JOB_EVENTS, type WireNotificationEvent } from './jobs.js';
+import { MAX_JOB_EVENTS, type WireNotificationEvent } from '../notifications/notify-job.js';
+import type { Job } from './jobs.js';
 
 const stringsOf = (v: AttributeValue | undefined): string[] | undefined =>
   v?.L ? v.L.flatMap((x) => (x.S === undefined ? [] : [x.S])) : v?.SS ? [...v.SS] : undefined;

@@ -1,44 +1,9 @@
 /**
- * The fan-out worker's dispatcher: one file per job kind. Every step is idempotent (deterministic
- * keys), every loop is bounded by a page, and a job that cannot finish throws so its message comes
- * back (and, after maxReceiveCount, lands in the DLQ).
+ * The lane workers' dispatcher: each job to its kind's runner (runners.ts). Every step is
+ * idempotent (deterministic keys), every loop is bounded by a page, and a job that cannot finish
+ * throws so its message comes back (and, after maxReceiveCount, lands in the DLQ).
  */
-import { backfill } from '../fanout/backfill.js';
-import { cleanup, muteCleanup } from '../fanout/cleanup.js';
-import { fanout } from '../fanout/fanout.js';
 import type { Job } from './jobs.js';
-import { applyNotifications } from '../notifications/batch.js';
-import { eventsOfJob } from '../notifications/events.js';
-import { eraseStep } from '../erase/erase.js';
-import { pull } from '../fanout/pull.js';
-import { purge } from '../fanout/purge.js';
-import { retract } from '../fanout/retract.js';
-import { unpull } from '../fanout/unpull.js';
-import { runMigrationJob } from '../migrations/job.js';
+import { runnerOfKind } from './runners.js';
 
-export async function runJob(job: Job): Promise<void> {
-  switch (job.kind) {
-    case 'fanout':
-      return fanout(job);
-    case 'retract':
-      return retract(job);
-    case 'backfill':
-      return backfill(job.follower, job.followee);
-    case 'cleanup':
-      return cleanup(job.follower, job.followee, job.final === true);
-    case 'pull':
-      return pull(job);
-    case 'unpull':
-      return unpull(job);
-    case 'notify':
-      return applyNotifications(job.recipient, eventsOfJob(job));
-    case 'purge':
-      return purge(job);
-    case 'muteCleanup':
-      return muteCleanup(job.follower, job.followee);
-    case 'erase':
-      return eraseStep(job.user, job.phase);
-    case 'migrate':
-      return runMigrationJob(job);
-  }
-}
+export const runJob = (job: Job): Promise<void> => runnerOfKind(job.kind).run(job);

@@ -11,7 +11,9 @@ import { DATA_MODEL_VERSION } from '../../model/data-model.js';
 import { recordMigrationFailure, recordMigrationProgress } from '../../platform/metrics.js';
 import { writeDataModelVersion } from '../../stores/migration-store.js';
 import { enqueueJob, enqueueJobs } from '../jobs/bus.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
 import type { Job } from '../jobs/jobs.js';
+import { migrateJob } from './migrate-job.js';
 import { runStep, stepsFrom, storedVersion } from './runner.js';
 import { MIGRATION_STEPS } from './steps.js';
 
@@ -20,7 +22,7 @@ export const MIGRATION_SEGMENTS = lanes.maintenance.maxConcurrency * lanes.maint
 /** How long one job scans before handing on: two thirds of the worker's timeout, the rest for the last page. */
 export const MIGRATION_SLICE_MS = (lanes.maintenance.timeoutSeconds * 1000 * 2) / 3;
 
-export type MigrateJob = Extract<Job, { kind: 'migrate' }>;
+export type MigrateJob = JobOf<typeof migrateJob>;
 
 const jobsOf = (to: number): MigrateJob[] =>
   Array.from({ length: MIGRATION_SEGMENTS }, (_, segment) => ({ kind: 'migrate', to, segment, totalSegments: MIGRATION_SEGMENTS }));
@@ -66,3 +68,5 @@ export async function runMigrationJob(job: MigrateJob, clock: () => number = Dat
     throw error;
   }
 }
+
+export const migrateRunner: JobRunner<typeof migrateJob> = { def: migrateJob, run: (job) => runMigrationJob(job) };

@@ -1,5 +1,5 @@
 /**
- * A notify lane batch, paid per batch where it can be: each recipient's events (a fold, jobs/fold.ts)
+ * A notify lane batch, paid per batch where it can be: each recipient's events (a fold, fold.ts)
  * are applied exactly once group by group (apply.ts), but what every fold starts from is read
  * together, strongly consistent, before any write — every recipient's audience (their mutes and
  * blocks of the actors, whom they follow, their erase mark) and, for each recipient's first fold,
@@ -26,7 +26,11 @@ import { groupReadKeys, readHeadItems } from '../../stores/notification-store.js
 import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';
 import { pushNotificationCountsTo } from '../realtime/push.js';
+import type { JobRunner } from '../jobs/define.js';
 import { actorsOf, applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './apply.js';
+import { eventsOfJob, type NotifyJob } from './events.js';
+import { foldNotifyJobs } from './fold.js';
+import { notifyJob } from './notify-job.js';
 import { notifyStrangerLimit } from './policy.js';
 import { notificationCounts } from './read.js';
 import { trimIfDue } from './retention.js';
@@ -180,3 +184,14 @@ export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<vo
 export async function applyNotifications(recipient: string, events: readonly NotificationEvent[]): Promise<void> {
   await applyNotificationBatch([{ recipient, events }])[0];
 }
+
+/** A lane batch's notify jobs: folded per recipient (fold.ts), the folds applied as one batch. */
+function notifyBatch(jobs: readonly NotifyJob[]): Promise<void>[] {
+  const folds = foldNotifyJobs(jobs);
+  const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
+  const done: Promise<void>[] = [];
+  folds.forEach((fold, f) => fold.members.forEach((i) => (done[i] = applied[f]!)));
+  return done;
+}
+
+export const notifyRunner: JobRunner<typeof notifyJob> = { def: notifyJob, run: (job) => applyNotifications(job.recipient, eventsOfJob(job)), runBatch: notifyBatch };

@@ -17,9 +17,10 @@ import { mentionsIn } from '../../model/mentions.js';
 import { addressedEventId, kindOfEventWithoutKind, type NotificationEvent } from '../../model/notification.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { COMMENT_KIND, type CounterEvent } from '../../model/reaction.js';
-import { type Job, MAX_JOB_EVENTS } from '../jobs/jobs.js';
+import type { JobOf } from '../jobs/define.js';
+import { MAX_JOB_EVENTS, type notifyJob } from './notify-job.js';
 
-export type NotifyJob = Extract<Job, { kind: 'notify' }>;
+export type NotifyJob = JobOf<typeof notifyJob>;
 
 /** Group events by recipient into jobs of at most MAX_JOB_EVENTS, dropping self-notifications. */
 export function notifyJobs(deliveries: readonly { recipient: string; event: NotificationEvent }[]): NotifyJob[] {

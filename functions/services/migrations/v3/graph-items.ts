@@ -12,6 +12,8 @@
 import { FOLLOWER_SHARDS, allFollowerShardKeys, profileKey } from '../../../model/profile.js';
 import { isErasureMark, markShardKey } from '../../../model/erasure.js';
 import { type Control, controlCheckKey, isErasedTarget, kindOfControlSk, otherOfControlSk } from '../../../model/user-controls.js';
+import type { JobOf } from '../../jobs/define.js';
+import type { pullJob } from '../../pulled-authors/pull-job.js';
 import type { MigrationWrite, PlanContext, StoredItem } from '../step.js';
 
 const CONTROL_PARTITION = 'ctl#';
@@ -73,7 +75,7 @@ export function planPulledShards(item: StoredItem, { nowTicks }: PlanContext): M
  * shard not yet migrated and was made as a push follow, which the fan-out (reading the profile)
  * never copies to: the job puts the author in that follower's pulled set, so reads merge them.
  */
-export function repairJobsOfPulled(item: StoredItem): { kind: 'pull'; author: string }[] {
+export function repairJobsOfPulled(item: StoredItem): JobOf<typeof pullJob>[] {
   const pk = String(item.pk);
   if (!pk.startsWith(PROFILE_PARTITION) || item.sk !== 'profile' || item.pulled !== true || item.pulledSince !== undefined) return [];
   return [{ kind: 'pull', author: pk.slice(PROFILE_PARTITION.length) }];

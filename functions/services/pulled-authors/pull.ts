@@ -6,11 +6,12 @@
 import { nowTicks } from '../../platform/clock.js';
 import { addPulledWhileFollowing, getProfile, markPulledSince, setPulled } from '../../stores/follow-store.js';
 import { forEachLimit } from '../../platform/pool.js';
-import type { Job } from '../jobs/jobs.js';
-import { FOLLOWER_PAGE, followerPage } from './shared.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
+import { pullJob } from './pull-job.js';
 import { pullThresholds } from './thresholds.js';
 
-export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
+export async function pull(job: JobOf<typeof pullJob>): Promise<void> {
   const profile = await getProfile(job.author, { consistent: true });
   if (!job.cursor) {
     if (!profile.pulled) {
@@ -22,3 +23,5 @@ export async function pull(job: Extract<Job, { kind: 'pull' }>): Promise<void> {
   const followers = await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   await forEachLimit(followers, 16, (f) => addPulledWhileFollowing(f, job.author));
 }
+
+export const pullRunner: JobRunner<typeof pullJob> = { def: pullJob, run: pull };

@@ -11,12 +11,14 @@ import { getProfile, setPulled } from '../../stores/follow-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
-import { backfillLimit } from './backfill.js';
-import type { Job } from '../jobs/jobs.js';
-import { followerPage, noLongerLive, UNPULL_PAGE } from './shared.js';
+import { backfillLimit } from '../follow-copies/backfill.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { followerPage, UNPULL_PAGE } from '../follower-pages.js';
+import { noLongerLive } from '../live-originals.js';
 import { pullThresholds } from './thresholds.js';
+import { unpullJob } from './unpull-job.js';
 
-export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<void> {
+export async function unpull(job: JobOf<typeof unpullJob>): Promise<void> {
   const profile = await getProfile(job.author, { consistent: true });
   if (!job.cursor && profile.pulled) {
     if (profile.followers >= pullThresholds().unpullBelow) return; // back up before we ran
@@ -33,3 +35,5 @@ export async function unpull(job: Extract<Job, { kind: 'unpull' }>): Promise<voi
   const gone = new Set(deleted);
   await pushFeedItems(copies.filter((c) => !gone.has(rkOf(c.source.rk))), written);
 }
+
+export const unpullRunner: JobRunner<typeof unpullJob> = { def: unpullJob, run: unpull };

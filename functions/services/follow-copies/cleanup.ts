@@ -17,7 +17,9 @@ import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicy } from '../retention/policy.js';
+import type { JobRunner } from '../jobs/define.js';
 import { backfillLimit } from './backfill.js';
+import { cleanupJob, muteCleanupJob } from './cleanup-jobs.js';
 
 export async function cleanup(follower: string, followee: string, final = false): Promise<void> {
   const edge = await getEdge(follower, followee);
@@ -54,3 +56,6 @@ export async function removeFolloweePosts(follower: string, followee: string, fo
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
   await pushFeedRemovals(rks.map((rk) => ({ owner: follower, author: followee, rk })));
 }
+
+export const cleanupRunner: JobRunner<typeof cleanupJob> = { def: cleanupJob, run: (job) => cleanup(job.follower, job.followee, job.final === true) };
+export const muteCleanupRunner: JobRunner<typeof muteCleanupJob> = { def: muteCleanupJob, run: (job) => muteCleanup(job.follower, job.followee) };

@@ -10,9 +10,10 @@ import { getOriginal } from '../../stores/feed-store.js';
 import { closeCounter, purgeReactionsAndComments } from '../../stores/social-store.js';
 import { TOMBSTONE_SECONDS } from '../../model/timeline-item.js';
 import { hideFromNotifications } from '../notifications/hide.js';
-import type { Job } from '../jobs/jobs.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { purgeJob } from './purge-job.js';
 
-export async function purge(job: Extract<Job, { kind: 'purge' }>): Promise<void> {
+export async function purge(job: JobOf<typeof purgeJob>): Promise<void> {
   const rk = BigInt(job.rk);
   const id = activityIdOf(job.author, rk);
   const original = await getOriginal(job.author, rk);
@@ -35,3 +36,5 @@ export async function purge(job: Extract<Job, { kind: 'purge' }>): Promise<void>
   });
   logger.info('purged a deleted activity', { author: job.author, ...removed });
 }
+
+export const purgeRunner: JobRunner<typeof purgeJob> = { def: purgeJob, run: purge };

@@ -11,7 +11,9 @@ import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/follow-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
-import { noLongerLive } from './shared.js';
+import type { JobRunner } from '../jobs/define.js';
+import { noLongerLive } from '../live-originals.js';
+import { backfillJob } from './backfill-job.js';
 
 const backfillLimit = () => setting('BACKFILL_LIMIT');
 
@@ -37,3 +39,5 @@ export async function backfill(follower: string, followee: string): Promise<void
 }
 
 export { backfillLimit };
+
+export const backfillRunner: JobRunner<typeof backfillJob> = { def: backfillJob, run: (job) => backfill(job.follower, job.followee) };

@@ -5,9 +5,8 @@
  * MAX_JOB_EVENTS events each (one transaction each). Jobs are never split: a fold fails or succeeds
  * with all its messages, which then come back together (applying an event twice changes nothing).
  */
-import { MAX_JOB_EVENTS, type Job } from './jobs.js';
-
-type NotifyJob = Extract<Job, { kind: 'notify' }>;
+import type { NotifyJob } from './events.js';
+import { MAX_JOB_EVENTS } from './notify-job.js';
 
 export interface Fold {
   readonly recipient: string;
@@ -16,12 +15,11 @@ export interface Fold {
   readonly members: number[];
 }
 
-/** The folds of a batch's notify jobs (other kinds are left out), in first-seen order. */
-export function foldNotifyJobs(jobs: readonly (Job | undefined)[]): Fold[] {
+/** The folds of a batch's notify jobs, in first-seen order. */
+export function foldNotifyJobs(jobs: readonly NotifyJob[]): Fold[] {
   const open = new Map<string, { recipient: string; events: NotifyJob['events'][number][]; members: number[] }>();
   const folds: Fold[] = [];
   jobs.forEach((job, i) => {
-    if (job?.kind !== 'notify') return;
     let fold = open.get(job.recipient);
     if (fold && fold.events.length + job.events.length > MAX_JOB_EVENTS) fold = undefined;
     if (!fold) {

@@ -1,0 +1,27 @@
+/**
+ * Paging over an author's followers with continuation jobs, for the jobs that visit every follower
+ * (fanout, retract, pull, unpull). A job handles ONE page of followers. It enqueues the
+ * continuation for the next page BEFORE writing its own page, so pages of a big fan-out run in
+ * parallel on the worker's pollers, and a failure after the send loses nothing: the message comes
+ * back and rewrites the same keys.
+ */
+import { listPage } from '../stores/follow-store.js';
+import { enqueueJob } from './jobs/bus.js';
+import type { Job } from './jobs/jobs.js';
+
+type PagedJob = Extract<Job, { cursor?: string }>;
+
+/** Followers per fan-out/retract/pull page: 20 BatchWriteItem calls. */
+export const FOLLOWER_PAGE = 500;
+/** Followers per unpull page: each gets up to BACKFILL_LIMIT copies. */
+export const UNPULL_PAGE = 50;
+
+/**
+ * One page of `author`'s followers; enqueues the job for the next page first, if there is one.
+ * `skipMuted`: leave out followers who muted the author (the flag is on the entry read anyway).
+ */
+export async function followerPage(job: PagedJob, author: string, size: number, opts: { skipMuted?: boolean } = {}): Promise<string[]> {
+  const page = await listPage('followers', author, size, job.cursor);
+  if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last } as Job);
+  return page.items.filter((f) => !(opts.skipMuted && f.muted)).map((f) => f.userId);
+}

@@ -1,0 +1,9 @@
+/** Field schemas that several job kinds' bodies share (define.ts). */
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
+import { isValidUserId } from '../../model/user-id.js';
+
+export const userId = z.string().refine(isValidUserId, 'invalid user id');
+/** A follower-page cursor: absent on a paged job's first page. */
+export const cursor = z.string().min(1).optional();
+/** A range key as a decimal string: exact for 31-digit keys. */
+export const rk = z.string().regex(/^\d{1,38}$/);

@@ -1,0 +1,92 @@
+/**
+ * The job registry (functions/services/jobs/): what a queue holds must mean the same after a
+ * deploy. A body the release before the registry queued parses, and re-sends byte for byte (the
+ * fan-out worker forwards pre-lanes jobs: services/jobs/legacy-queue.ts); each kind keeps its lane;
+ * every kind has its runner; a lane refuses another lane's jobs.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { assertLane, jobDefs, type JobKind, kindsOfLane, laneOfJob, parseJob } from '../../functions/services/jobs/jobs.js';
+import { runnerOfKind } from '../../functions/services/jobs/runners.js';
+import { laneList } from '../../lib/defs/lanes.js';
+import { jobKindsTable, lanesDoc, withJobKindsTable } from '../../local/docs-jobs.js';
+
+/** One body of each kind, as the release before the registry wrote it (JSON.stringify of its jobs). */
+const queuedBefore: Record<JobKind, string[]> = {
+  fanout: [
+    '{"kind":"fanout","author":"alice","rk":"9223370000000000000","image":{"rk":{"N":"9223370000000000000"},"verb":{"S":"post"}}}',
+    '{"kind":"fanout","author":"alice","rk":"9223370000000000000","image":{"rk":{"N":"9223370000000000000"}},"cursor":"c1"}',
+  ],
+  retract: ['{"kind":"retract","author":"alice","rk":"12"}', '{"kind":"retract","author":"alice","rk":"12","cursor":"c1"}'],
+  backfill: ['{"kind":"backfill","follower":"bob","followee":"alice"}'],
+  cleanup: ['{"kind":"cleanup","follower":"bob","followee":"alice"}', '{"kind":"cleanup","follower":"bob","followee":"alice","final":true}'],
+  muteCleanup: ['{"kind":"muteCleanup","follower":"bob","followee":"alice"}'],
+  pull: ['{"kind":"pull","author":"alice"}', '{"kind":"pull","author":"alice","cursor":"c1"}'],
+  unpull: ['{"kind":"unpull","author":"alice","cursor":"c1"}'],
+  notify: [
+    '{"kind":"notify","recipient":"bob","events":[{"kind":"follow","verb":"follow","object":"user:bob","actor":"alice","id":"f1","ticks":"17"}]}',
+    // Queued before events had kinds.
+    '{"kind":"notify","recipient":"bob","events":[{"verb":"like","object":"act:1","actor":"alice","id":"r1","ticks":"17","source":"act:1"}]}',
+  ],
+  purge: ['{"kind":"purge","author":"alice","rk":"12"}'],
+  erase: ['{"kind":"erase","user":"alice","phase":"mark"}', '{"kind":"erase","user":"alice","phase":"feed"}'],
+  migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
+};
+
+/** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
+const laneBefore: Record<JobKind, string> = {
+  fanout: 'fanout',
+  backfill: 'followup',
+  retract: 'followup',
+  cleanup: 'followup',
+  muteCleanup: 'followup',
+  notify: 'notify',
+  erase: 'maintenance',
+  purge: 'maintenance',
+  pull: 'maintenance',
+  unpull: 'maintenance',
+  migrate: 'maintenance',
+};
+
+const kinds = jobDefs.map((def) => def.kind);
+
+describe('the job registry', () => {
+  it('knows every kind the release before it queued, and no other', () => {
+    expect([...kinds].sort()).toEqual(Object.keys(queuedBefore).sort());
+  });
+
+  it('parses every body queued before it and sends it on unchanged, byte for byte', () => {
+    for (const body of Object.values(queuedBefore).flat()) expect(JSON.stringify(parseJob(body))).toBe(body);
+  });
+
+  it('drops what no kind declares (as before: the body it forwards is the parsed job)', () => {
+    expect(JSON.stringify(parseJob('{"kind":"backfill","follower":"bob","followee":"alice","extra":1}'))).toBe('{"kind":"backfill","follower":"bob","followee":"alice"}');
+  });
+
+  it('keeps each kind on its lane, and sends every delayed job (a settle re-run) to maintenance', () => {
+    for (const kind of kinds) {
+      expect(laneOfJob(kind), kind).toBe(laneBefore[kind]);
+      expect(laneOfJob(kind, 60), kind).toBe('maintenance');
+    }
+    expect(laneList.flatMap((lane) => kindsOfLane(lane.id)).sort()).toEqual([...kinds].sort());
+  });
+
+  it('has a runner for every kind, bound to that kind', () => {
+    for (const kind of kinds) expect(runnerOfKind(kind).def.kind).toBe(kind);
+  });
+
+  it('lets a lane run its own kinds, maintenance any kind, and refuses the rest', () => {
+    const backfill = parseJob(queuedBefore.backfill[0]!);
+    expect(assertLane(backfill, 'followup')).toBe(backfill);
+    expect(assertLane(backfill, 'maintenance')).toBe(backfill);
+    expect(() => assertLane(backfill, 'notify')).toThrow(expect.objectContaining({ name: 'InvalidJobError', message: expect.stringContaining('followup lane') }));
+  });
+});
+
+describe('docs/lanes.md', () => {
+  it('lists the kinds each lane is sent, as the registry has them (npx tsx local/docs-jobs.ts rewrites it)', () => {
+    const page = readFileSync(lanesDoc, 'utf8');
+    expect(withJobKindsTable(page), 'docs/lanes.md is stale: run npx tsx local/docs-jobs.ts').toBe(page);
+    for (const kind of kinds) expect(jobKindsTable()).toContain(`\`${kind}\``);
+  });
+});
