@@ -12,7 +12,6 @@ import {
   type BatchWriteItemCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf, homeFeedKey } from '../functions/model/feed-copy.js';
@@ -24,8 +23,7 @@ import { type TimelineItem, timelineItem } from '../functions/model/timeline-ite
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
-import { laneDlq, laneList } from '../lib/defs/lanes.js';
-import type { QueueId } from '../lib/defs/queues.js';
+import { fanoutBacklog } from '../local/queue-depth.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
@@ -105,24 +103,6 @@ export async function follow(ctx: BenchContext, followers: readonly string[], au
 }
 
 // ---- waiting for the fan-out ----------------------------------------------------------------
-
-/** Messages on a queue: waiting, plus (unless `waitingOnly`) received and in flight. */
-export async function queueDepth(ctx: QueueReader, queue: QueueId, waitingOnly = false): Promise<number> {
-  const names = waitingOnly ? ['ApproximateNumberOfMessages'] : ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'];
-  const { Attributes = {} } = await ctx.sqs.send(new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }));
-  return names.reduce((sum, name) => sum + Number(Attributes[name as QueueAttributeName] ?? 0), 0);
-}
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-/** What the queue helpers need: an SQS client and the stack's queues (soak.ts has no BenchContext). */
-type QueueReader = Pick<BenchContext, 'sqs' | 'stack'>;
-
-/** Messages waiting or in flight on every job lane's queue. */
-export const fanoutBacklog = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, l.id))));
-
-/** Messages in the job lanes' dead-letter queues. */
-export const fanoutDlqDepth = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, laneDlq(l.id), true))));
 
 /** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
 export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {

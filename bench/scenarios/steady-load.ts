@@ -7,7 +7,8 @@
  */
 import { resolve } from 'node:path';
 import { runDriver } from '../driver.js';
-import { fanoutDlqDepth, follow, quiesce, uid } from '../fixtures.js';
+import { fanoutDlqDepth } from '../../local/queue-depth.js';
+import { follow, quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import type { Scenario } from './scenario.js';
 

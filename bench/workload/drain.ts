@@ -7,7 +7,8 @@
  * it started (nothing was queued or running then) only if the queues are still empty after it.
  */
 import type { BenchContext } from '../context.js';
-import { fanoutBacklog, missingCopies, now, sleep } from '../fixtures.js';
+import { fanoutBacklog } from '../../local/queue-depth.js';
+import { missingCopies, now, sleep } from '../fixtures.js';
 
 export interface Delivery {
   readonly rk: string;
