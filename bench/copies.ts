@@ -61,11 +61,15 @@ function sampleOf(deliveries: readonly Delivery[]): Delivery[] {
   }));
 }
 
+/** Copies in `deliveries` (owners summed over posts). */
+const copiesIn = (deliveries: readonly Delivery[]) => deliveries.reduce((n, d) => n + d.owners.length, 0);
+
 export interface Delivered {
   /**
-   * When (fixtures' `now`) the poll round started that found every copy present (and, with
-   * `lanesEmpty`, the lane queues empty before and after it): within one poll interval of the
-   * last copy's write and, with `lanesEmpty`, of the last job's end.
+   * With `lanesEmpty`, when (fixtures' `now`) the poll round started that found every copy present
+   * and the lane queues empty before and after it (nothing was queued or running while it checked,
+   * so a long full check does not count); without, when the poll that found the last copy ended
+   * (jobs may be writing during the round, so its start would be too early).
    */
   readonly doneAt: number;
   /** When the first poll that found a copy ended (the fan-out had started); `doneAt` if none was missing. */
@@ -93,16 +97,18 @@ export async function waitForCopies(
   while (now() < deadline) {
     const startedAt = now();
     if (!(await lanesBusy())) {
-      const before = pendingSample.reduce((n, d) => n + d.owners.length, 0);
+      const before = copiesIn(pendingSample);
       if (pendingSample.length) pendingSample = await stillMissing(ctx, pendingSample);
-      if (pendingSample.reduce((n, d) => n + d.owners.length, 0) < before) firstAt ??= now();
+      if (copiesIn(pendingSample) < before) firstAt ??= now();
       if (pendingSample.length === 0) {
         if (pending.length) pending = await stillMissing(ctx, pending);
-        if (pending.length === 0 && !(await lanesBusy())) return { doneAt: startedAt, firstAt: firstAt ?? startedAt };
+        if (pending.length === 0 && !(await lanesBusy())) {
+          const doneAt = lanesEmpty ? startedAt : now();
+          return { doneAt, firstAt: firstAt ?? doneAt };
+        }
       }
     }
     await sleep(pollMs);
   }
-  const copies = pending.reduce((n, d) => n + d.owners.length, 0);
-  throw new Error(`copies not delivered after ${timeoutMs} ms (${copies} missing in ${pending.length} posts)`);
+  throw new Error(`copies not delivered after ${timeoutMs} ms (${copiesIn(pending)} of ${pending.length} posts not seen yet)`);
 }

@@ -10,7 +10,7 @@ import { now } from '../fixtures.js';
 export interface ProbeResult {
   readonly author: string;
   readonly followers: number;
-  /** ms from the 201 to the poll round that found the last copy. */
+  /** ms from the 201 to the end of the poll that found the last copy. */
   readonly ms: number;
   /** ms from the 201 to the poll that first found a copy (the fan-out had started: stream, outbox and queue behind it). */
   readonly firstMs: number;
