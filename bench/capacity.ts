@@ -8,6 +8,7 @@
  * window).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { median } from './stats.js';
 
 export interface TagTotals {
   calls: number;
@@ -214,9 +215,8 @@ function itemsRead(output: Record<string, unknown>): number {
  * only (concurrent calls would add up to more than the wall time).
  */
 export function timeSplit(samples: readonly { ms: number; spent: CapacityTotals }[]): string {
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
   const names = [...new Set(samples.flatMap((s) => Object.keys(s.spent.ms)))];
-  const parts = names.map((n) => [n.replace(/Command$/, ''), med(samples.map((s) => s.spent.ms[n] ?? 0))] as const);
-  const outside = med(samples.map((s) => s.ms - Object.values(s.spent.ms).reduce((a, b) => a + b, 0)));
+  const parts = names.map((n) => [n.replace(/Command$/, ''), median(samples.map((s) => s.spent.ms[n] ?? 0))] as const);
+  const outside = median(samples.map((s) => s.ms - Object.values(s.spent.ms).reduce((a, b) => a + b, 0)));
   return [...parts.filter(([, v]) => v > 0).map(([n, v]) => `${n} ${v.toFixed(1)} ms`), `outside DynamoDB ${outside.toFixed(1)} ms`].join(', ');
 }

@@ -1,21 +1,18 @@
 /**
  * Shared set-up for the scenarios: unique ids per run, follower sets (memoised, so scenarios that
- * run in one process share the 5,000 follows), waiting for the fan-out to finish, and the raw
- * batch-write loop the baselines use.
+ * run in one process share the 5,000 follows), waiting for the handlers to go quiet, and the raw
+ * batch-write loop the baselines use (waiting for a post's copies is copies.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AttributeValue,
-  BatchGetItemCommand,
-  type BatchGetItemCommandOutput,
   BatchWriteItemCommand,
   type BatchWriteItemCommandOutput,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { copyOf, homeFeedKey } from '../functions/model/feed-copy.js';
+import { copyOf } from '../functions/model/feed-copy.js';
 import { activeEdgeItem } from '../functions/model/follow-edge.js';
 import { followListItem } from '../functions/model/follow-lists.js';
 import { profileKey } from '../functions/model/profile.js';
@@ -24,8 +21,7 @@ import { type TimelineItem, timelineItem } from '../functions/model/timeline-ite
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
-import { laneDlq, laneList } from '../lib/defs/lanes.js';
-import type { QueueId } from '../lib/defs/queues.js';
+import { fanoutBacklog } from '../local/queue-depth.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';
 import { pool } from './stats.js';
@@ -104,81 +100,8 @@ export async function follow(ctx: BenchContext, followers: readonly string[], au
   });
 }
 
-// ---- waiting for the fan-out ----------------------------------------------------------------
-
-/** Messages on a queue: waiting, plus (unless `waitingOnly`) received and in flight. */
-export async function queueDepth(ctx: QueueReader, queue: QueueId, waitingOnly = false): Promise<number> {
-  const names = waitingOnly ? ['ApproximateNumberOfMessages'] : ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'];
-  const { Attributes = {} } = await ctx.sqs.send(new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }));
-  return names.reduce((sum, name) => sum + Number(Attributes[name as QueueAttributeName] ?? 0), 0);
-}
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-/** What the queue helpers need: an SQS client and the stack's queues (soak.ts has no BenchContext). */
-type QueueReader = Pick<BenchContext, 'sqs' | 'stack'>;
-
-/** Messages waiting or in flight on every job lane's queue. */
-export const fanoutBacklog = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, l.id))));
-
-/** Messages in the job lanes' dead-letter queues. */
-export const fanoutDlqDepth = async (ctx: QueueReader): Promise<number> => sum(await Promise.all(laneList.map((l) => queueDepth(ctx, laneDlq(l.id), true))));
-
-/** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
-export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
-  const table = ctx.stack.tableNames.feed;
-  const found = new Set<string>();
-  const ownerOf = new Map(owners.map((o) => [homeFeedKey(o, BigInt(rk)).pk, o]));
-  const chunks: string[][] = [];
-  for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100) as string[]);
-  await pool(chunks.length, 4, async (c) => {
-    let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((owner) => marshall(homeFeedKey(owner, BigInt(rk))));
-    for (let attempt = 0; keys?.length && attempt < 20; attempt++) {
-      const out: BatchGetItemCommandOutput = await ctx.dynamo.send(
-        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk' } } }),
-      );
-      for (const item of out.Responses?.[table] ?? []) found.add(ownerOf.get(item.pk!.S!)!);
-      keys = out.UnprocessedKeys?.[table]?.Keys;
-    }
-  });
-  return owners.filter((o) => !found.has(o));
-}
-
-export interface Drained {
-  /** ms (hrtime clock, see `now`) when the last copy was seen. */
-  readonly doneAt: number;
-  readonly missing: number;
-}
-
+/** Milliseconds on the hrtime clock, which the fan-out timings (copies.ts) share. */
 export const now = () => Number(process.hrtime.bigint()) / 1e6;
-
-/**
- * Waits until every owner has the copy at `rk`. Cheap while the fan-out runs: polls the queue
- * backlog and a small sample of owners every 20 ms; once the queue is empty and the sample is
- * there, verifies every copy with BatchGetItem, and keeps polling any that are still missing.
- * `doneAt` is when the last copy was first seen (within one poll interval).
- */
-export async function waitForCopies(ctx: BenchContext, owners: readonly string[], rk: string, timeoutMs = 120_000): Promise<Drained> {
-  const deadline = now() + timeoutMs;
-  if (owners.length === 0) return { doneAt: now(), missing: 0 };
-  const picks = Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!);
-  let sampleMissing: string[] = [...new Set([...picks, owners.at(-1)!])]; // BatchGetItem rejects duplicate keys
-  for (;;) {
-    const [backlog, missing] = await Promise.all([fanoutBacklog(ctx), missingCopies(ctx, sampleMissing, rk)]);
-    sampleMissing = missing;
-    if (backlog === 0 && missing.length === 0) break;
-    if (now() > deadline) return { doneAt: now(), missing: -1 };
-    await sleep(20);
-  }
-  let doneAt = now();
-  let missing = await missingCopies(ctx, owners, rk);
-  while (missing.length && now() < deadline) {
-    await sleep(20);
-    missing = await missingCopies(ctx, missing, rk);
-    doneAt = now();
-  }
-  return { doneAt, missing: missing.length };
-}
 
 // ---- raw writes ------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { defaultRoute, functions, resolveRoute, routeKey } from '../lib/defs/index.js';
 import { lambdaContext, loadHandler } from '../local/handlers.js';
+import { timed } from './stats.js';
 
 export interface InvokeResult {
   readonly status: number;
@@ -62,8 +63,6 @@ export async function invokeRoute(method: string, pathWithQuery: string, userId:
   const fn = resolveRoute(method, event.rawPath).route?.fn ?? defaultRoute.fn;
   const handler = await loadHandler(fn);
   const context = lambdaContext(fn, functions[fn].timeoutSeconds * 1000, event.requestContext.requestId);
-  const start = process.hrtime.bigint();
-  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const { ms, value: result } = await timed(async () => (await handler(event, context)) as APIGatewayProxyStructuredResultV2);
   return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined, ms };
 }

@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import { readPlan } from './driver.js';
 
-interface Plan {
+export interface LoadPlan {
   url: string;
   durationSeconds: number;
   connections: number;
@@ -16,7 +16,7 @@ interface Plan {
   readsPerPost: number;
 }
 
-const plan = await readPlan<Plan>();
+const plan = await readPlan<LoadPlan>();
 const pick = () => plan.tokens[Math.floor(Math.random() * plan.tokens.length)]!;
 let n = 0;
 const read = {
@@ -41,17 +41,18 @@ const result = await autocannon({
   timeout: 10,
   requests: [...Array.from({ length: plan.readsPerPost }, () => read), post],
 });
-process.stdout.write(
-  `${JSON.stringify({
-    requests: result.requests.total,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: result.statusCodeStats,
-    durationSeconds: result.duration,
-  })}\n`,
-);
+const summary = {
+  requests: result.requests.total,
+  requestsPerSecond: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  max: result.latency.max,
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  statusCodes: result.statusCodeStats,
+  durationSeconds: result.duration,
+};
+/** The result line the parent (scenarios/steady-load.ts) reads. */
+export type LoadResult = typeof summary;
+process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -29,7 +29,7 @@ import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { localCredentials, localRegion } from '../local/aws-local.js';
 import { createVerifier } from '../local/jwt.js';
-import type { BenchContext } from './context.js';
+import { type BenchContext, timedFetch } from './context.js';
 import { attributes, rawBatchWrite, sleep, stackFeedPolicy } from './fixtures.js';
 
 export interface NaiveServer {
@@ -120,10 +120,5 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
 
 /** POSTs to the baseline as `userId`, timed like BenchContext.call. */
 export async function callNaive(ctx: BenchContext, server: NaiveServer, userId: string, json: unknown) {
-  const headers = { authorization: `Bearer ${await ctx.token(userId)}`, 'content-type': 'application/json' };
-  const start = process.hrtime.bigint();
-  const res = await fetch(`${server.url}/activities`, { method: 'POST', headers, body: JSON.stringify(json) });
-  const text = await res.text();
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, ms };
+  return timedFetch(`${server.url}/activities`, 'POST', await ctx.token(userId), json);
 }

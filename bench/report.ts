@@ -17,7 +17,8 @@ export interface Figure {
 
 /** A figure's target and whether `value` meets it, the bound written once: `...atLeast(ratio, 0.85)`. */
 export const atLeast = (value: number, bound: number) => ({ target: `≥ ${bound}`, met: value >= bound });
-export const atMost = (value: number, bound: number) => ({ target: `≤ ${bound}`, met: value <= bound });
+/** `unit` follows the bound in the target ("≤ 1.05 × min"). */
+export const atMost = (value: number, bound: number, unit = '') => ({ target: `≤ ${bound}${unit && ` ${unit}`}`, met: value <= bound });
 
 export function machine() {
   return {

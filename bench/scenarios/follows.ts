@@ -20,7 +20,7 @@ import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import { followerShardKey } from '../../functions/model/profile.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { mintToken } from '../../local/jwt.js';
-import type { BenchContext } from '../context.js';
+import { type BenchContext, timedFetch } from '../context.js';
 import { FOLLOW_CONCURRENCY, followItems, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
 import { atLeast, type Figure, progress } from '../report.js';
 import { median, pool, round } from '../stats.js';
@@ -140,13 +140,8 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
     const before = ctx.handlerCapacity.snapshot();
     const t0 = now();
     await pool(graph.batches.length, IMPORT_IN_FLIGHT, async (b) => {
-      const res = await fetch(`${ctx.stack.apiUrl}/batch/follows`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ follows: graph.batches[b] }),
-      });
-      const body = (await res.json()) as { created?: number };
-      if (res.status !== 200 || body.created !== graph.batches[b]!.length) throw new Error(`POST /batch/follows: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      const res = await timedFetch<{ created?: number }>(`${ctx.stack.apiUrl}/batch/follows`, 'POST', admin, { follows: graph.batches[b] });
+      if (res.status !== 200 || res.body?.created !== graph.batches[b]!.length) throw new Error(`POST /batch/follows: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     });
     const elapsed = (now() - t0) / 1000;
     spentWrites.push(ctx.handlerCapacity.since(before).write);

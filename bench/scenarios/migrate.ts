@@ -87,8 +87,7 @@ export const migrate: Scenario = {
           metric: `${kind.name}: write units per item changed vs the model's minimum (${kind.minimumWrites})`,
           value: round(writePerChanged / kind.minimumWrites, 2),
           unit: '×',
-          target: '≤ 1.05',
-          met: writePerChanged / kind.minimumWrites <= 1.05,
+          ...atMost(writePerChanged / kind.minimumWrites, 1.05),
           note: `${writePerChanged} WCU per item${kind.why ? `; ${kind.why}` : ''}`,
         },
       );

@@ -6,7 +6,8 @@
  * first version, bench/naive-baseline.ts), which writes every copy inside the request.
  */
 import { type CapacityTotals, timeSplit } from '../capacity.js';
-import { authorWithFollowers, benchActivity, followMethod, now, quiesce, uid, waitForCopies } from '../fixtures.js';
+import { authorWithFollowers, benchActivity, followMethod, now, quiesce, uid } from '../fixtures.js';
+import { waitForCopies } from '../copies.js';
 import { callNaive, naiveFollow, startNaiveServer } from '../naive-baseline.js';
 import { atLeast, atMost, type Figure, progress } from '../report.js';
 import { median, percentile, round } from '../stats.js';
@@ -58,8 +59,7 @@ export const postLatency: Scenario = {
         o.spent.push(ctx.handlerCapacity.since(before));
         if (res.status !== 201) throw new Error(`POST /activities: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
         o.ms.push(res.ms);
-        const drained = await waitForCopies(ctx, followers, String(res.body.rangeKey));
-        if (drained.missing) throw new Error(`fan-out left ${drained.missing} of ${followers.length} copies missing`);
+        await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }]);
         await quiesce(ctx, 300);
       }
     }

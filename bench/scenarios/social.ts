@@ -8,7 +8,7 @@
 import { type CapacityTotals, itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { quiesce, uid } from '../fixtures.js';
-import type { Figure } from '../report.js';
+import { atMost, type Figure } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
@@ -123,8 +123,7 @@ export const social: Scenario = {
         metric: 'WCU the stranger bound adds to a notification event that starts a group (stranger vs followed sender), by the pricing rules',
         value: boundWcu,
         unit: 'WCU',
-        target: '≤ 2 (one transaction item)',
-        met: boundWcu <= 2,
+        ...atMost(boundWcu, 2, '(one transaction item)'),
         note: `stranger ${median(byStranger.map((x) => rulesWcu(x.total)))} WCU (${txItems(byStranger[0]!.total)} transaction items) vs followed ${median(byFriend.map((x) => rulesWcu(x.total)))} WCU (${txItems(byFriend[0]!.total)}); an event joining an existing group adds none`,
       },
       {

@@ -7,7 +7,9 @@
  */
 import { resolve } from 'node:path';
 import { runDriver } from '../driver.js';
-import { fanoutDlqDepth, follow, quiesce, uid } from '../fixtures.js';
+import type { LoadPlan, LoadResult } from '../load-driver.js';
+import { fanoutDlqDepth } from '../../local/queue-depth.js';
+import { follow, quiesce, uid } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import type { Scenario } from './scenario.js';
 
@@ -18,18 +20,6 @@ const FOLLOWS_EACH = 5;
 const CONNECTIONS = 8;
 const READS_PER_POST = 4;
 
-interface LoadResult {
-  requests: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, { count: number }>;
-}
-
 export const steadyLoad: Scenario = {
   id: 'load',
   title: `${DURATION_S} s of mixed GET /feed + POST /activities (${READS_PER_POST}:1) from a second process`,
@@ -39,7 +29,7 @@ export const steadyLoad: Scenario = {
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
     const dlqBefore = await fanoutDlqDepth(ctx);
-    const plan = { url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST };
+    const plan: LoadPlan = { url: ctx.stack.apiUrl, durationSeconds: DURATION_S, connections: CONNECTIONS, tokens, readsPerPost: READS_PER_POST };
     const result = await runDriver<LoadResult>(resolve(import.meta.dirname, '..', 'load-driver.ts'), plan);
     await quiesce(ctx);
     const dlq = (await fanoutDlqDepth(ctx)) - dlqBefore;

@@ -16,19 +16,19 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
+import { type Delivery, waitForCopies } from '../copies.js';
 import { attributes, now, runId, uid } from '../fixtures.js';
 import { type Figure, progress } from '../report.js';
 import { percentile, pool, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
 import { meterCpu } from '../workload/cpu.js';
-import { type Delivery, drainedAt } from '../workload/drain.js';
 import { endToEnd } from '../workload/end-to-end.js';
 import { bareFollowSeconds, readOnlyRequestSeconds } from '../workload/follow-floor.js';
 import { contentOf, defaultShape, generateWorkload, type PlannedPost, type Workload } from '../workload/graph.js';
 import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writes.js';
 import { mix } from '../workload/mix.js';
 import { probeAuthors } from '../workload/probes.js';
-import { env, S, type WorkloadRun } from '../workload/run.js';
+import { DRAIN, env, S, type WorkloadRun } from '../workload/run.js';
 import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound, seedFollows } from '../workload/seed.js';
 import type { Scenario } from './scenario.js';
 
@@ -89,7 +89,7 @@ export const workload: Scenario = {
       if (++done % 1000 === 0) say(`follows ${done}/${apiEdges.length}`);
     });
     const followsAnswered = now();
-    const followsDone = await drainedAt(ctx);
+    const { doneAt: followsDone } = await waitForCopies(ctx, [], DRAIN);
     const followPhase = { spent: ctx.handlerCapacity.since(followSpent), cpu: followCpu.read() };
     await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 1);
     await checkFollowerCounts(ctx, w, idOf, probeAuthors(w.followersOf.map((f) => f.length), 3));
@@ -138,7 +138,7 @@ export const workload: Scenario = {
     };
     // A warm-up post: its stored copy is the shape the raw ceiling writes.
     const warm = await postOne(w.posts[0]!);
-    await drainedAt(ctx, [warm]);
+    await waitForCopies(ctx, [warm], DRAIN);
     const copyOwner = warm.owners.at(-1)!;
     const { Item: copy } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(copyOwner, BigInt(warm.rk))) }));
     if (!copy) throw new Error('no stored copy of the warm-up post');
@@ -157,7 +157,7 @@ export const workload: Scenario = {
     });
     const postsAnswered = now();
     say('waiting for the fan-out and mentions…');
-    const postsDone = await drainedAt(ctx, deliveries);
+    const { doneAt: postsDone } = await waitForCopies(ctx, deliveries, DRAIN);
     const postPhase = { spent: ctx.handlerCapacity.since(postSpent), cpu: postCpu.read() };
     await rawRound(ctx, ctx.stack.tableNames.feed, () => rawCopyItems(copy, RAW_ITEMS, ghost), postRaw, 1);
     const following = new Set(w.edges.map((e) => `${e.follower}>${e.followee}`));

@@ -6,7 +6,7 @@
  * after the probes (nothing drained: the backlog really was there), then the backlog is removed.
  */
 import type { LaneId } from '../../lib/defs/lanes.js';
-import { queueDepth } from '../fixtures.js';
+import { queueDepth } from '../../local/queue-depth.js';
 import { atMost, type Figure } from '../report.js';
 import { emptyHeldLane, fillLane, holdLanes } from './backlog.js';
 import { probe, type ProbeResult } from './probes.js';

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { readPlan } from '../driver.js';
+import { percentile } from '../stats.js';
 
 export interface DriverRequest {
   /** ms after the start. */
@@ -89,12 +90,11 @@ for (const [i, r] of plan.requests.entries()) {
   );
 }
 await Promise.all(pending);
-lags.sort((a, b) => a - b);
 const result: DriverResult = {
   kinds,
   timeline,
-  sendLagP99: lags[Math.max(0, Math.ceil(lags.length * 0.99) - 1)] ?? 0,
-  sendLagMax: lags.at(-1) ?? 0,
+  sendLagP99: percentile(lags, 99),
+  sendLagMax: Math.max(0, ...lags),
   seconds: (performance.now() - start) / 1000,
   cpuCores: ((cpu) => (cpu.user + cpu.system) / 1e6)(process.cpuUsage()) / ((performance.now() - start) / 1000),
 };

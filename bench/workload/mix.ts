@@ -7,8 +7,9 @@
 import { resolve } from 'node:path';
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { runDriver } from '../driver.js';
-import { drainedAt } from './drain.js';
-import { now, queueDepth, runId, sleep } from '../fixtures.js';
+import { queueDepth } from '../../local/queue-depth.js';
+import { waitForCopies } from '../copies.js';
+import { now, runId, sleep } from '../fixtures.js';
 import type { Figure } from '../report.js';
 import { percentile, round } from '../stats.js';
 import { meterCpu } from './cpu.js';
@@ -16,7 +17,7 @@ import { contentOf, type PlannedPost } from './graph.js';
 import type { DriverPlan, DriverRequest, DriverResult } from './mix-driver.js';
 import { probe, probeAuthors, type ProbeResult } from './probes.js';
 import { seededRandom } from './random.js';
-import { cpuNote, env, S, stats, type WorkloadRun } from './run.js';
+import { cpuNote, DRAIN, env, S, stats, type WorkloadRun } from './run.js';
 import { followBurst, mergeSchedules, openLoopSchedule, type Scheduled } from './schedule.js';
 
 const MIX_RATE = 150;
@@ -73,7 +74,7 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   const mixEnd = now();
   const cpu = mixCpu.read();
   say('waiting for the mix and the burst to drain…');
-  const drained = await drainedAt(ctx);
+  const { doneAt: drained } = await waitForCopies(ctx, [], DRAIN);
   // Exact: the graph's followers plus every follow answered 204. A follow the driver gave up on
   // (status 0) may or may not have landed, so with some, the count is only bounded.
   const counted = (await ctx.call('GET', `/users/${encodeURIComponent(idOf(target))}`, idOf(target))).body?.followers as number;

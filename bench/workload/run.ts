@@ -27,3 +27,10 @@ export interface WorkloadRun {
 export const stats = (ms: readonly number[]) => ({ p50: round(percentile(ms, 50), 0), p99: round(percentile(ms, 99), 0), max: round(Math.max(...ms), 0) });
 
 export const cpuNote = (c: { node: number; jvm: number }) => `CPU: this process ${round(c.node, 2)} cores, DynamoDB Local ${round(c.jvm, 2)} cores`;
+
+/**
+ * How the phases wait "until their last job is done" (copies.ts waitForCopies): the lanes empty
+ * and every post's copies present, polled every 50 ms (the phases move thousands of jobs) for at
+ * most 10 minutes.
+ */
+export const DRAIN = { pollMs: 50, timeoutMs: 600_000 };

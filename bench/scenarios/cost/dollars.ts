@@ -1,6 +1,6 @@
 /** Dollars per million posts at FOLLOWERS followers: the post with its copies, with empty and with full feeds. */
 import { dollars, onDemand } from '../../dynamo-cost.js';
-import type { Figure } from '../../report.js';
+import { atMost, type Figure } from '../../report.js';
 import { round } from '../../stats.js';
 import { FOLLOWERS, S } from './figures.js';
 import type { PostingCost } from './posting.js';
@@ -21,8 +21,7 @@ export function dollarFigures(p: PostingCost, steady: SteadyTrim): Figure[] {
       metric: `$ per million posts at ${FOLLOWERS} followers: meter / rule minimum`,
       value: round(meter / min, 3),
       unit: '× min',
-      target: '≤ 1.05 × min',
-      met: meter / min <= 1.05,
+      ...atMost(meter / min, 1.05, '× min'),
       note: `per post: meter ${round(p.measured.wcu, 2)} WCU + ${round(p.measured.rcu, 2)} RCU vs minimum ${round(p.minimum.wcu, 2)} WCU + ${round(p.minimum.rcu, 2)} RCU; trim attempts ${round(p.trimAttemptsPerPost, 2)} per post, ${round(p.trimRcuPerPost, 2)} RCU per post (in the meter figure)`,
     },
     {
@@ -30,8 +29,7 @@ export function dollarFigures(p: PostingCost, steady: SteadyTrim): Figure[] {
       metric: `$ per million posts at ${FOLLOWERS} followers with full feeds (projection: + each of the ${p.copies} copies deleted by a count trim, at the amortized trim cost above): meter $${round(full, 2)} vs rule minimum $${round(fullMin, 2)}`,
       value: round(full / fullMin, 3),
       unit: '× min',
-      target: '≤ 1.05 × min',
-      met: full / fullMin <= 1.05,
+      ...atMost(full / fullMin, 1.05, '× min'),
       note: `per deleted copy: trims ${round(steady.wcuPerDeleted, 3)} WCU + ${round(steady.rcuPerDeleted, 3)} RCU vs minimum ${round(steady.minWcuPerDeleted, 3)} WCU + ${round(steady.minRcuPerDeleted, 3)} RCU`,
     },
   ];

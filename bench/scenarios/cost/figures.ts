@@ -1,6 +1,6 @@
 /** What the cost measurements share: the scenario's name, its follower count and how a figure says where the units went. */
 import type { CapacityTotals } from '../../capacity.js';
-import type { Figure } from '../../report.js';
+import { atMost, type Figure } from '../../report.js';
 import { round } from '../../stats.js';
 
 export const S = 'cost';
@@ -27,8 +27,7 @@ export function ratioFigure(f: { metric: string; measured: number; minimum: numb
     metric: `${f.metric}: meter ${round(f.measured, 3)} vs rule minimum ${round(f.minimum, 3)}`,
     value: round(ratio, 3),
     unit: '× min',
-    target: `≤ ${f.target} × min`,
-    met: ratio <= f.target,
+    ...atMost(ratio, f.target, '× min'),
     note: `${f.sizes}${f.sample ? `; ${where(f.sample, f.per)}` : ''}`,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run soak [-- --minutes 3 --users 30 --retry-delay 4]`: a local stack on persistent data in a
- * temp dir, mixed load from a SECOND process (bench/soak-load.ts) while faults are injected into the
+ * temp dir, mixed load from a SECOND process (local/soak/load.ts) while faults are injected into the
  * handlers' DynamoDB client (they run in this process) and DynamoDB Local is killed and restarted,
  * then a drain and an audit. Prints a table, saves it to bench/results/soak.json, exits 1 if the
  * audit fails.
@@ -22,13 +22,13 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { homeFeedPartition } from '../functions/model/feed-copy.js';
-import { localCredentials, localRegion } from '../local/aws-local.js';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../local/dynamodb-local.js';
-import { generateLocalKeys, mintToken } from '../local/jwt.js';
-import { startLocalStack } from '../local/stack.js';
-import { fanoutBacklog, fanoutDlqDepth, queueDepth } from './fixtures.js';
-import type { LoadResult } from './soak-load.js';
+import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { localCredentials, localRegion } from '../aws-local.js';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../dynamodb-local.js';
+import { generateLocalKeys, mintToken } from '../jwt.js';
+import { startLocalStack } from '../stack.js';
+import { fanoutBacklog, fanoutDlqDepth, queueDepth } from '../queue-depth.js';
+import type { LoadResult } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -63,7 +63,7 @@ log(`stack up at ${stack.apiUrl} (data ${dataDir})`);
 
 // ---- Faults on the handlers' DynamoDB client (loaded after the stack has set the env). ----
 const faults = { throttleFraction: 0, crashArmed: false, throttled: 0, crashes: 0, restarts: 0, restartMs: 0, batchWrites: 0 };
-const { dynamo: handlerDynamo } = await import('../functions/platform/clients.js');
+const { dynamo: handlerDynamo } = await import('../../functions/platform/clients.js');
 handlerDynamo.middlewareStack.add(
   (next, context) => async (args) => {
     const input = args.input as { RequestItems?: Record<string, unknown[]> };
@@ -88,7 +88,7 @@ handlerDynamo.middlewareStack.add(
 );
 
 // ---- The load, from a second process. ----
-const child = fork(join(here, 'soak-load.ts'), [], {
+const child = fork(join(here, 'load.ts'), [], {
   execArgv: ['--import', 'tsx'],
   env: {
     ...process.env,
@@ -272,8 +272,10 @@ try {
     audit: ok ? 'PASS' : 'FAIL',
   };
   console.table(table);
-  mkdirSync(join(here, 'results'), { recursive: true });
-  writeFileSync(join(here, 'results', 'soak.json'), `${JSON.stringify({ at: new Date().toISOString(), minutes, ...table }, null, 2)}\n`);
+  // Beside the bench results, where docs/operations.md points for the latest run.
+  const results = join(here, '..', '..', 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  writeFileSync(join(results, 'soak.json'), `${JSON.stringify({ at: new Date().toISOString(), minutes, ...table }, null, 2)}\n`);
   exitCode = ok ? 0 : 1;
 } catch (error) {
   console.error(error);

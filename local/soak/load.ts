@@ -1,5 +1,5 @@
 /**
- * The load half of `npm run soak`, run as a SECOND process (forked by bench/soak.ts with an IPC
+ * The load half of `npm run soak`, run as a SECOND process (forked by local/soak/main.ts with an IPC
  * channel): a set of users follow each other (all follows before any post, never an unfollow),
  * then post (with a foreignId, so a retry after a network error or a 5xx is idempotent) and read
  * feeds, for a bounded time and request count. Every acknowledged post (201/200) is recorded.
@@ -9,7 +9,7 @@
  * built, then `{ type: 'result', result: LoadResult }`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mintToken, type LocalKeys } from '../local/jwt.js';
+import { mintToken, type LocalKeys } from '../jwt.js';
 
 export interface LoadResult {
   requests: number;

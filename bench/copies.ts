@@ -1,0 +1,114 @@
+/**
+ * Waiting for a post's copies: every scenario that times a fan-out (post latency, fan-out rate,
+ * realtime, cost per post, the workload's drains and probes) waits here, so "delivered" means one
+ * thing. Copies are checked with keys-only BatchGetItem; a sample first (cheap while the fan-out
+ * runs), then every copy once the sample is complete.
+ */
+import { type AttributeValue, BatchGetItemCommand, type BatchGetItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { homeFeedKey } from '../functions/model/feed-copy.js';
+import { fanoutBacklog } from '../local/queue-depth.js';
+import type { BenchContext } from './context.js';
+import { now, sleep } from './fixtures.js';
+import { pool } from './stats.js';
+
+/** A post's copy (range key `rk`) and the owners whose home feeds must hold it. */
+export interface Delivery {
+  readonly rk: string;
+  readonly owners: readonly string[];
+}
+
+/** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
+export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
+  const table = ctx.stack.tableNames.feed;
+  const found = new Set<string>();
+  const ownerOf = new Map(owners.map((o) => [homeFeedKey(o, BigInt(rk)).pk, o]));
+  const chunks: string[][] = [];
+  for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100) as string[]);
+  await pool(chunks.length, 4, async (c) => {
+    let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((owner) => marshall(homeFeedKey(owner, BigInt(rk))));
+    for (let attempt = 0; keys?.length && attempt < 20; attempt++) {
+      const out: BatchGetItemCommandOutput = await ctx.dynamo.send(
+        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk' } } }),
+      );
+      for (const item of out.Responses?.[table] ?? []) found.add(ownerOf.get(item.pk!.S!)!);
+      keys = out.UnprocessedKeys?.[table]?.Keys;
+    }
+  });
+  return owners.filter((o) => !found.has(o));
+}
+
+/** Which of `deliveries` still miss a copy (by owner), 8 posts at a time. */
+async function stillMissing(ctx: BenchContext, deliveries: readonly Delivery[]): Promise<Delivery[]> {
+  const out: Delivery[] = [];
+  for (let i = 0; i < deliveries.length; i += 8) {
+    const part = deliveries.slice(i, i + 8);
+    const missing = await Promise.all(part.map((d) => missingCopies(ctx, d.owners, d.rk)));
+    part.forEach((d, j) => missing[j]!.length && out.push({ rk: d.rk, owners: missing[j]! }));
+  }
+  return out;
+}
+
+/**
+ * The sample polled first: of many posts the last 16 and every (n/8)-th; of each, 16 owners spread
+ * over the list and the last one (deduplicated: BatchGetItem rejects duplicate keys).
+ */
+function sampleOf(deliveries: readonly Delivery[]): Delivery[] {
+  const posts = deliveries.length > 24 ? [...deliveries.slice(-16), ...deliveries.filter((_, i) => i % Math.ceil(deliveries.length / 8) === 0)] : deliveries;
+  return posts.map(({ rk, owners }) => ({
+    rk,
+    owners: owners.length <= 17 ? owners : [...new Set([...Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!), owners.at(-1)!])],
+  }));
+}
+
+/** Copies in `deliveries` (owners summed over posts). */
+const copiesIn = (deliveries: readonly Delivery[]) => deliveries.reduce((n, d) => n + d.owners.length, 0);
+
+export interface Delivered {
+  /**
+   * With `lanesEmpty`, when (fixtures' `now`) the poll round started that found every copy present
+   * and the lane queues empty before and after it (nothing was queued or running while it checked,
+   * so a long full check does not count); without, when the poll that found the last copy ended
+   * (jobs may be writing during the round, so its start would be too early).
+   */
+  readonly doneAt: number;
+  /** When the first poll that found a copy ended (the fan-out had started); `doneAt` if none was missing. */
+  readonly firstAt: number;
+}
+
+/**
+ * Polls every `pollMs` until every delivery's copies are present. With `lanesEmpty` (the default)
+ * it also waits for the job lanes to be empty (nothing waiting, nothing in flight) and polls no
+ * copy while they are not: a post's jobs are queued by the stream outbox after its 201, so an
+ * empty queue alone could be a moment before the outbox's enqueue, and the copies are what proves
+ * the fan-out ran. A probe under load passes `lanesEmpty: false` (other posts' jobs run beside
+ * it). Throws after `timeoutMs`.
+ */
+export async function waitForCopies(
+  ctx: BenchContext,
+  deliveries: readonly Delivery[],
+  { lanesEmpty = true, pollMs = 20, timeoutMs = 120_000 } = {},
+): Promise<Delivered> {
+  const deadline = now() + timeoutMs;
+  let pendingSample = sampleOf(deliveries);
+  let pending = [...deliveries];
+  let firstAt: number | undefined;
+  const lanesBusy = async () => lanesEmpty && (await fanoutBacklog(ctx)) > 0;
+  while (now() < deadline) {
+    const startedAt = now();
+    if (!(await lanesBusy())) {
+      const before = copiesIn(pendingSample);
+      if (pendingSample.length) pendingSample = await stillMissing(ctx, pendingSample);
+      if (copiesIn(pendingSample) < before) firstAt ??= now();
+      if (pendingSample.length === 0) {
+        if (pending.length) pending = await stillMissing(ctx, pending);
+        if (pending.length === 0 && !(await lanesBusy())) {
+          const doneAt = lanesEmpty ? startedAt : now();
+          return { doneAt, firstAt: firstAt ?? doneAt };
+        }
+      }
+    }
+    await sleep(pollMs);
+  }
+  throw new Error(`copies not delivered after ${timeoutMs} ms (${copiesIn(pending)} of ${pending.length} posts not seen yet)`);
+}
