@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiDoc, withRouteTable } from '../../local/docs-routes.js';
+import { apiDoc, securityDoc, withRateClassTable, withRouteTable } from '../../local/docs-routes.js';
 import { configDoc, settingsTable, withSettingsTable } from '../../local/docs-config.js';
 import { dataModelDoc, withItemTables } from '../../local/docs-items.js';
 import { configKeys } from '../../lib/defs/config.js';
@@ -42,6 +42,11 @@ describe('docs', () => {
   it('show the route table the code has (npm run docs:routes rewrites it)', () => {
     const text = readFileSync(apiDoc, 'utf8');
     expect(text).toBe(withRouteTable(text));
+  });
+
+  it('show each rate class with the routes that declare it (npm run docs:routes rewrites the table)', () => {
+    const text = readFileSync(securityDoc, 'utf8');
+    expect(text).toBe(withRateClassTable(text));
   });
 
   it('show every kind of item the model declares, and who writes it (npm run docs:items rewrites the tables)', () => {
