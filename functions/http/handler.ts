@@ -14,7 +14,7 @@
  *   });
  */
 import type { FunctionId } from '../../lib/defs/functions.js';
-import { type OperationId, type OperationOf, routeByKey, routeKey } from '../../lib/defs/routes.js';
+import { type OperationId, type OperationOf, type PublicFunctionId, routeByKey, routeKey } from '../../lib/defs/routes.js';
 import { NotFoundError } from '../model/errors.js';
 import { requireAdmin } from '../services/access.js';
 import { type Caller, callerOf } from './caller.js';
@@ -33,7 +33,12 @@ export type OperationFn<K extends OperationId> = (request: OperationRequest<K>) 
 /** One function per operation of `F`, no more, no fewer. */
 export type OperationTable<F extends FunctionId> = { readonly [K in OperationOf<F>]: OperationFn<K> };
 
-export function routes<F extends FunctionId>(fn: F, table: OperationTable<F>): (event: AuthedEvent) => Promise<HttpResult> {
+/**
+ * A function's operations, each handed its request once the caller is admitted (rate limit, 401,
+ * the admin scope) and the request checked (400). Only for functions whose routes have a caller:
+ * a function serving a public route is a plain handler (`F` excludes it, so it cannot be given one).
+ */
+export function routes<F extends Exclude<FunctionId, PublicFunctionId>>(fn: F, table: OperationTable<F>): (event: AuthedEvent) => Promise<HttpResult> {
   const serves = table as unknown as Readonly<Record<string, OperationFn<OperationId>>>;
   return publicHandler(async (event: AuthedEvent) => {
     const route = routeByKey(event.routeKey);

@@ -289,8 +289,9 @@ export async function deleteEdgeItem(follower: string, followee: string): Promis
 }
 
 /**
- * Delete up to `limit` items of the follows' partitions that belong to `userId` alone — profile and
- * count shards, edges, both lists (an erase, after the follows were undone and counted). Returns how many.
+ * Delete up to `limit` items of each of the follows' partitions that belong to `userId` alone —
+ * profile and count shards, edges, both lists (an erase, after the follows were undone and
+ * counted). Returns how many in all: more than 0 while any remain.
  */
 export async function deleteOwnFollowItems(userId: string, limit: number): Promise<number> {
   let deleted = 0;

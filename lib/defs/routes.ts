@@ -81,6 +81,9 @@ export type OperationId = keyof typeof routeSpecs;
 /** The operations the function `F` serves. */
 export type OperationOf<F extends FunctionId> = { [K in OperationId]: (typeof routeSpecs)[K]['fn'] extends F ? K : never }[OperationId];
 
+/** Functions serving a public route (no caller: they answer through a plain handler, not a routes table). */
+export type PublicFunctionId = { [K in OperationId]: (typeof routeSpecs)[K]['access'] extends 'public' ? (typeof routeSpecs)[K]['fn'] : never }[OperationId];
+
 /** A route as the stack, the emulator and the edge read it. */
 export interface RouteDef {
   readonly id: OperationId;

@@ -31,13 +31,18 @@ export async function queryPage(input: QueryCommandInput): Promise<Page<Item, It
 /**
  * At most `Limit` items, and `last` (the last item's key) only when more follow: it reads one
  * item more than it returns. (A Query that reaches its Limit sets LastEvaluatedKey even when
- * nothing is left, which would end an API list with an empty page.) For Queries without a
- * FilterExpression, where Limit counts items; `keyOf` names the key of an item.
+ * nothing is left, which would end an API list with an empty page.) A Query that stopped short of
+ * Limit + 1 with a LastEvaluatedKey was cut by DynamoDB's 1 MB per call: more may follow, from
+ * that key. For Queries without a FilterExpression, where Limit counts items; `keyOf` names the
+ * key of an item (or of a LastEvaluatedKey, which holds the same attributes).
  */
 export async function queryListPage<K>(input: QueryCommandInput & { Limit: number }, keyOf: (item: Item) => K): Promise<Page<Item, K>> {
   const page = await queryPage({ ...input, Limit: input.Limit + 1 });
-  const items = page.items.slice(0, input.Limit);
-  return page.items.length > input.Limit ? { items, last: keyOf(items.at(-1)!) } : { items };
+  if (page.items.length > input.Limit) {
+    const items = page.items.slice(0, input.Limit);
+    return { items, last: keyOf(items.at(-1)!) };
+  }
+  return page.last === undefined ? { items: page.items } : { items: page.items, last: keyOf(page.last) };
 }
 
 /** A page with its items and key mapped (a store's page of model values from raw items). */
