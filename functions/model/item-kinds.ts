@@ -3,7 +3,7 @@
  * it, its attributes, the one store that writes it, and example keys from the model's own key
  * functions — a unit test checks each example against the template, so the template cannot drift
  * from the code, and another that every key function of the model is named here. The item tables
- * of docs/data-model.md are generated from this list (`npm run docs:items`; the docs test fails
+ * of docs/data-model.md are generated from this list (`npm run docs`; the docs test fails
  * when they are stale).
  */
 import { activityEntryKey } from './activity-entry.js';

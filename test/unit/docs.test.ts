@@ -1,14 +1,14 @@
 /**
  * The documentation a newcomer reads: a short README that links every page of docs/, links that
- * resolve, and the API route table and the settings table as the code has them (regenerate with
- * `npm run docs:routes`, `npm run docs:config` and `npm run docs:items`).
+ * resolve, and every generated section — routes, rate classes, settings, item kinds, job kinds —
+ * as the code has it (local/docs.ts lists them; `npm run docs` rewrites them).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiDoc, securityDoc, withRateClassTable, withRouteTable } from '../../local/docs-routes.js';
-import { configDoc, settingsTable, withSettingsTable } from '../../local/docs-config.js';
-import { dataModelDoc, withItemTables } from '../../local/docs-items.js';
+import { docSections, generatedPages, withSectionsOf } from '../../local/docs.js';
+import { settingsTable } from '../../local/docs-config.js';
+import { pagePath } from '../../local/docs-markers.js';
 import { configKeys } from '../../lib/defs/config.js';
 import { deploymentContextKeys } from '../../lib/defs/deployment.js';
 
@@ -39,24 +39,17 @@ describe('docs', () => {
     expect(broken).toEqual([]);
   });
 
-  it('show the route table the code has (npm run docs:routes rewrites it)', () => {
-    const text = readFileSync(apiDoc, 'utf8');
-    expect(text).toBe(withRouteTable(text));
+  it('show every generated section as the code has it now (npm run docs rewrites them)', () => {
+    expect(docSections.map((d) => `${d.page} ${d.name}`)).toEqual(
+      expect.arrayContaining(['docs/api.md routes', 'docs/security.md rate-classes', 'docs/configuration.md settings', 'docs/data-model.md items:graph', 'docs/lanes.md job-kinds']),
+    );
+    for (const page of generatedPages) {
+      const text = readFileSync(pagePath(page), 'utf8');
+      expect(text, `${page} is stale: run npm run docs`).toBe(withSectionsOf(page, text));
+    }
   });
 
-  it('show each rate class with the routes that declare it (npm run docs:routes rewrites the table)', () => {
-    const text = readFileSync(securityDoc, 'utf8');
-    expect(text).toBe(withRateClassTable(text));
-  });
-
-  it('show every kind of item the model declares, and who writes it (npm run docs:items rewrites the tables)', () => {
-    const text = readFileSync(dataModelDoc, 'utf8');
-    expect(text).toBe(withItemTables(text));
-  });
-
-  it('show every setting the code reads, with its default (npm run docs:config rewrites the table)', () => {
-    const text = readFileSync(configDoc, 'utf8');
-    expect(text).toBe(withSettingsTable(text));
+  it('show every setting the code reads, with its default', () => {
     // The table is the definitions': every key a function or the stack reads has a row.
     for (const key of [...Object.values(configKeys).map((k) => k.contextKey), ...Object.values(deploymentContextKeys).map((k) => k.contextKey), 'jwtIssuer', 'fanoutMaxConcurrency']) {
       expect(settingsTable(), key).toContain(`\`${key}\``);
