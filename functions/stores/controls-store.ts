@@ -201,7 +201,6 @@ export async function deleteControlItem(key: { pk: string; sk: string }): Promis
   await doc.send(new DeleteCommand({ TableName: graph(), Key: key }));
 }
 
-
 /**
  * `erased` was erased: `owner`'s control of them stays in force (its check entry holds only a
  * hash), its list entry becomes the erased form and the mirror in the erased user's partition goes

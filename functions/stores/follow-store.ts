@@ -428,7 +428,6 @@ export function mutedFlagParts(user: string, target: string, follow: FollowRef, 
   ];
 }
 
-
 /** A condition: `user` does not follow `target` (no edge, or one that is not active). */
 export function noActiveFollow(user: string, target: string): TxItem {
   return {
@@ -441,7 +440,6 @@ export function noActiveFollow(user: string, target: string): TxItem {
     },
   };
 }
-
 
 /** The followee's `pulled` flag is still as read (the pull job sets it on the profile and its shards at once). */
 export function pulledAsRead(target: string, pulled: boolean): TxItem {
