@@ -4,7 +4,9 @@
  *   pulled    string set: the pulled authors (≥ FANOUT_PULL_THRESHOLD followers) the owner
  *             follows — their posts are merged at read time instead of copied;
  *   top       rk of the newest copy when the last count trim ran: copies above it are the ones
- *             written since, which is all a trim attempt needs to read (retention/trim.ts).
+ *             written since, which is all a trim attempt needs to read (retention/trim.ts);
+ *   activeUntil  ticks: the bound stamped on all the owner's follows — posts after it may be
+ *             missing from the stored feed (model/reader-activity.ts).
  * Never trimmed (trims delete rk > the N-th newest), never shown (pages skip rk 0).
  */
 import { homeFeedPartition } from './feed-copy.js';
@@ -17,6 +19,7 @@ export const feedHeadKey = (owner: string) => ({ pk: homeFeedPartition(owner), r
 export interface FeedHead {
   readonly pulled: readonly string[];
   readonly top?: bigint;
+  readonly activeUntil?: bigint;
 }
 
 export const isFeedHead = (item: Record<string, unknown>): boolean => rkOf(item.rk) === HEAD_RK;
@@ -26,5 +29,6 @@ export function parseFeedHead(item: Record<string, unknown> | undefined): FeedHe
   return {
     pulled: pulled instanceof Set ? [...(pulled as Set<string>)].sort() : [],
     top: item?.top === undefined ? undefined : rkOf(item.top),
+    activeUntil: item?.activeUntil === undefined ? undefined : rkOf(item.activeUntil),
   };
 }

@@ -21,12 +21,15 @@
  * only, so a home feed shows what it stores: at least its N newest, about 2.3N on average between
  * trims (see retention/trim.ts).
  */
-import { isFeedHead, parseFeedHead } from '../model/feed-head.js';
+import { type FeedHead, isFeedHead, parseFeedHead } from '../model/feed-head.js';
+import { missingFromRk, missingSince } from '../model/reader-activity.js';
 import { nowTicks } from '../platform/clock.js';
 import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
+import { followeesPage } from '../stores/follow-store.js';
 import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
+import { askStampIfDue } from './reader-activity/ask.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
 
 export type { Page };
@@ -63,16 +66,44 @@ export async function readTimeline(userId: string, req: PageRequest, viewer: str
   return mergeSources([sourceOf(page.items, page.last, req.limit)], req);
 }
 
-const headCache = new Map<string, { pulled: readonly string[]; at: number }>();
-
-function remember(owner: string, pulled: readonly string[]): void {
-  if (headCache.size > 10_000) headCache.clear(); // bounded memory; a miss only costs a parallel read
-  headCache.set(owner, { pulled, at: Date.now() });
+/**
+ * What a home-feed page merges besides the stored feed, as its head says: the pulled authors the
+ * reader follows, and — for a reader whose copies stopped (their activity bound passed: model/
+ * reader-activity.ts) — their followees' posts since then, until the stamp job wrote them back.
+ */
+interface MergePlan {
+  readonly pulled: readonly string[];
+  readonly missing?: { readonly since: bigint; readonly followees: readonly string[] };
 }
 
-/** One page of `owner`'s home feed, merged with the pulled authors they follow. */
+const headCache = new Map<string, { plan: MergePlan; at: number }>();
+
+function remember(owner: string, plan: MergePlan): void {
+  if (headCache.size > 10_000) headCache.clear(); // bounded memory; a miss only costs a parallel read
+  headCache.set(owner, { plan, at: Date.now() });
+}
+
+/** Follows read for a returning reader's merge (one Query of their edges). */
+const RETURN_FOLLOWS_READ = 1000;
+
+/**
+ * The merge plan a head calls for; asks for the reader's stamp when it is due (ask.ts). A returning
+ * reader costs one more Query here (their follows, from their edges: muted ones left out, pulled
+ * ones merged already).
+ */
+async function planOf(owner: string, head: FeedHead, now: bigint): Promise<MergePlan> {
+  const since = missingSince(head.activeUntil, now);
+  const [follows] = await Promise.all([since === undefined ? undefined : followeesPage(owner, RETURN_FOLLOWS_READ), askStampIfDue(owner, head.activeUntil, now)]);
+  if (since === undefined || follows === undefined) return { pulled: head.pulled };
+  const pulled = new Set(head.pulled);
+  const followees = follows.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee);
+  return { pulled: head.pulled, missing: { since, followees } };
+}
+
+/** One page of `owner`'s home feed, merged with the pulled authors they follow (and, returning, their followees). */
 export async function readHomeFeed(owner: string, req: PageRequest): Promise<Page> {
-  const bound = ageBound(nowTicks(), ttls().feedTtl);
+  const now = nowTicks();
+  const bound = ageBound(now, ttls().feedTtl);
   // One more item says "there is more"; one more again where the head (rk 0) can be in range.
   const range = rangeOf(req, bound, req.before === undefined ? 2 : 1);
   const cached = headCache.get(owner);
@@ -84,20 +115,25 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   ]);
   const headItem = page.items.find(isFeedHead);
   const items = headItem ? page.items.filter((i) => i !== headItem) : page.items;
-  let pulled: readonly string[];
+  let plan: MergePlan;
   if (headItem || head || firstPage) {
-    // A first page always reaches rk 0: no head item there means no pulled authors.
-    pulled = headItem ? parseFeedHead(headItem).pulled : (head?.pulled ?? []);
-    remember(owner, pulled);
-  } else pulled = cached!.pulled;
+    // A first page always reaches rk 0: no head item there means no pulled authors, no bound.
+    plan = await planOf(owner, headItem ? parseFeedHead(headItem) : (head ?? parseFeedHead(undefined)), now);
+    remember(owner, plan);
+  } else plan = cached!.plan;
 
   const home = sourceOf(items, page.last, req.limit);
-  if (pulled.length === 0) return mergeSources([home], req);
-  const authors = pulled.slice(0, MAX_PULLED_PER_READ);
   const timelineRange = rangeOf(req, bound, 1);
+  const sources = plan.pulled.slice(0, MAX_PULLED_PER_READ).map((author) => ({ author, range: timelineRange }));
+  if (plan.missing) {
+    // Only what the stored feed may lack: posts made since the copies stopped.
+    const missingRange = { ...timelineRange, below: minOf(timelineRange.below, missingFromRk(plan.missing.since)) };
+    sources.push(...plan.missing.followees.slice(0, MAX_PULLED_PER_READ).map((author) => ({ author, range: missingRange })));
+  }
+  if (sources.length === 0) return mergeSources([home], req);
   const others = await Promise.all(
-    authors.map(async (author) => {
-      const p = await runPage(timelinePageInput(author, timelineRange, req.verbs));
+    sources.map(async ({ author, range: r }) => {
+      const p = await runPage(timelinePageInput(author, r, req.verbs));
       return sourceOf(p.items, p.last, req.limit);
     }),
   );

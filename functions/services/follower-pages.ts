@@ -5,6 +5,7 @@
  * parallel on the worker's pollers, and a failure after the send loses nothing: the message comes
  * back and rewrites the same keys.
  */
+import { wantsCopy } from '../model/reader-activity.js';
 import { listPage } from '../stores/follow-store.js';
 import { enqueueJob } from './jobs/bus.js';
 import type { Job } from './jobs/jobs.js';
@@ -16,12 +17,19 @@ export const FOLLOWER_PAGE = 500;
 /** Followers per unpull page: each gets up to BACKFILL_LIMIT copies. */
 export const UNPULL_PAGE = 50;
 
-/**
- * One page of `author`'s followers; enqueues the job for the next page first, if there is one.
- * `skipMuted`: leave out followers who muted the author (the flag is on the entry read anyway).
- */
-export async function followerPage(job: PagedJob, author: string, size: number, opts: { skipMuted?: boolean } = {}): Promise<string[]> {
+/** Which followers of a page a job wants; both flags are on the entries read anyway. */
+export interface FollowerFilter {
+  /** Leave out followers who muted the author. */
+  readonly skipMuted?: boolean;
+  /** Leave out followers whose activity bound passed before this instant (ticks): a post made then gets them no copy (model/reader-activity.ts). */
+  readonly activeAt?: bigint;
+}
+
+/** One page of `author`'s followers; enqueues the job for the next page first, if there is one. */
+export async function followerPage(job: PagedJob, author: string, size: number, opts: FollowerFilter = {}): Promise<string[]> {
   const page = await listPage('followers', author, size, job.cursor);
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last } as Job);
-  return page.items.filter((f) => !(opts.skipMuted && f.muted)).map((f) => f.userId);
+  return page.items
+    .filter((f) => !(opts.skipMuted && f.muted) && (opts.activeAt === undefined || wantsCopy(f.activeUntil, opts.activeAt)))
+    .map((f) => f.userId);
 }

@@ -14,10 +14,11 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
+import { erasureKey } from '../model/erasure.js';
 import { parseProfile, profileKey } from '../model/profile.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
-import { rkOf } from '../model/range-key.js';
+import { newerThanBound, rkOf } from '../model/range-key.js';
 import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
@@ -27,6 +28,7 @@ import { type Item, mapPage, type Page, queryAll, queryPage } from '../platform/
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
+import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 
 const feed = () => tableName('feed');
 
@@ -123,6 +125,24 @@ export async function newestOriginals(author: string, limit: number, opts: { tom
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': timelinePartition(author) },
       ...(opts.tombstones ? {} : { FilterExpression: 'attribute_not_exists(deletedAt)' }),
+      Limit: limit,
+    },
+    limit,
+  );
+}
+
+/**
+ * Up to `limit` of `author`'s newest live originals posted at or after `sinceTicks` (full items):
+ * what a returning reader's feed may lack (services/reader-activity/).
+ */
+export async function originalsSince(author: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+  if (limit <= 0) return [];
+  return queryAll(
+    {
+      TableName: feed(),
+      KeyConditionExpression: 'pk = :pk AND rk < :newer',
+      ExpressionAttributeValues: { ':pk': timelinePartition(author), ':newer': newerThanBound(sinceTicks) },
+      FilterExpression: 'attribute_not_exists(deletedAt)',
       Limit: limit,
     },
     limit,
@@ -363,6 +383,33 @@ export async function recordTrimTop(owner: string, top: bigint): Promise<void> {
     .catch((error: unknown) => {
       if (!isConditionalCheckFailed(error)) throw error;
     });
+}
+
+/**
+ * Move `owner`'s activity bound (model/reader-activity.ts) up to `until`, never down — a stamp
+ * finishing late must not claim less than a later one stamped — or remove it (`off`). Never for a
+ * user being erased: the write would recreate a head the erase deleted (checked in the same
+ * transaction as the write, on the erase mark).
+ */
+export async function setHeadActiveUntil(owner: string, until: bigint | undefined): Promise<void> {
+  const head =
+    until === undefined
+      ? { TableName: feed(), Key: feedHeadKey(owner), UpdateExpression: 'REMOVE activeUntil' }
+      : {
+          TableName: feed(),
+          Key: feedHeadKey(owner),
+          UpdateExpression: 'SET activeUntil = :u',
+          ConditionExpression: 'attribute_not_exists(activeUntil) OR activeUntil < :u',
+          ExpressionAttributeValues: { ':u': until },
+        };
+  const notErased = { TableName: tableName('graph'), Key: erasureKey(owner), ConditionExpression: 'attribute_not_exists(pk)' };
+  await retrying(`raise ${owner}'s activity bound`, RETRY.request, async () => {
+    const out = await transact<'head' | 'erasure'>([
+      ['head', { Update: head }],
+      ['erasure', { ConditionCheck: notErased }],
+    ]);
+    return out.ok || out.failed.size > 0 ? undefined : AGAIN; // done, raised higher already, or erased
+  });
 }
 
 /** Remove `author` from `owner`'s pulled set (no-op if absent). */

@@ -303,10 +303,14 @@ export async function deleteOwnFollowItems(userId: string, limit: number): Promi
 
 // ---- lists -------------------------------------------------------------------------------------
 
-/** An entry of a follow list; `muted`: on a followers list, this follower muted the list's owner. */
+/**
+ * An entry of a follow list; on a followers list, `muted`: this follower muted the list's owner, and
+ * `activeUntil`: the follower's activity bound (model/reader-activity.ts).
+ */
 export interface FollowEntry {
   readonly userId: string;
   readonly muted: boolean;
+  readonly activeUntil?: bigint;
 }
 
 /**
@@ -321,13 +325,72 @@ export async function listPage(which: FollowList, userId: string, limit: number,
       TableName: graph(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': partition },
-      ProjectionExpression: 'sk, muted',
+      ProjectionExpression: 'sk, muted, activeUntil',
       Limit: limit,
       ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
     },
     sortKeyOf,
   );
-  return mapPage(page, (i) => ({ userId: memberOfListSortKey(String(i.sk)), muted: i.muted === true }), String);
+  return mapPage(
+    page,
+    (i) => ({ userId: memberOfListSortKey(String(i.sk)), muted: i.muted === true, ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }) }),
+    String,
+  );
+}
+
+// ---- reader activity (services/reader-activity/) ----------------------------------------------
+
+/** A follow of the reader's, from their edge: whom, the list order, and whether they muted them. */
+export interface Followee {
+  readonly followee: string;
+  readonly order: string;
+  readonly muted: boolean;
+}
+
+/**
+ * One page of `reader`'s active follows, from their edges (`follow#<reader>`, by followee id): the
+ * edge says what the list entries do not — muted or not — and the order that keys their entry on
+ * the followee's followers list. `last` only when more may follow.
+ */
+export async function followeesPage(reader: string, limit: number, after?: string): Promise<Page<Followee, string>> {
+  const pk = followEdgeKey(reader, '').pk;
+  const page = await queryListPage(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'sk, #state, #order, muted',
+      ExpressionAttributeNames: { '#state': 'state', '#order': 'order' },
+      Limit: limit,
+      ...(after === undefined ? {} : { ExclusiveStartKey: { pk, sk: after } }),
+    },
+    sortKeyOf,
+  );
+  return {
+    items: page.items.filter((i) => i.state === 'active').map((i) => ({ followee: String(i.sk), order: String(i.order), muted: i.muted === true })),
+    ...(page.last === undefined ? {} : { last: page.last }),
+  };
+}
+
+/**
+ * Raise `reader`'s activity bound on their entry in `followee`'s followers list to `until` — never
+ * lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`), remove it.
+ */
+export async function stampFollowerEntry(followee: string, order: string, reader: string, until: bigint | undefined): Promise<void> {
+  const raise = until !== undefined;
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graph(),
+        Key: followListKey('followers', followee, order, reader),
+        UpdateExpression: raise ? 'SET activeUntil = :u' : 'REMOVE activeUntil',
+        ConditionExpression: raise ? 'attribute_exists(pk) AND (attribute_not_exists(activeUntil) OR activeUntil < :u)' : 'attribute_exists(pk)',
+        ...(raise ? { ExpressionAttributeValues: { ':u': until } } : {}),
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error; // unfollowed, or a later stamp was here first
+  }
 }
 
 // ---- imported follows (services/bulk/follows.ts) ---------------------------------------------------------------------------

@@ -32,6 +32,13 @@ export const configKeys = {
     default: '5000',
     description: 'how many users one user may follow; one more `PUT /following/{id}` is a 409',
   },
+  FANOUT_ACTIVE_WINDOW: {
+    envVar: 'FANOUT_ACTIVE_WINDOW',
+    contextKey: 'fanoutActiveWindow',
+    default: '30d',
+    description:
+      'a post is copied only to followers who read their home feed (or connected to realtime) within this window; a returning reader\'s feed is merged at read time and rebuilt (`off`: copy to every follower)',
+  },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',
     contextKey: 'backfillLimit',
@@ -235,6 +242,7 @@ export const configParsers = {
   FANOUT_PULL_THRESHOLD: integer(1),
   MAX_FOLLOWING: integer(1),
   BACKFILL_LIMIT: integer(0),
+  FANOUT_ACTIVE_WINDOW: parseDuration,
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,

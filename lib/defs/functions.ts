@@ -141,7 +141,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
     // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
     tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
-    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },
   }),
   /**
@@ -150,9 +150,12 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * UpdateItem). graph: edges and profiles (GetItem), follower pages (Query), clearPending
    * (UpdateItem), deleteGoneEdge's transaction (DeleteItem, UpdateItem).
    */
+  // stamp jobs: the reader's edges (graph Query), their followers entries (graph UpdateItem), the
+  // edges re-checked after a rebuild (graph BatchGetItem), the head's bound (feed UpdateItem, with
+  // graph ConditionCheckItem on the erase mark in its transaction).
   followupWorker: laneWorkerDef('followup', {
-    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
-    config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'] },
+    config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },
   }),
   /**
@@ -240,9 +243,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
     ...http,
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
     // counters (feed) and the caller's reactions (graph), one BatchGetItem each.
-    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem'] },
-    sendsTo: [],
-    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    // graph Query: a returning reader's follows (their edges); sends their stamp job (followup).
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'] },
+    sendsTo: ['followup'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
   },
   /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
   social: {
@@ -302,7 +306,15 @@ export const functions: Record<FunctionId, FunctionDef> = {
   },
   openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
   /** The WebSocket API's routes (realtime.ts): $connect records the connection (graph PutItem), $disconnect forgets it (DeleteItem). */
-  realtimeSocket: { id: 'realtimeSocket', entry: 'functions/handlers/realtime-socket.ts', ...http, tables: { graph: ['PutItem', 'DeleteItem'] }, sendsTo: [], config: [] },
+  /** A connect records the connection and, its user reading, reads their feed head's activity bound (feed GetItem) and may send their stamp job. */
+  realtimeSocket: {
+    id: 'realtimeSocket',
+    entry: 'functions/handlers/realtime-socket.ts',
+    ...http,
+    tables: { graph: ['PutItem', 'DeleteItem'], feed: ['GetItem'] },
+    sendsTo: ['followup'],
+    config: ['FANOUT_ACTIVE_WINDOW'],
+  },
   /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
   realtimeAuthorizer: { id: 'realtimeAuthorizer', entry: 'functions/handlers/realtime-authorizer.ts', ...http, tables: {}, sendsTo: [], config: [], realtime: { jwt: true } },
   /** GET /realtime (where to connect) and GET /realtime/missed (the catch-up: home-feed Query, filtered by write time). */

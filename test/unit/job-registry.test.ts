@@ -30,6 +30,8 @@ const queuedBefore: Record<JobKind, string[]> = {
   purge: ['{"kind":"purge","author":"alice","rk":"12"}'],
   erase: ['{"kind":"erase","user":"alice","phase":"mark"}', '{"kind":"erase","user":"alice","phase":"feed"}'],
   migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
+  // Added after the registry (activity-aware fan-out): pinned as its first release sends it.
+  stamp: ['{"kind":"stamp","reader":"bob","until":"1764000000000000000"}', '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -45,6 +47,7 @@ const laneBefore: Record<JobKind, string> = {
   pull: 'maintenance',
   unpull: 'maintenance',
   migrate: 'maintenance',
+  stamp: 'followup',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

@@ -23,6 +23,7 @@ import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
 import { liveWithOwnCopies, notLive } from '../live-originals.js';
+import { activeWindowTicks } from '../reader-activity/window.js';
 import { fanoutJob } from './fanout-job.js';
 
 type FanoutJob = JobOf<typeof fanoutJob>;
@@ -57,7 +58,9 @@ async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: bool
     return undefined;
   }
   const source = { ...itemOfImage(job.image as StreamImage), rk };
-  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
+  // Only followers reading within the window as of the post (a late fan-out still copies to whoever was then).
+  const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
+  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true, activeAt });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));

@@ -1,0 +1,43 @@
+/**
+ * Reader activity: who gets a copy of a post (FANOUT_ACTIVE_WINDOW). Two attributes, both server
+ * ticks (Numbers):
+ *   followers entry  `activeUntil`  the follower reads until at least then: a post made later gets
+ *                                   no copy in their feed. Absent: always copied (an entry written
+ *                                   before this model, or by a follow since the last stamp).
+ *   home-feed head   `activeUntil`  the bound last stamped on EVERY entry of the reader's follows
+ *                                   (model/feed-head.ts), so it is ≤ each stamped entry's bound:
+ *                                   posts after it may be missing from the stored feed. Absent:
+ *                                   never stamped, nothing missing.
+ * A stamping job (services/reader-activity/) moves both: entries first, the head last, and only
+ * ever up — so a head never claims more than its entries hold.
+ */
+import { newerThanBound } from './range-key.js';
+
+/** A followers entry's bound wants a copy of a post made at `postTicks`. */
+export const wantsCopy = (entryUntil: bigint | undefined, postTicks: bigint): boolean => entryUntil === undefined || entryUntil >= postTicks;
+
+/**
+ * The instant from which the stored feed may lack posts (the head's bound, passed), or undefined
+ * while the reader is active: a read then merges their followees' posts made since (at rk below
+ * `missingFromRk`).
+ */
+export const missingSince = (headUntil: bigint | undefined, nowTicks: bigint): bigint | undefined =>
+  headUntil !== undefined && headUntil < nowTicks ? headUntil : undefined;
+
+/** The rk bound below which (newer than `since`) a returning reader's followees' posts are merged. */
+export const missingFromRk = (since: bigint): bigint => newerThanBound(since);
+
+/**
+ * Whether a read at `nowTicks` should ask for a stamp: the reader's bound is missing, passed, or
+ * within half a window of passing (so one who reads at least every half window is never without
+ * copies, and is stamped at most once per half window). `windowTicks` undefined (`off`): only to
+ * bring back a reader whose copies stopped while a window was set.
+ */
+export function stampDue(headUntil: bigint | undefined, nowTicks: bigint, windowTicks: bigint | undefined): boolean {
+  if (windowTicks === undefined) return missingSince(headUntil, nowTicks) !== undefined;
+  return headUntil === undefined || headUntil - nowTicks < windowTicks / 2n;
+}
+
+/** The bound a stamp at `nowTicks` writes (undefined with `off`: the stamp removes the bounds). */
+export const stampBound = (nowTicks: bigint, windowTicks: bigint | undefined): bigint | undefined =>
+  windowTicks === undefined ? undefined : nowTicks + windowTicks;

@@ -1,0 +1,49 @@
+/**
+ * What a home-feed read (or a realtime connect) does about its reader's activity: nothing, while
+ * the bound it already carries has more than half a window left — the common case, and free: the
+ * bound rides the feed's head item, which the first page reads anyway. Otherwise it queues one
+ * stamp job (stamp.ts); the read itself writes nothing.
+ */
+import { missingSince, stampBound, stampDue } from '../../model/reader-activity.js';
+import { nowTicks } from '../../platform/clock.js';
+import { logger } from '../../platform/logger.js';
+import { readHead } from '../../stores/feed-store.js';
+import { enqueueJob } from '../jobs/bus.js';
+import { activeWindowTicks } from './window.js';
+
+/** A function instance asks for a reader's stamp at most once per this long (its job takes seconds). */
+const ASK_AGAIN_MS = 60_000;
+/**
+ * Readers this instance asked for recently: a cache across invocations (never state of one), so a
+ * reader paging through their feed queues one job, not one per page. Bounded; a miss only costs
+ * one more job, which finds the bound raised and stops.
+ */
+const asked = new Map<string, number>();
+
+export async function askStampIfDue(reader: string, headUntil: bigint | undefined, nowTicks: bigint): Promise<void> {
+  const window = activeWindowTicks();
+  if (!stampDue(headUntil, nowTicks, window)) return;
+  const nowMs = Number(nowTicks / 1_000_000n);
+  const last = asked.get(reader);
+  if (last !== undefined && nowMs - last < ASK_AGAIN_MS) return;
+  if (asked.size > 10_000) asked.clear();
+  asked.set(reader, nowMs);
+  const until = stampBound(nowTicks, window);
+  const since = missingSince(headUntil, nowTicks);
+  const job = { kind: 'stamp' as const, reader, ...(until === undefined ? {} : { until: String(until) }), ...(since === undefined ? {} : { since: String(since) }) };
+  // The read is served either way (a returning reader's page is merged): a failed send is asked again.
+  await enqueueJob(job).catch((error: unknown) => {
+    asked.delete(reader);
+    logger.warn('could not queue a stamp job', { error: error as Error, reader });
+  });
+}
+
+/**
+ * A realtime connection counts as reading (its user sees new posts as they come): one GetItem of the
+ * head for the bound, which the connect does not otherwise read. Nothing with `off`.
+ */
+export async function askStampOnConnect(reader: string): Promise<void> {
+  if (activeWindowTicks() === undefined) return;
+  const head = await readHead(reader);
+  await askStampIfDue(reader, head.activeUntil, nowTicks());
+}

@@ -1,0 +1,82 @@
+/**
+ * stamp job: one page of a reader's follows (from their edges, STAMP_PAGE at a time, in series).
+ *   1. Raise the activity bound on each follow's followers-list entry to `until`: from then on every
+ *      fan-out of those followees copies to the reader again (fanout.ts reads the bound on the
+ *      entry it reads anyway).
+ *   2. Where copies stopped (`since`: the head's bound when the read asked), write back each
+ *      followee's posts made since — after step 1, so a post is either copied by its fan-out
+ *      (which started after the stamp) or already stored when we read the timeline here (a post's
+ *      original is written before its fan-out starts). Then the re-checks a backfill does: copies of
+ *      follows undone or muted meanwhile, and of posts deleted meanwhile, are taken back.
+ *   3. After the last page only, raise the head's bound: it must never claim what an entry lacks.
+ * Until then a read merges the followees' timelines (feed-reading.ts), so nothing is missing at any
+ * point. Every write is idempotent and only ever raises a bound: a redelivered or duplicate job
+ * rewrites the same copies and stamps nothing lower.
+ * Cost: one write per follow per stamp (at most once per half window of reading) plus, on a
+ * return, the copies the reader missed — never more than copy-everyone would have written.
+ */
+import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
+import { rkOf } from '../../model/range-key.js';
+import { stampDue } from '../../model/reader-activity.js';
+import { nowTicks } from '../../platform/clock.js';
+import { forEachLimit } from '../../platform/pool.js';
+import { originalsSince, readHead, setHeadActiveUntil } from '../../stores/feed-store.js';
+import { followeesPage, readGraphKeys, stampFollowerEntry } from '../../stores/follow-store.js';
+import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { enqueueJob } from '../jobs/bus.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { notLive } from '../live-originals.js';
+import { pushFeedItems } from '../realtime/push.js';
+import { homeFeedPolicy } from '../retention/policy.js';
+import { stampJob } from './stamp-job.js';
+import { activeWindowTicks } from './window.js';
+
+type StampJob = JobOf<typeof stampJob>;
+
+/** Follows per stamp page (one Query of the reader's edges). */
+export const STAMP_PAGE = 500;
+/** Posts written back per followee when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
+export const REBUILD_MAX_PER_FOLLOWEE = 1000;
+
+const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : BigInt(t));
+
+/** Write back `followees`' posts since `since` to `reader`'s feed, then take back what the re-checks say is no longer wanted. */
+async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
+  const perFollowee = homeFeedPolicy().maxItems ?? REBUILD_MAX_PER_FOLLOWEE;
+  const originals = (await Promise.all(followees.map((f) => originalsSince(f, since, perFollowee)))).flat();
+  if (originals.length === 0) return;
+  const { written, copies } = await writeCopies(originals.map((source) => ({ owner: reader, source })));
+  const edges = await readGraphKeys(followees.map((f) => followEdgeKey(reader, f)));
+  const wanted = new Set(edges.map((e) => [String(e.sk), parseEdge(e)] as const).filter(([, e]) => e?.state === 'active' && !e.muted).map(([f]) => f));
+  const unwanted = copies.filter((c) => !wanted.has(String(c.source.actor)));
+  const deleted = await notLive(copies.filter((c) => wanted.has(String(c.source.actor))).map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), copy: c })));
+  const gone = new Set([...unwanted, ...deleted.map((d) => d.copy)]);
+  await removeCopies([...gone].map((c) => ({ owner: reader, rk: rkOf(c.source.rk) })));
+  await pushFeedItems(copies.filter((c) => !gone.has(c)), written);
+}
+
+/**
+ * A first page finds its work done by another job (a second ask from another instance): the head's
+ * bound raised past where copies stopped, or — with nothing missing — no longer due.
+ */
+function alreadyDone(headUntil: bigint | undefined, since: bigint | undefined): boolean {
+  if (since !== undefined) return headUntil === undefined || headUntil > since;
+  return !stampDue(headUntil, nowTicks(), activeWindowTicks());
+}
+
+export async function stamp(job: StampJob): Promise<void> {
+  const until = optionalTicks(job.until);
+  const since = optionalTicks(job.since);
+  const head = await readHead(job.reader);
+  if (!job.cursor && alreadyDone(head.activeUntil, since)) return;
+  const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
+  await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
+  if (since !== undefined) {
+    const pulled = new Set(head.pulled); // merged at read time: never copied
+    await rebuild(job.reader, page.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee), since);
+  }
+  if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
+  else await setHeadActiveUntil(job.reader, until);
+}
+
+export const stampRunner: JobRunner<typeof stampJob> = { def: stampJob, run: stamp };
