@@ -8,14 +8,14 @@
  * again after its post was deleted takes back the copies it may have written (its first delivery
  * may have died between its writes and the batch's re-check); a first delivery has nothing to take.
  */
-import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
 import { classifyCalls } from '../../bench/context.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
-import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { mustPost } from '../support/api.js';
+import { fanoutRecord as fanoutRecordOf } from '../support/fanout-record.js';
 import { feedCount } from '../support/feeds.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { uid } from '../support/ids.js';
@@ -37,16 +37,7 @@ afterAll(async () => {
   await stopOwnStack();
 });
 
-/** The fanout job the outbox would send for `author`'s newest original (functions/services/jobs/outbox.ts). */
-async function fanoutRecord(author: string, receiveCount = 1): Promise<SQSRecord> {
-  const { Items } = await raw.send(new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } }, Limit: 1 }));
-  const { pk: _pk, expiresAt: _e, ...image } = Items![0]!;
-  return {
-    messageId: uid('m'),
-    body: JSON.stringify({ kind: 'fanout', author, rk: image.rk!.N, image }),
-    attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: String(receiveCount) },
-  } as unknown as SQSRecord;
-}
+const fanoutRecord = (author: string, receiveCount = 1) => fanoutRecordOf(raw, stack.tableNames.feed, author, receiveCount);
 
 describe('a fan-out batch', () => {
   it('checks every page’s original in one read before the writes and one after, and a post named twice is delivered once', async () => {
