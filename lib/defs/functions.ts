@@ -55,6 +55,7 @@ export type FunctionId =
   | 'fallback'
   | 'outbox'
   | 'fanoutWorker'
+  | 'fanoutTailWorker'
   | 'followupWorker'
   | 'notifyWorker'
   | 'maintenanceWorker'
@@ -96,6 +97,16 @@ function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'confi
   };
 }
 
+/**
+ * What a fan-out page needs. Pushes (services/realtime): the connections (graph Query), a pulled
+ * author's connected followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
+ */
+const FANOUT_ACCESS = {
+  tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
+  config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
+  realtime: { pushes: true },
+} as const satisfies Pick<FunctionDef, 'tables' | 'config' | 'realtime'>;
+
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
   // profileOf → profileAndErasure (the profile and its follower-count shards: Query; the erase mark: GetItem)
@@ -136,14 +147,12 @@ export const functions: Record<FunctionId, FunctionDef> = {
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
-    // (services/jobs/legacy-queue.ts), until the release after 0.2.0.
-    sendsTo: ['fanout', 'followup', 'notify', 'maintenance'],
-    // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
-    // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
-    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
-    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
-    realtime: { pushes: true },
+    // (services/jobs/legacy-queue.ts), until the release after 0.2.0. A post's further pages go to fanoutTail.
+    sendsTo: ['fanout', 'fanoutTail', 'followup', 'notify', 'maintenance'],
+    ...FANOUT_ACCESS,
   }),
+  /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */
+  fanoutTailWorker: { ...laneWorkerDef('fanoutTail', FANOUT_ACCESS), entry: 'functions/handlers/fanout-tail-worker.ts' },
   /**
    * followup: backfill, retract, cleanup, muteCleanup. feed: newestOriginals and originalKeysWhile
    * (Query), noLongerLive (BatchGetItem), copies in/out (BatchWriteItem), trims (GetItem, Query,

@@ -4,7 +4,11 @@
  * mapping's MaximumConcurrency) and an alarm on the age of its oldest message, so a burst in one
  * lane (10,000 follows' backfills, a celebrity's erase) never delays another lane's jobs.
  *
- *   fanout       copies of a new post into its followers' feeds          seconds
+ *   fanout       copies of a new post into its followers' feeds: every   seconds
+ *                post's first page of followers
+ *   fanoutTail   the rest of a large fan-out (its further pages), so a   seconds to minutes
+ *                burst of big fan-outs never queues in front of the next
+ *                post's first page (readers first: docs/lanes.md)
  *   followup     what a user waits for after their own action (a follow,  seconds to a minute
  *                a delete, an unfollow / mute / block)
  *   notify       notification groups                                      a minute
@@ -16,7 +20,7 @@
  * lane where it is declared (functions/services/jobs/define.ts defineJob; the list: jobs.ts).
  */
 
-export type LaneId = 'fanout' | 'followup' | 'notify' | 'maintenance';
+export type LaneId = 'fanout' | 'fanoutTail' | 'followup' | 'notify' | 'maintenance';
 
 export interface LaneDef {
   readonly id: LaneId;
@@ -36,6 +40,16 @@ export interface LaneDef {
 
 export const lanes: Record<LaneId, LaneDef> = {
   fanout: { id: 'fanout', promise: 'a new post reaches its followers within seconds', batchSize: 4, batchingWindowSeconds: 0, maxConcurrency: 10, oldestAgeAlarmSeconds: 30, timeoutSeconds: 30 },
+  // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones.
+  fanoutTail: {
+    id: 'fanoutTail',
+    promise: 'every follower of a large author has the post within minutes',
+    batchSize: 4,
+    batchingWindowSeconds: 0,
+    maxConcurrency: 5,
+    oldestAgeAlarmSeconds: 300,
+    timeoutSeconds: 30,
+  },
   followup: {
     id: 'followup',
     promise: 'a follow shows the followee’s posts, a delete or unfollow takes them away, within seconds',

@@ -67,10 +67,20 @@ describe('the job registry', () => {
 
   it('keeps each kind on its lane, and sends every delayed job (a settle re-run) to maintenance', () => {
     for (const kind of kinds) {
-      expect(laneOfJob(kind), kind).toBe(laneBefore[kind]);
-      expect(laneOfJob(kind, 60), kind).toBe('maintenance');
+      expect(laneOfJob({ kind }), kind).toBe(laneBefore[kind]);
+      expect(laneOfJob({ kind }, 60), kind).toBe('maintenance');
     }
-    expect(laneList.flatMap((lane) => kindsOfLane(lane.id)).sort()).toEqual([...kinds].sort());
+    expect([...new Set(laneList.flatMap((lane) => kindsOfLane(lane.id)))].sort()).toEqual([...kinds].sort());
+  });
+
+  it('sends a fan-out’s further pages to the tail lane, and still runs those a release before it queued on the fanout lane', () => {
+    const [first, further] = queuedBefore.fanout.map((body) => parseJob(body));
+    expect(laneOfJob(first!)).toBe('fanout');
+    expect(laneOfJob(further!)).toBe('fanoutTail');
+    expect(laneOfJob({ kind: 'retract', cursor: 'c1' })).toBe('followup'); // a kind without a tail lane keeps its pages
+    expect(assertLane(further!, 'fanoutTail')).toBe(further);
+    expect(assertLane(further!, 'fanout')).toBe(further);
+    expect(() => assertLane(first!, 'followup')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
   });
 
   it('has a runner for every kind, bound to that kind', () => {

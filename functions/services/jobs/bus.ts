@@ -14,7 +14,7 @@ import { type Job, laneOfJob } from './jobs.js';
 export async function enqueueJobs(jobs: readonly Job[], delaySeconds = 0): Promise<number[]> {
   const byLane = new Map<LaneId, number[]>();
   jobs.forEach((job, i) => {
-    const lane = laneOfJob(job.kind, delaySeconds);
+    const lane = laneOfJob(job, delaySeconds);
     byLane.set(lane, [...(byLane.get(lane) ?? []), i]);
   });
   const failed: number[] = [];

@@ -19,6 +19,8 @@ export interface JobDef<K extends string = string, F extends z.ZodRawShape = z.Z
   readonly kind: K;
   /** The lane its jobs run on when sent at once (a delayed job is a settle re-run: jobs.ts laneOfJob). */
   readonly lane: LaneId;
+  /** The lane of a paged job's further pages (a job with a `cursor`), where it is not `lane`. */
+  readonly tailLane?: LaneId;
   readonly schema: JobSchema<K, F>;
 }
 
@@ -29,8 +31,8 @@ export type JobOf<D extends JobDef> = z.infer<D['schema']>;
  * Declares a job kind, e.g.
  *   export const backfillJob = defineJob('backfill', { lane: 'followup', schema: { follower: userId, followee: userId } });
  */
-export function defineJob<const K extends string, F extends z.ZodRawShape>(kind: K, spec: { lane: LaneId; schema: F }): JobDef<K, F> {
-  return { kind, lane: spec.lane, schema: z.object({ kind: z.literal(kind), ...spec.schema }) as JobSchema<K, F> };
+export function defineJob<const K extends string, F extends z.ZodRawShape>(kind: K, spec: { lane: LaneId; tailLane?: LaneId; schema: F }): JobDef<K, F> {
+  return { kind, lane: spec.lane, ...(spec.tailLane ? { tailLane: spec.tailLane } : {}), schema: z.object({ kind: z.literal(kind), ...spec.schema }) as JobSchema<K, F> };
 }
 
 /**

@@ -49,23 +49,34 @@ export function parseJob(body: string): Job {
 /** The lane of each kind's jobs run at once. */
 export const laneOfKind = (kind: JobKind): LaneId => defOf.get(kind)!.lane;
 
+/** The lanes a kind's jobs run on at once: its lane, and its further pages' (a paged kind's tailLane). */
+const lanesOfKind = (kind: JobKind): LaneId[] => {
+  const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(kind)!;
+  return def.tailLane ? [def.lane, def.tailLane] : [def.lane];
+};
+
 /** The kinds whose jobs run at once on `lane` (its queue also takes every settle re-run: laneOfJob). */
-export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => def.lane === lane).map((def) => def.kind);
+export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => lanesOfKind(def.kind).includes(lane)).map((def) => def.kind);
 
 /**
- * The lane a job goes to. A delayed job is a settle re-run (the second cleanup after an
+ * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
+ * tailLane where it has one. A delayed job is a settle re-run (the second cleanup after an
  * unfollow or mute, the erase's settle): nobody waits on it, so it is maintenance.
  */
-export function laneOfJob(kind: JobKind, delaySeconds = 0): LaneId {
-  return delaySeconds > 0 ? 'maintenance' : laneOfKind(kind);
+export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string }, delaySeconds = 0): LaneId {
+  if (delaySeconds > 0) return 'maintenance';
+  const lanes = lanesOfKind(job.kind);
+  return job.cursor !== undefined && lanes[1] ? lanes[1] : lanes[0]!;
 }
 
 /**
- * The job, if `lane` may run it: its kind's lane, or maintenance (which also runs every settle
- * re-run). Anything else was sent or redriven to the wrong queue: refused, so it ends in the DLQ.
+ * The job, if `lane` may run it: one of its kind's lanes, or maintenance (which also runs every
+ * settle re-run). A further page on its kind's first lane is run too (queued there by a release
+ * before the tail lane). Anything else was sent or redriven to the wrong queue: refused, so it ends
+ * in the DLQ.
  */
 export function assertLane(job: Job, lane: LaneId): Job {
-  if (laneOfKind(job.kind) !== lane && lane !== 'maintenance') {
+  if (!lanesOfKind(job.kind).includes(lane) && lane !== 'maintenance') {
     throw new InvalidJobError(`a ${job.kind} job belongs to the ${laneOfKind(job.kind)} lane, not ${lane}`);
   }
   return job;
