@@ -90,10 +90,10 @@ describe('the connections data', () => {
       .flatMap(actionsOf)
       .sort();
 
-  it('lets the socket function record and forget a connection in the graph table, and nothing else', () => {
+  it('lets the socket function record and forget a connection in the graph table, read its user’s feed head (their activity bound) and queue their stamp, nothing else', () => {
     expect(graphActions('realtimeSocket')).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
-    const other = statementsOf('realtimeSocket').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
-    expect(other.sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    const other = statementsOf('realtimeSocket').flatMap(actionsOf).filter((a) => !a.startsWith('logs:') && !a.startsWith('sqs:'));
+    expect(other.sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
   it('gives the authorizer no data access at all', () => {

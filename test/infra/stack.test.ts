@@ -112,7 +112,7 @@ describe('functions', () => {
     expect(onFeed).toContain('dynamodb:Query');
     expect(onFeed).toContain('dynamodb:GetItem');
     expect(onFeed.filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
-    expect(actionsOn('feedRead', 'GraphTable')).toEqual(['dynamodb:BatchGetItem']);
+    expect(actionsOn('feedRead', 'GraphTable')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']); // and a returning reader's follows
   });
 
   it('let the graph function update the feed table (the pulled set in a follower’s home-feed head) and ask whether a followee ever posted, nothing else', () => {
