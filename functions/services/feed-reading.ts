@@ -14,7 +14,9 @@
  * the feed's head item (rk 0: the reader's pulled authors) comes back with every first page and
  * every `since` page that reaches the top; `before` pages use what this function instance learned
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
- * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
+ * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts). A returning
+ * reader (their activity bound passed: model/reader-activity.ts) pays one Query of their follows
+ * and one per followee more, merged the same way, until their stamp job wrote their copies back.
  * A verb-filtered page (`verbs`) pays for every item it reads to find its matches (up to
  * FILTERED_PAGE in stores/feed-store.ts) and may end short, with a cursor where it stopped.
  * Retention by age is part of the key condition (free); count and span are enforced by trims

@@ -1,0 +1,241 @@
+/**
+ * Scenario — activity-aware fan-out (FANOUT_ACTIVE_WINDOW, docs/lanes.md#who-gets-a-copy).
+ *
+ *   1. Cost at 10, 30, 60 % of followers reading: an author with FOLLOWERS followers, that share of
+ *      them reading (their follows stamped with a bound ahead, the rest with one passed), posts
+ *      POSTS times; write units per post (everything the post and its fan-out wrote, metered on the
+ *      handlers' client) beside the same at 100 % reading — exactly what copy-everyone writes (the
+ *      bound filters nothing). The copies' units vs their pricing minimum. Bookkeeping: a stamp
+ *      measured here (a reader's first read → the stamp job of their STAMP_FOLLOWS follows),
+ *      amortized per post under the stated workload (each reader stamped once per half window).
+ *   2. A returning reader's first page: RETURNING readers whose window passed before
+ *      RETURN_AUTHORS authors posted; each reads once. Calls, p50/p99, the same items as a reader
+ *      who never left, and the time until their copies are back (their head's bound raised).
+ *   3. Freshness under a burst: BURST_POSTS posts by authors with BURST_FOLLOWERS followers (1 %
+ *      reading), each BURST_FOLLOWERS / 500 fan-out pages — the long tail, on the fanoutTail lane —
+ *      and meanwhile a probe author's posts, polled for in their readers' first pages.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
+import { followListKey } from '../../functions/model/follow-lists.js';
+import { nowTicks } from '../../functions/platform/clock.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { queueDepth } from '../../local/queue-depth.js';
+import { sumTags } from '../capacity.js';
+import type { BenchContext } from '../context.js';
+import { missingCopies, waitForCopies } from '../copies.js';
+import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
+import { benchActivity, followItems, now, quiesce, rawBatchWrite, sleep, uid } from '../fixtures.js';
+import { atMost, type Figure, progress } from '../report.js';
+import { median, percentile, pool, round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'activity-aware fan-out';
+const FOLLOWERS = 200;
+const POSTS = 5;
+const SHARES = [0.1, 0.3, 0.6, 1] as const;
+const STAMP_FOLLOWS = 50;
+/** Workload for amortizing stamps: posts per user per day, and each reader follows as many as an author has followers. */
+const POSTS_PER_USER_PER_DAY = 1;
+const WINDOW_DAYS = 30;
+const RETURNING = 12;
+const RETURN_AUTHORS = 8;
+const BURST_AUTHORS = 2;
+const BURST_FOLLOWERS = 5000;
+const BURST_POSTS = 1000;
+const BURST_READING = 0.01;
+const PROBE_READERS = 3;
+
+const DAY_NS = 86_400_000_000_000n;
+const ahead = () => nowTicks() + BigInt(WINDOW_DAYS) * DAY_NS;
+const passed = () => nowTicks() - DAY_NS;
+
+/**
+ * `followers` follow `author` (the items follow() writes, seeded), each entry's activity bound set
+ * by `reading(i)` (true: ahead; false: passed — a reader who left).
+ */
+async function seedWithBounds(ctx: BenchContext, author: string, followers: readonly string[], reading: (i: number) => boolean): Promise<void> {
+  const items = followers.flatMap((f, i) => {
+    const [edge, entry, following] = followItems(f, author);
+    return [edge!, { ...entry!, activeUntil: reading(i) ? ahead() : passed() }, following!];
+  });
+  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items.map((i) => marshall(i)), 4);
+}
+
+/** Set `reader`'s head bound (what their last stamp left). */
+const setHeadBound = (ctx: BenchContext, reader: string, until: bigint) =>
+  ctx.doc.send(new UpdateCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), UpdateExpression: 'SET activeUntil = :u', ExpressionAttributeValues: { ':u': until } }));
+
+const headBound = async (ctx: BenchContext, reader: string) =>
+  parseFeedHead((await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).activeUntil;
+
+async function mustPost(ctx: BenchContext, author: string, i: number): Promise<{ rangeKey: string; id: string }> {
+  const res = await ctx.call('POST', '/activities', author, benchActivity(i));
+  if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+  return res.body;
+}
+
+interface ShareCost {
+  share: number;
+  wcuPerPost: number;
+  copies: number;
+  copyWcu: number;
+  copyMin: number;
+}
+
+async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
+  const author = uid(`act${Math.round(share * 100)}`);
+  const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid(`act${Math.round(share * 100)}-f`, i));
+  const readingCount = Math.round(share * FOLLOWERS);
+  await seedWithBounds(ctx, author, followers, (i) => i < readingCount);
+  const reading = followers.slice(0, readingCount);
+  await quiesce(ctx, 300);
+  const before = ctx.handlerCapacity.snapshot();
+  const rks: string[] = [];
+  for (let i = 0; i < POSTS; i++) {
+    rks.push((await mustPost(ctx, author, i)).rangeKey);
+    await waitForCopies(ctx, [{ rk: rks.at(-1)!, owners: [author, ...reading] }]);
+  }
+  const spent = ctx.handlerCapacity.since(before);
+  const notReading = followers.slice(readingCount);
+  for (const rk of rks) if ((await missingCopies(ctx, notReading, rk)).length !== notReading.length) throw new Error('a follower not reading got a copy');
+  const copyTags = sumTags(spent, (t) => t === 'copy writes');
+  // The minimum for what was copied: each copy (own copy included) at its item size.
+  const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: { pk: `f#${author}`, rk: BigInt(rks[0]!) } }));
+  const copies = (readingCount + 1) * POSTS;
+  return { share, wcuPerPost: spent.write / POSTS, copies, copyWcu: copyTags.write, copyMin: copies * writeUnits(plainItemSize(Item ?? {})) };
+}
+
+/** One stamp: a reader of STAMP_FOLLOWS follows reads for the first time; the stamp job's write units. */
+async function stampCost(ctx: BenchContext): Promise<number> {
+  const reader = uid('stamper');
+  const authors = Array.from({ length: STAMP_FOLLOWS }, (_, i) => uid('stamped', i));
+  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, authors.flatMap((a) => followItems(reader, a)).map((i) => marshall(i)), 4);
+  await quiesce(ctx, 300);
+  const before = ctx.handlerCapacity.snapshot();
+  if ((await ctx.call('GET', '/feed', reader)).status !== 200) throw new Error('GET /feed');
+  await quiesce(ctx, 300);
+  if ((await headBound(ctx, reader)) === undefined) throw new Error('the stamp did not run');
+  return ctx.handlerCapacity.since(before).write;
+}
+
+async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
+  const authors = Array.from({ length: RETURN_AUTHORS }, (_, i) => uid('ret-author', i));
+  const readers = Array.from({ length: RETURNING }, (_, i) => uid('ret-reader', i));
+  const stayed = uid('ret-stayed');
+  for (const a of authors) await seedWithBounds(ctx, a, [...readers, stayed], (i) => i === readers.length);
+  for (const r of readers) await setHeadBound(ctx, r, passed());
+  for (const [i, a] of authors.entries()) for (let p = 0; p < 3; p++) await mustPost(ctx, a, i * 10 + p);
+  await quiesce(ctx, 300);
+  const reference = (await ctx.call('GET', '/feed?limit=20', stayed)).body.items.map((x: { id: string }) => x.id).join();
+  const ms: number[] = [];
+  const calls: number[] = [];
+  const back: number[] = [];
+  let complete = 0;
+  for (const r of readers) {
+    await quiesce(ctx, 200);
+    const before = ctx.handlerCapacity.snapshot();
+    const t0 = now();
+    const res = await ctx.call('GET', '/feed?limit=20', r);
+    ms.push(res.ms);
+    calls.push(Object.values(ctx.handlerCapacity.since(before).calls).reduce((a, b) => a + (b ?? 0), 0));
+    if (res.body.items.map((x: { id: string }) => x.id).join() === reference) complete++;
+    while (((await headBound(ctx, r)) ?? 0n) < nowTicks()) await sleep(20);
+    back.push(now() - t0);
+  }
+  const queries = 1 + 1 + RETURN_AUTHORS;
+  return [
+    { scenario: S, metric: `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`, value: complete, unit: `of ${RETURNING}`, target: `${RETURNING}`, met: complete === RETURNING },
+    { scenario: S, metric: "returning reader's first page: DynamoDB calls (p50)", value: median(calls), unit: 'calls', ...atMost(median(calls), queries), note: `home feed + the reader's follows (one Query of their edges) + one Query per followee (${RETURN_AUTHORS}); the issue's bound counts 1 + followees: the follows' Query is one more` },
+    { scenario: S, metric: "returning reader's first page p50 / p99", value: round(median(ms)), unit: 'ms', note: `p99 ${round(percentile(ms, 99))} ms; a page of a reader who never left is one Query` },
+    { scenario: S, metric: "returning reader: read → copies written back (stamp job done, p50)", value: round(median(back)), unit: 'ms', note: `p99 ${round(percentile(back, 99))} ms (followup lane)` },
+  ];
+}
+
+async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
+  const authors = Array.from({ length: BURST_AUTHORS }, (_, i) => uid('burst', i));
+  progress(`  activity: seeding ${BURST_AUTHORS} × ${BURST_FOLLOWERS} followers (${BURST_READING * 100} % reading)`);
+  for (const a of authors) {
+    const followers = Array.from({ length: BURST_FOLLOWERS }, (_, i) => uid(`burst-f${a.slice(-1)}`, i));
+    await seedWithBounds(ctx, a, followers, (i) => i < BURST_FOLLOWERS * BURST_READING);
+  }
+  const probe = uid('probe-author');
+  const probeReaders = Array.from({ length: PROBE_READERS }, (_, i) => uid('probe-reader', i));
+  await seedWithBounds(ctx, probe, probeReaders, () => true);
+  await quiesce(ctx, 300);
+  let posting = true;
+  let peak = 0;
+  const sampler = (async () => {
+    while (posting) {
+      peak = Math.max(peak, (await queueDepth(ctx, 'fanout')) + (await queueDepth(ctx, 'fanoutTail')));
+      await sleep(250);
+    }
+  })();
+  const burst = pool(BURST_POSTS, 16, async (i) => {
+    await mustPost(ctx, authors[i % BURST_AUTHORS]!, i);
+  });
+  const fresh: number[] = [];
+  const probes = (async () => {
+    for (let p = 0; p < 30; p++) {
+      await sleep(300);
+      const t0 = now();
+      const { id } = await mustPost(ctx, probe, 5000 + p);
+      await Promise.all(
+        probeReaders.map(async (r) => {
+          while (!(await ctx.call('GET', '/feed?limit=5', r)).body.items.some((x: { id: string }) => x.id === id)) await sleep(50);
+        }),
+      );
+      fresh.push(now() - t0);
+    }
+  })();
+  await Promise.all([burst, probes]);
+  const tailAtEnd = await queueDepth(ctx, 'fanoutTail');
+  await quiesce(ctx, 500, 600_000);
+  posting = false;
+  await sampler;
+  const messages = BURST_POSTS * Math.ceil(BURST_FOLLOWERS / 500);
+  return [
+    { scenario: S, metric: `burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`, value: messages, unit: 'messages', note: `peak queued at once ${peak} (fanout + fanoutTail, sampled every 250 ms); ${tailAtEnd} still on fanoutTail when the probes ended` },
+    { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p50", value: round(median(fresh)), unit: 'ms', note: `${fresh.length} probes, ${PROBE_READERS} readers each, polled every 50 ms` },
+    { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p99", value: round(percentile(fresh, 99)), unit: 'ms', ...atMost(percentile(fresh, 99), 5000, 'ms') },
+  ];
+}
+
+export const activity: Scenario = {
+  id: 'activity',
+  title: 'copies for readers only: cost at 10/30/60 % reading, a returning reader’s first page, freshness under a burst',
+  async run(ctx) {
+    const costs: ShareCost[] = [];
+    for (const share of SHARES) {
+      progress(`  activity: ${share * 100} % reading`);
+      costs.push(await costAt(ctx, share));
+    }
+    const everyone = costs.find((c) => c.share === 1)!;
+    const stamp = await stampCost(ctx);
+    // Each reader is stamped once per half window; each follows FOLLOWERS authors; each user posts POSTS_PER_USER_PER_DAY.
+    const postsPerHalfWindow = POSTS_PER_USER_PER_DAY * (WINDOW_DAYS / 2);
+    const stampPerFollow = stamp / STAMP_FOLLOWS;
+    const figures: Figure[] = [
+      { scenario: S, metric: `a stamp: write units for a reader of ${STAMP_FOLLOWS} follows`, value: round(stamp), unit: 'WCU', note: `${round(stampPerFollow, 3)} per follow: one UpdateItem per follow and the head's transaction` },
+    ];
+    for (const c of costs.filter((x) => x.share < 1)) {
+      const bookkeeping = (c.share * stampPerFollow * FOLLOWERS) / postsPerHalfWindow;
+      const total = c.wcuPerPost + bookkeeping;
+      const ratio = total / everyone.wcuPerPost;
+      figures.push(
+        {
+          scenario: S,
+          metric: `${c.share * 100} % reading: write units per post (bookkeeping included) / copy-everyone`,
+          value: round(ratio, 3),
+          unit: '×',
+          ...(c.share === 0.3 ? atMost(ratio, 0.5) : {}),
+          note: `${round(c.wcuPerPost)} WCU per post + ${round(bookkeeping, 2)} bookkeeping vs ${round(everyone.wcuPerPost)} at 100 % (${FOLLOWERS} followers); $${round(dollars(1e6, total, 0))} vs $${round(dollars(1e6, everyone.wcuPerPost, 0))} per million posts; bookkeeping: each reader stamped once per ${WINDOW_DAYS / 2} days, ${POSTS_PER_USER_PER_DAY} post per user per day`,
+        },
+        { scenario: S, metric: `${c.share * 100} % reading: copy write units / pricing minimum for the copies written`, value: round(c.copyWcu / c.copyMin, 3), unit: '×', ...atMost(c.copyWcu / c.copyMin, 1.05), note: `${c.copies} copies (own copies included)` },
+      );
+    }
+    figures.push(...(await returningReaders(ctx)), ...(await burstFreshness(ctx)));
+    return figures;
+  },
+};
