@@ -1,0 +1,42 @@
+/** Who gets a copy and when a read asks for a stamp (functions/model/reader-activity.ts): pure rules, at their edges. */
+import { describe, expect, it } from 'vitest';
+import { missingFromRk, missingSince, stampBound, stampDue, wantsCopy } from '../../functions/model/reader-activity.js';
+import { rangeKeyOf } from '../../functions/model/range-key.js';
+
+const NOW = 1_800_000_000_000_000_000n;
+const WINDOW = 30n * 86_400_000_000_000n;
+
+describe('reader activity', () => {
+  it('copies to an entry without a bound, and to one whose bound is at or after the post', () => {
+    expect(wantsCopy(undefined, NOW)).toBe(true);
+    expect(wantsCopy(NOW, NOW)).toBe(true);
+    expect(wantsCopy(NOW - 1n, NOW)).toBe(false);
+  });
+
+  it('says a feed may lack posts only once its head’s bound has passed', () => {
+    expect(missingSince(undefined, NOW)).toBeUndefined();
+    expect(missingSince(NOW, NOW)).toBeUndefined();
+    expect(missingSince(NOW - 1n, NOW)).toBe(NOW - 1n);
+  });
+
+  it('merges exactly the posts made at or after the bound', () => {
+    const bound = missingFromRk(NOW);
+    expect(rangeKeyOf(NOW, 999_999_999_999n) < bound).toBe(true); // made at the bound: merged
+    expect(rangeKeyOf(NOW - 1n, 0n) < bound).toBe(false); // made before: the stored feed has it
+  });
+
+  it('asks for a stamp when the bound is missing, passed or within half a window — with `off` only to bring a reader back', () => {
+    expect(stampDue(undefined, NOW, WINDOW)).toBe(true);
+    expect(stampDue(NOW + WINDOW / 2n, NOW, WINDOW)).toBe(false);
+    expect(stampDue(NOW + WINDOW / 2n - 1n, NOW, WINDOW)).toBe(true);
+    expect(stampDue(NOW - 1n, NOW, WINDOW)).toBe(true);
+    expect(stampDue(undefined, NOW, undefined)).toBe(false);
+    expect(stampDue(NOW + 1n, NOW, undefined)).toBe(false);
+    expect(stampDue(NOW - 1n, NOW, undefined)).toBe(true);
+  });
+
+  it('stamps a window ahead, or removes the bound with `off`', () => {
+    expect(stampBound(NOW, WINDOW)).toBe(NOW + WINDOW);
+    expect(stampBound(NOW, undefined)).toBeUndefined();
+  });
+});
