@@ -50,6 +50,7 @@ export const reading: Scenario = {
       }
       results[page] = { http: [], handler: [], raw: [], calls: [], split: [], items: got.length };
     }
+    await quiesce(ctx); // the reader's first read queued their stamp (docs/lanes.md#who-gets-a-copy): done before the samples
     for (let s = 0; s < SAMPLES; s++) {
       for (const page of pages) {
         const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
@@ -187,6 +188,7 @@ async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure
     if (check.status !== 200 || pulledOnPage === 0) {
       throw new Error(`hybrid feed of ${reader}: ${check.status}, ${pulledOnPage} pulled items on page 1: ${JSON.stringify(check.body).slice(0, 300)}`);
     }
+    await quiesce(ctx); // the reader's stamp, queued by that first read
     const samples: { ms: number; spent: CapacityTotals }[] = [];
     for (let i = 0; i < 20; i++) {
       const before = ctx.handlerCapacity.snapshot();

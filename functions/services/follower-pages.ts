@@ -14,6 +14,15 @@ type PagedJob = Extract<Job, { cursor?: string }>;
 
 /** Followers per fan-out/retract/pull page: 20 BatchWriteItem calls. */
 export const FOLLOWER_PAGE = 500;
+/**
+ * Followers on a post's first fan-out page (the fanout lane): small, so the first page of every post
+ * — the whole fan-out of most authors — is quick, and a large author's 500-follower pages run on the
+ * fanoutTail lane behind it.
+ */
+export const FIRST_FANOUT_PAGE = 100;
+
+/** The size of a fan-out page: the first, or a further one (a job with a cursor). */
+export const fanoutPageSize = (job: { cursor?: string }): number => (job.cursor ? FOLLOWER_PAGE : FIRST_FANOUT_PAGE);
 /** Followers per unpull page: each gets up to BACKFILL_LIMIT copies. */
 export const UNPULL_PAGE = 50;
 

@@ -21,7 +21,7 @@ import { ticksOfRangeKey } from '../../model/range-key.js';
 import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
-import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
+import { fanoutPageSize, followerPage } from '../follower-pages.js';
 import { liveWithOwnCopies, notLive } from '../live-originals.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
 import { fanoutJob } from './fanout-job.js';
@@ -46,7 +46,7 @@ interface Written {
  * never wrote, so it pays nothing.
  */
 async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
-  const page = await listPage('followers', job.author, FOLLOWER_PAGE, job.cursor);
+  const page = await listPage('followers', job.author, fanoutPageSize(job), job.cursor);
   await removeCopies([...(job.cursor ? [] : [job.author]), ...page.items.map((f) => f.userId)].map((owner) => ({ owner, rk })));
 }
 
@@ -60,7 +60,7 @@ async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: bool
   const source = { ...itemOfImage(job.image as StreamImage), rk };
   // Only followers reading within the window as of the post (a late fan-out still copies to whoever was then).
   const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
-  const followers = pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true, activeAt });
+  const followers = pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));
