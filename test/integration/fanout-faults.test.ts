@@ -75,20 +75,22 @@ function installFaults(dynamo: DynamoDBClient, handlerSqs: SQSClient, feedTable:
 describe('fan-out under faults (own stack)', () => {
   it('recovers when the worker dies part-way through its writes', async () => {
     const author = uid('half');
-    // One page, 10 BatchWriteItem calls: more than the 8 a page keeps in flight, so the call that
-    // dies starts only after earlier writes have finished.
-    const followers = await seedFollowers(author, 250, { on: own });
+    const { FIRST_FANOUT_PAGE } = await import('../../functions/services/follower-pages.js'); // after the stack set the env
+    // The first page (FIRST_FANOUT_PAGE, 100: 4 BatchWriteItem calls), then a further page of 250:
+    // 10 calls, more than the 8 a page keeps in flight, so the call that dies starts only after
+    // earlier writes have finished.
+    const followers = await seedFollowers(author, FIRST_FANOUT_PAGE + 250, { on: own });
     let crashes = 0;
     batchWriteCalls = 0;
     batchWriteItems = 0;
-    // Call 1 is the POST's own copy; the job's 9th call dies, after 8 × 25 = 200 of its writes.
-    batchWriteFault = (n) => (n === 10 && crashes++ === 0 ? 'crash' : undefined);
+    // Call 1 is the POST's own copy, 2–5 the first page; the further page's 9th call dies, after 8 × 25 = 200 of its writes.
+    batchWriteFault = (n) => (n === 14 && crashes++ === 0 ? 'crash' : undefined);
     try {
       const p = await mustPost(author, { verb: 'post' }, own);
       await allDelivered(followers, p.rangeKey, 120_000);
       expect(crashes).toBe(1);
-      // The POST's own copy, 200 written before the crash, then all 250 rewritten by the redelivered message.
-      expect(batchWriteItems).toBeGreaterThanOrEqual(1 + 200 + 250);
+      // The POST's own copy, the first page, 200 written before the crash, then all 250 rewritten by the redelivered message.
+      expect(batchWriteItems).toBeGreaterThanOrEqual(1 + FIRST_FANOUT_PAGE + 200 + 250);
     } finally {
       batchWriteFault = undefined;
     }
