@@ -51,9 +51,18 @@ export const activitySchema = z
     rangeKey: z
       .string()
       .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+    version: int.describe('1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`.'),
+    editedAt: z.string().nullable().describe('When it was last edited (RFC 3339, server clock); null until edited.'),
     reactions: reactionSummarySchema.optional().describe('On GET /activities/{id} always; on pages with `?enrich=reactions`.'),
   })
   .meta({ id: 'Activity' });
+
+export const activityVersionSchema = activitySchema
+  .omit({ reactions: true })
+  .extend({ replacedAt: z.string().describe('When the edit that replaced this version was made.') })
+  .meta({ id: 'ActivityVersion' });
+
+export const activityHistoryPageSchema = listPageSchema('ActivityHistoryPage', activityVersionSchema, 'Newest version first.');
 
 export const pageSchema = z
   .object({

@@ -132,7 +132,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * fanout: copies of a new post. feed: the pages' originals with the authors' own copies, before
    * and after the writes (BatchGetItem), the trims' readHead (GetItem), trims' copyKeys (Query),
    * copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the first pages' authors'
-   * profiles, in the same BatchGetItem as the originals, follower pages (Query).
+   * profiles, in the same BatchGetItem as the originals, follower pages (Query). Edits: each copy's
+   * conditional UpdateItem.
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
@@ -215,7 +216,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: [],
     config: ['RATE_LIMITS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
-  /** POST /activities, GET and DELETE /activities/{id}: originals, the author's own copy, foreignId markers. */
+  /** POST /activities, GET, PATCH and DELETE /activities/{id}, its history: originals, the author's own copy, foreignId markers. */
   activities: {
     id: 'activities',
     entry: 'functions/handlers/activities.ts',
@@ -224,10 +225,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // readHead (GetItem), markOriginalDeleted, closeCounter and recordTrimTop (UpdateItem), the own
     // copy in/out (BatchWriteItem), trims' copyKeys (Query), the reaction counter (BatchGetItem).
     // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem; the
-    // caller's own reactions (BatchGetItem).
+    // caller's own reactions (BatchGetItem). Edits: the original (UpdateItem), its history entries
+    // (PutItem, DeleteItem; history pages: Query).
     tables: {
       ...RATE_LIMITED,
-      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem', 'DeleteItem'],
       graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
     sendsTo: [],

@@ -30,6 +30,8 @@ const queuedBefore: Record<JobKind, string[]> = {
   purge: ['{"kind":"purge","author":"alice","rk":"12"}'],
   erase: ['{"kind":"erase","user":"alice","phase":"mark"}', '{"kind":"erase","user":"alice","phase":"feed"}'],
   migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
+  // Added with edits (after the registry): its bodies as the outbox and its own pages send them.
+  edit: ['{"kind":"edit","author":"alice","rk":"12","version":2}', '{"kind":"edit","author":"alice","rk":"12","version":3,"cursor":"c1"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -45,6 +47,7 @@ const laneBefore: Record<JobKind, string> = {
   pull: 'maintenance',
   unpull: 'maintenance',
   migrate: 'maintenance',
+  edit: 'fanout',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

@@ -7,6 +7,8 @@
  *                                                        mentions and `to` targets
  *   MODIFY of an original that gains `deletedAt`       → retract job (copies) and purge job
  *                                                        (reactions, comments, notifications)
+ *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts)
+ *     (an edit)                                          and notify jobs (edits/notices.ts)
  *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
  *   everything else → nothing: home-feed copies and heads (`f#`), comments (`c#`), trims and TTL
  *   removals, a reaction's removal (it clears `ev`), the tombstone's own expiry
@@ -54,6 +56,10 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
       { kind: 'retract', author, rk },
       { kind: 'purge', author, rk },
     ];
+  }
+  const version = image.version?.N;
+  if (record.eventName === 'MODIFY' && !image.deletedAt && version !== undefined && version !== d?.OldImage?.version?.N) {
+    return [{ kind: 'edit', author, rk, version: Number(version) }];
   }
   return [];
 }

@@ -5,6 +5,7 @@
  */
 import { purgeRunner } from '../deleted-posts/purge.js';
 import { retractRunner } from '../deleted-posts/retract.js';
+import { editRunner } from '../edits/copies.js';
 import { eraseRunner } from '../erase/erase.js';
 import { fanoutRunner } from '../fanout/fanout.js';
 import { backfillRunner } from '../follow-copies/backfill.js';
@@ -16,7 +17,7 @@ import { unpullRunner } from '../pulled-authors/unpull.js';
 import type { JobRunner } from './define.js';
 import type { Job, JobKind } from './jobs.js';
 
-const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner] as const;
+const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, editRunner] as const;
 
 type Unrun = Exclude<JobKind, (typeof runners)[number]['def']['kind']>;
 /** Names, at compile time, a kind nothing runs. */
