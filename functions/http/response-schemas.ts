@@ -233,7 +233,10 @@ export const bulkActivitiesResultSchema = z
       .array(
         z.object({
           id: z.string().describe('The activity id.'),
-          status: z.union([z.literal(201), z.literal(200)]).describe('201: created; 200: its foreignId was posted before (the original, nothing written).'),
+          status: z
+            .union([z.literal(201), z.literal(200)])
+            .describe('201: created; 200: its foreignId was posted before — its `content`, `object` and `attributes` were updated to the ones given (an edit; nothing written when they were the same).'),
+          version: int.describe('The version the activity is at now (1: never edited).'),
         }),
       )
       .describe('One per activity, in the order given.'),

@@ -316,7 +316,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * repairs as unfollow, mute and pull do (GetItem, Query, UpdateItem, DeleteItem,
    * ConditionCheckItem; feed UpdateItem: pulled sets); whether a followee has posts (feed Query).
    * Activities: as the activities function posts (feed PutItem, GetItem, UpdateItem,
-   * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem).
+   * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem); a known foreignId
+   * edits as the activities function does (feed UpdateItem, history PutItem/DeleteItem).
    */
   batchImport: {
     id: 'batchImport',
@@ -325,7 +326,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     memoryMb: 1024,
     tables: {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
-      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'DeleteItem'],
     },
     sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
     config: ['MAX_FOLLOWING', 'FANOUT_PULL_THRESHOLD', 'CONTROL_SETTLE', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
