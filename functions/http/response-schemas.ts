@@ -147,9 +147,9 @@ export const notificationGroupSchema = z
     kind: z
       .enum(NOTIFICATION_KINDS)
       .describe(
-        'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds).',
+        'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds) — or `edit`: an activity the recipient reacted to or commented on was edited (verb `edit`, object the activity; one group per activity and day).',
       ),
-    verb: z.string().describe('`follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`.'),
+    verb: z.string().describe('`follow`, `mention`, `comment`, `edit`, a reaction kind, or the verb of an activity addressed with `to`.'),
     object: z.string().describe('The followee, the activity reacted to / commented on / mentioning, or the addressed activity\'s object.'),
     actorCount: int.describe('Distinct actors.'),
     actors: z.array(z.string()).describe('Up to 5, newest first.'),

@@ -133,7 +133,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * and after the writes (BatchGetItem), the trims' readHead (GetItem), trims' copyKeys (Query),
    * copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the first pages' authors'
    * profiles, in the same BatchGetItem as the originals, follower pages (Query). Edits: each copy's
-   * conditional UpdateItem.
+   * conditional UpdateItem; who reacted (graph Query) and commented (feed Query), told of it.
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes

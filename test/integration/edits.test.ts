@@ -2,7 +2,8 @@
  * PATCH /activities/{id} on the shared stack: an edit reaches every follower's copy, the timeline
  * and GET /activities/{id} at the same position; its refusals (412, 404, 400) write nothing; a
  * patch that changes nothing writes nothing; the history is newest first, bounded and erased with
- * the author; a connected follower gets `feed.update`.
+ * the author; a newly mentioned user is notified once, those who reacted or commented get one
+ * `edit` group a day; a connected follower gets `feed.update`.
  */
 import { describe, expect, it } from 'vitest';
 import { HISTORY_KEEP } from '../../functions/model/activity-history.js';
@@ -10,6 +11,7 @@ import { ADMIN, api, mustPost } from '../support/api.js';
 import { copyVersions, patchActivity, storedCopy, storedHistory, storedOriginal, versionHeld } from '../support/edits.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { uid } from '../support/ids.js';
+import { groupsOf, groupsWhen } from '../support/notifications.js';
 import { eventually } from '../support/wait.js';
 
 /** A post by a new author with `n` followers, fanned out to all of them. */
@@ -123,4 +125,47 @@ describe('GET /activities/{id}/history', () => {
     await eventually(async () => (await storedHistory(post.id)).length === 0 && (await storedOriginal(post.id)) === undefined, { what: 'the history erased with its author', timeoutMs: 60_000 });
     expect((await api('GET', `/activities/${post.id}/history`, { as: reader })).status).toBe(404);
   }, 90_000);
+});
+
+describe('what an edit tells', () => {
+  it('notifies a newly mentioned user once, an already mentioned one not again, and those who reacted or commented in one group a day', async () => {
+    const [author, bob, carol, dave, erin] = ['ed', 'bob', 'carol', 'dave', 'erin'].map((n) => uid(n)) as [string, string, string, string, string];
+    const post = await mustPost(author, { verb: 'post', content: `hi @${bob}` });
+    await groupsWhen(bob, (g) => g.length === 1, "bob's mention");
+    expect((await api('PUT', `/activities/${post.id}/reactions/like`, { as: dave })).status).toBe(204);
+    expect((await api('POST', `/activities/${post.id}/comments`, { as: erin, json: { text: 'typo!' } })).status).toBe(201);
+
+    expect((await patchActivity(post.id, { content: `hi @${bob} and @${carol}` }, { as: author })).status).toBe(200);
+    const forCarol = await groupsWhen(carol, (g) => g.length === 1, "carol's mention");
+    expect(forCarol[0]).toMatchObject({ kind: 'mention', object: post.id, actors: [author] });
+    for (const reader of [dave, erin]) {
+      const edits = await groupsWhen(reader, (g) => g.some((x) => x.kind === 'edit'), `${reader}'s edit notice`);
+      expect(edits.filter((x) => x.kind === 'edit')).toEqual([expect.objectContaining({ verb: 'edit', object: post.id, actors: [author], activityCount: 1 })]);
+    }
+    // A second edit the same day: the same group, one more event; bob, mentioned from the start, once.
+    expect((await patchActivity(post.id, { content: `hi @${bob} and @${carol}!` }, { as: author })).status).toBe(200);
+    const again = await groupsWhen(dave, (g) => g.some((x) => x.kind === 'edit' && x.activityCount === 2), "dave's second edit notice");
+    expect(again.filter((x) => x.kind === 'edit')).toHaveLength(1);
+    const forBob = await groupsOf(bob);
+    expect(forBob).toEqual([expect.objectContaining({ kind: 'mention', object: post.id, activityCount: 1 })]);
+    expect(await groupsOf(carol)).toEqual([expect.objectContaining({ kind: 'mention', activityCount: 1 })]);
+  }, 60_000);
+
+  it('pushes feed.update with the new version to a connected follower', async () => {
+    const { openSocket } = await import('../support/realtime.js');
+    const author = uid('ed');
+    const follower = uid('live');
+    expect((await api('PUT', `/following/${author}`, { as: follower })).status).toBe(204);
+    const socket = await openSocket({ user: follower });
+    try {
+      const post = await mustPost(author, { verb: 'post', content: 'befor' });
+      await socket.waitFor((m) => m.type === 'feed.item' && m.item.id === post.id);
+      expect((await patchActivity(post.id, { content: 'before' }, { as: author })).status).toBe(200);
+      const update = await socket.waitFor((m) => m.type === 'feed.update' && m.item.id === post.id);
+      expect(update.item).toMatchObject({ id: post.id, rangeKey: post.rangeKey, content: 'before', version: 2 });
+      expect(typeof update.seq).toBe('string');
+    } finally {
+      await socket.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@
  *
  * Each page reads the original once (strongly consistent): gone, nothing to do (the retract takes
  * the copies); at a later version, nothing either — that edit's own job brings every copy to it.
+ * The first page also tells those who reacted or commented (notices.ts).
  * A pulled author has no follower copies: their followers' reads merge the timeline, and the
  * connected ones are told from the connected side.
  */
@@ -23,6 +24,7 @@ import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates, pushPulledUpdate } from '../realtime/push.js';
 import { editJob } from './edit-job.js';
+import { noticeEdit } from './notices.js';
 
 /** UpdateItem calls in flight per page. */
 const UPDATE_CONCURRENCY = 32;
@@ -34,6 +36,7 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false, pulled: !job.cursor }]);
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version) return;
+  if (!job.cursor) await noticeEdit(job.author, rk, job.version, String(original!.editedAt));
   const followers = check!.pulled ? [] : await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
   const owners = job.cursor ? followers : [job.author, ...followers];
   const state = stateOf(original!);

@@ -16,7 +16,8 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
-import { notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
+import { editMentionDeliveries, notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
+import { ticksFromIso } from '../../platform/clock.js';
 import { MAX_JOB_EVENTS, type WireNotificationEvent } from '../notifications/notify-job.js';
 import type { Job } from './jobs.js';
 
@@ -59,7 +60,9 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
   }
   const version = image.version?.N;
   if (record.eventName === 'MODIFY' && !image.deletedAt && version !== undefined && version !== d?.OldImage?.version?.N) {
-    return [{ kind: 'edit', author, rk, version: Number(version) }];
+    const editedTicks = ticksFromIso(image.editedAt?.S ?? '') ?? 0n;
+    const mentions = editMentionDeliveries({ author, rk: BigInt(rk), before: d?.OldImage?.content?.S, after: image.content?.S, editedTicks });
+    return [{ kind: 'edit', author, rk, version: Number(version) }, ...notifyJobs(mentions)];
   }
   return [];
 }
