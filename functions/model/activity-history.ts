@@ -27,7 +27,7 @@ export function historyEntry(original: Record<string, unknown>, replacedAt: stri
 }
 
 /** A history page's cursor key: a version (decimal, no leading zero). */
-export const isHistoryKey = (key: string): boolean => /^[1-9]\d{0,8}$/.test(key);
+export const isHistoryCursor = (key: string): boolean => /^[1-9]\d{0,8}$/.test(key);
 
 /** The version an edit to `nextVersion` drops from the history, if there is one to drop. */
 export function droppedVersion(nextVersion: number): number | undefined {

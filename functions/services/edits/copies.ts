@@ -18,7 +18,7 @@ import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { type EditedState, updateCopy } from '../../stores/edit-store.js';
+import { type EditedState, updateCopy } from '../../stores/feed-store.js';
 import { FOLLOWER_PAGE, followerPage } from '../follower-pages.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';

@@ -18,8 +18,8 @@ import { NotFoundError, PreconditionFailedError } from '../../model/errors.js';
 import { isVisibleOriginal, versionOf } from '../../model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
-import { deleteHistoryEntry, putHistoryEntry, updateOriginal } from '../../stores/edit-store.js';
-import { getOriginal } from '../../stores/feed-store.js';
+import { deleteHistoryEntry, putHistoryEntry } from '../../stores/history-store.js';
+import { getOriginal, updateOriginal } from '../../stores/feed-store.js';
 import { etagMatches } from './etag.js';
 import { applyPatch, editableOf } from './merge-patch.js';
 

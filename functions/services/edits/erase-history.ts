@@ -4,7 +4,7 @@
  */
 import { HISTORY_KEEP } from '../../model/activity-history.js';
 import { versionOf } from '../../model/timeline-item.js';
-import { deleteHistoryPage } from '../../stores/edit-store.js';
+import { deleteHistoryPage } from '../../stores/history-store.js';
 
 /** Keys deleted per round: the whole history and a few stragglers at once. */
 const PAGE = HISTORY_KEEP * 5;
