@@ -7,7 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HISTORY_KEEP } from '../../functions/model/activity-history.js';
-import { ADMIN, api, mustPost } from '../support/api.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
+import { ADMIN, api, apiRetrying503, mustPost } from '../support/api.js';
+import { doc, stack } from '../support/local.js';
 import { copyVersions, patchActivity, storedCopy, storedHistory, storedOriginal, versionHeld } from '../support/edits.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { uid } from '../support/ids.js';
@@ -96,6 +99,24 @@ describe('PATCH /activities/{id}', () => {
     expect(versionHeld(await storedOriginal(post.id))).toBe(1);
     expect(await storedHistory(post.id)).toEqual([]);
   });
+});
+
+describe("a pulled author's edit", () => {
+  it('writes no follower copy; their feeds merge the edited original', async () => {
+    // The shared stack pulls an author at FANOUT_PULL_THRESHOLD = 50 followers (hybrid.test.ts).
+    const celeb = uid('ed-celeb');
+    const reader = uid('reader');
+    expect((await api('PUT', `/following/${celeb}`, { as: reader })).status).toBe(204);
+    const fans = Array.from({ length: 49 }, () => uid('fan'));
+    expect((await Promise.all(fans.map((f) => apiRetrying503('PUT', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
+    await eventually(async () => parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(celeb), { what: 'the author pulled', timeoutMs: 30_000 });
+    const post = await mustPost(celeb, { verb: 'post', content: 'v1' });
+    expect((await patchActivity(post.id, { content: 'v2' }, { as: celeb })).status).toBe(200);
+    await eventually(async () => versionHeld(await storedCopy(celeb, post.id)) === 2, { what: "the author's own copy at v2", timeoutMs: 30_000 });
+    const feed = await api('GET', '/feed', { as: reader });
+    expect(feed.body.items.find((i: { id: string }) => i.id === post.id)).toMatchObject({ content: 'v2', version: 2 });
+    expect(await copyVersions([reader, ...fans.slice(0, 10)], post.id)).toEqual(Array.from({ length: 11 }, () => 0));
+  }, 90_000);
 });
 
 describe('GET /activities/{id}/history', () => {
