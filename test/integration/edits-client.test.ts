@@ -11,14 +11,9 @@ import { token } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
+import { collect } from '../support/collect.js';
 
 const clientAs = (userId: string) => createTickfeedClient({ baseUrl: stack.apiUrl, token: () => token(userId) });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 describe('@tickfeed/client: edits', () => {
   it('updateActivity, activityHistory and onUpdate', async () => {
