@@ -13,7 +13,6 @@
  * A pulled author has no follower copies: their followers' reads merge the timeline, and the
  * connected ones are told from the connected side.
  */
-import { editableOf } from './merge-patch.js';
 import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
@@ -24,6 +23,7 @@ import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates, pushPulledUpdate } from '../realtime/push.js';
 import { editJob } from './edit-job.js';
+import { editableOf } from './merge-patch.js';
 import { noticeEdit } from './notices.js';
 
 /** UpdateItem calls in flight per page. */
