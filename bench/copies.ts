@@ -2,7 +2,8 @@
  * Waiting for a post's copies: every scenario that times a fan-out (post latency, fan-out rate,
  * realtime, cost per post, the workload's drains and probes) waits here, so "delivered" means one
  * thing. Copies are checked with keys-only BatchGetItem; a sample first (cheap while the fan-out
- * runs), then every copy once the sample is complete.
+ * runs), then every copy once the sample is complete. An edit's copies are waited for the same
+ * way, a copy counting once it holds the edit's `version`.
  */
 import { type AttributeValue, BatchGetItemCommand, type BatchGetItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -16,10 +17,12 @@ import { pool } from './stats.js';
 export interface Delivery {
   readonly rk: string;
   readonly owners: readonly string[];
+  /** A copy counts only at this version or later (an edit's); absent: any copy. */
+  readonly version?: number;
 }
 
-/** Which of `owners` have no home-feed copy at range key `rk` yet (BatchGetItem, keys only). */
-export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string): Promise<string[]> {
+/** Which of `owners` have no home-feed copy at range key `rk` yet (at `version`, if given) (BatchGetItem, keys and version only). */
+export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string, version?: number): Promise<string[]> {
   const table = ctx.stack.tableNames.feed;
   const found = new Set<string>();
   const ownerOf = new Map(owners.map((o) => [homeFeedKey(o, BigInt(rk)).pk, o]));
@@ -29,9 +32,11 @@ export async function missingCopies(ctx: BenchContext, owners: readonly string[]
     let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((owner) => marshall(homeFeedKey(owner, BigInt(rk))));
     for (let attempt = 0; keys?.length && attempt < 20; attempt++) {
       const out: BatchGetItemCommandOutput = await ctx.dynamo.send(
-        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk' } } }),
+        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: keys, ProjectionExpression: 'pk, #v', ExpressionAttributeNames: { '#v': 'version' } } } }),
       );
-      for (const item of out.Responses?.[table] ?? []) found.add(ownerOf.get(item.pk!.S!)!);
+      for (const item of out.Responses?.[table] ?? []) {
+        if (version === undefined || Number(item.version?.N ?? 1) >= version) found.add(ownerOf.get(item.pk!.S!)!);
+      }
       keys = out.UnprocessedKeys?.[table]?.Keys;
     }
   });
@@ -43,8 +48,8 @@ async function stillMissing(ctx: BenchContext, deliveries: readonly Delivery[]):
   const out: Delivery[] = [];
   for (let i = 0; i < deliveries.length; i += 8) {
     const part = deliveries.slice(i, i + 8);
-    const missing = await Promise.all(part.map((d) => missingCopies(ctx, d.owners, d.rk)));
-    part.forEach((d, j) => missing[j]!.length && out.push({ rk: d.rk, owners: missing[j]! }));
+    const missing = await Promise.all(part.map((d) => missingCopies(ctx, d.owners, d.rk, d.version)));
+    part.forEach((d, j) => missing[j]!.length && out.push({ ...d, owners: missing[j]! }));
   }
   return out;
 }
@@ -55,7 +60,8 @@ async function stillMissing(ctx: BenchContext, deliveries: readonly Delivery[]):
  */
 function sampleOf(deliveries: readonly Delivery[]): Delivery[] {
   const posts = deliveries.length > 24 ? [...deliveries.slice(-16), ...deliveries.filter((_, i) => i % Math.ceil(deliveries.length / 8) === 0)] : deliveries;
-  return posts.map(({ rk, owners }) => ({
+  return posts.map(({ rk, owners, version }) => ({
+    ...(version === undefined ? {} : { version }),
     rk,
     owners: owners.length <= 17 ? owners : [...new Set([...Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!), owners.at(-1)!])],
   }));

@@ -1,5 +1,6 @@
 import { activity } from './activity.js';
 import { cost } from './cost/index.js';
+import { edits } from './edits.js';
 import { fanoutRate } from './fanout-rate.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';
@@ -18,4 +19,4 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, activity, realtime, bundles, limits, migrate];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, activity, realtime, bundles, limits, migrate, edits];

@@ -7,6 +7,8 @@ export type Activity = components['schemas']['Activity'];
 export type Comment = components['schemas']['Comment'];
 export type NotificationGroup = components['schemas']['NotificationGroup'];
 export type AggregatedGroup = components['schemas']['AggregatedGroup'];
+export type ActivityPatch = components['schemas']['ActivityPatch'];
+export type ActivityVersion = components['schemas']['ActivityVersion'];
 
 /** A bearer token, or a function returning the current one: called before every request. */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -51,6 +53,14 @@ export interface TickfeedClient extends Client<paths> {
   followers(userId: string, query?: ListQuery): Items<FollowListEntry>;
   /** Whom `userId` follows, newest follow first. */
   following(userId: string, query?: ListQuery): Items<FollowListEntry>;
+  /**
+   * Edit one of the caller's activities: a JSON Merge Patch of `content`, `object`, `attributes`
+   * (`null` removes). With `ifMatch` (an ETag: `"<version>"`, e.g. from a read activity's
+   * version) the edit happens only at that version, else a TickfeedApiError with status 412.
+   */
+  updateActivity(id: string, patch: ActivityPatch, opts?: { ifMatch?: string }): Promise<Activity>;
+  /** An activity's earlier versions, newest first (the last 20 are kept). */
+  activityHistory(id: string, query?: ListQuery): Items<ActivityVersion>;
   /** The comments on an activity, newest first. */
   comments(activityId: string, query?: ListQuery): Items<Comment>;
   /** The caller's notification groups, most recently updated first (the counts: `GET /notifications/counts`). */
@@ -127,6 +137,17 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
       listItems(`GET /users/${userId}/followers`, query, (q) => api.GET('/users/{userId}/followers', { params: { path: { userId }, query: q } })),
     following: (userId: string, query: ListQuery = {}) =>
       listItems(`GET /users/${userId}/following`, query, (q) => api.GET('/users/{userId}/following', { params: { path: { userId }, query: q } })),
+    updateActivity: (id: string, patch: ActivityPatch, opts: { ifMatch?: string } = {}) =>
+      dataOf(
+        `PATCH /activities/${id}`,
+        api.PATCH('/activities/{id}', {
+          params: { path: { id }, header: opts.ifMatch === undefined ? {} : { 'If-Match': opts.ifMatch } },
+          body: patch,
+          headers: { 'content-type': 'application/merge-patch+json' },
+        }),
+      ),
+    activityHistory: (id: string, query: ListQuery = {}) =>
+      listItems(`GET /activities/${id}/history`, query, (q) => api.GET('/activities/{id}/history', { params: { path: { id }, query: q } })),
     comments: (id: string, query: ListQuery = {}) =>
       listItems(`GET /activities/${id}/comments`, query, (q) => api.GET('/activities/{id}/comments', { params: { path: { id }, query: q } })),
     notifications: (query: ListQuery = {}) => listItems('GET /notifications', query, (q) => api.GET('/notifications', { params: { query: q } })),

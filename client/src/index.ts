@@ -7,6 +7,8 @@
  */
 export {
   type Activity,
+  type ActivityPatch,
+  type ActivityVersion,
   type AggregatedFeedQuery,
   type AggregatedGroup,
   type Comment,

@@ -1,18 +1,21 @@
 /**
  * `subscribe`: the realtime channel (docs/realtime.md). Opens the WebSocket GET /realtime names,
- * delivers `feed.item`, `feed.remove` and `notification` messages, reconnects with capped
+ * delivers `feed.item`, `feed.update`, `feed.remove` and `notification` messages, reconnects with capped
  * exponential backoff, and after every (re)connect catches up so that nothing is missed:
  *   1. `GET /feed?since=<newest key held>` until a page is not full — new posts, pulled authors' included;
  *   2. `GET /realtime/missed?after=<seq>&until=<oldest key held>` — copies written while away,
  *      a late fan-out's copy below the newest key included (its rk is its post's, `since` misses it).
  * `seq` is the largest `feed.item` seq seen (or GET /realtime's clock), minus CATCH_UP_MARGIN_MS:
- * pushes from different workers may arrive out of order. Items are delivered once per id.
+ * pushes from different workers may arrive out of order. Items are delivered once per id; an edit
+ * (a `feed.update`, or a catch-up's copy at a higher `version`) goes to `onUpdate`, once per version,
+ * never an older one after a newer.
  */
 import type { Activity } from './client.js';
 import type { TickfeedClient } from './client.js';
 
 export type RealtimeMessage =
   | { type: 'feed.item'; item: Activity; seq: string }
+  | { type: 'feed.update'; item: Activity; seq: string }
   | { type: 'feed.remove'; id: string }
   | { type: 'notification'; unseen: number; unread: number };
 
@@ -27,6 +30,8 @@ export type WebSocketLike = new (url: string) => {
 
 export interface SubscribeOptions {
   onItem?: (item: Activity) => void;
+  /** An activity the feed holds was edited: the activity as it now is (same id and position, a higher `version`). */
+  onUpdate?: (item: Activity) => void;
   onRemove?: (id: string) => void;
   onNotification?: (counts: { unseen: number; unread: number }) => void;
   /** Called on each open (`caughtUp` after its catch-up) and close, for status displays. */
@@ -61,6 +66,8 @@ export function subscribe(client: TickfeedClient, token: () => Promise<string>, 
   if (!found) throw new Error('no WebSocket: pass `WebSocket` (e.g. the ws package) in Node 20');
   const WS: WebSocketLike = found;
   const seen = new Set(opts.seen ?? []);
+  /** The newest version delivered of each id (absent: as first delivered). */
+  const versions = new Map<string, number>();
   let newest = opts.newest;
   let oldest = opts.oldest;
   let seq: bigint | undefined;
@@ -68,11 +75,18 @@ export function subscribe(client: TickfeedClient, token: () => Promise<string>, 
   let socket: InstanceType<WebSocketLike> | undefined;
   let attempt = 0;
 
+  const update = (item: Activity) => {
+    if (item.version <= (versions.get(item.id) ?? 1)) return;
+    versions.set(item.id, item.version);
+    opts.onUpdate?.(item);
+  };
+
   const deliver = (item: Activity) => {
     newest = newest === undefined ? item.rangeKey : newer(newest, item.rangeKey);
     oldest = oldest === undefined ? item.rangeKey : older(oldest, item.rangeKey);
-    if (seen.has(item.id)) return;
+    if (seen.has(item.id)) return update(item);
     seen.add(item.id);
+    versions.set(item.id, item.version);
     opts.onItem?.(item);
   };
 
@@ -107,12 +121,14 @@ export function subscribe(client: TickfeedClient, token: () => Promise<string>, 
     socket = ws;
     ws.onmessage = (ev) => {
       const m = JSON.parse(String(ev.data)) as RealtimeMessage;
-      if (m.type === 'feed.item') {
+      if (m.type === 'feed.item' || m.type === 'feed.update') {
         const s = BigInt(m.seq);
         if (seq === undefined || s > seq) seq = s;
-        deliver(m.item);
+        if (m.type === 'feed.item') deliver(m.item);
+        else update(m.item);
       } else if (m.type === 'feed.remove') {
         seen.delete(m.id);
+        versions.delete(m.id);
         opts.onRemove?.(m.id);
       } else if (m.type === 'notification') opts.onNotification?.({ unseen: m.unseen, unread: m.unread });
     };

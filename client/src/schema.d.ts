@@ -175,6 +175,27 @@ export interface paths {
         delete: operations["deleteActivity"];
         options?: never;
         head?: never;
+        /**
+         * Edit one of the caller's activities (with the `tickfeed/admin` scope, anyone's): a JSON Merge Patch of `content`, `object` and `attributes`.
+         * @description RFC 7396: a field set replaces, `null` removes (inside `attributes`, one attribute). The edit reaches every copy of the activity (home feeds, the timeline, the author's merge) within seconds, keeps its position, and keeps the version it replaces in the history (GET /activities/{id}/history, the last 20). With `If-Match` (the ETag: `"<version>"`) the edit happens only while the activity is at that version. A patch that changes nothing answers the activity as it is and writes nothing.
+         */
+        patch: operations["editActivity"];
+        trace?: never;
+    };
+    "/activities/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The earlier versions of an activity, newest first (at most the last 20 are kept). */
+        get: operations["getActivityHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -550,8 +571,53 @@ export interface components {
             time: string;
             /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
             rangeKey: string;
+            /** @description 1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`. */
+            version: number;
+            /** @description When it was last edited (RFC 3339, server clock); null until edited. */
+            editedAt: string | null;
             /** @description On GET /activities/{id} always; on pages with `?enrich=reactions`. */
             reactions?: components["schemas"]["ReactionSummary"];
+        };
+        ActivityHistoryPage: {
+            /** @description Newest version first. */
+            items: components["schemas"]["ActivityVersion"][];
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
+        };
+        ActivityPatch: {
+            /** @description New text (at most 2,000 characters); null removes it. */
+            content?: string | null;
+            /** @description New object; null removes it. */
+            object?: string | null;
+            /** @description Merged into the attributes: a value sets one, null removes one; null for the whole map removes them all. At most 20 after the merge. */
+            attributes?: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+        };
+        ActivityVersion: {
+            /** @description Opaque activity id. */
+            id: string;
+            /** @description User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as. */
+            actor: string;
+            verb: string;
+            object: string | null;
+            content: string | null;
+            attributes: {
+                [key: string]: number | string | boolean;
+            } | null;
+            foreignId: string | null;
+            /** @description The users the post was addressed to (each got a notification). */
+            to: string[] | null;
+            /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
+            time: string;
+            /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
+            rangeKey: string;
+            /** @description 1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`. */
+            version: number;
+            /** @description When it was last edited (RFC 3339, server clock); null until edited. */
+            editedAt: string | null;
+            /** @description When the edit that replaced this version was made. */
+            replacedAt: string;
         };
         ActivityWindow: {
             userId: string;
@@ -603,8 +669,10 @@ export interface components {
             items: {
                 /** @description The activity id. */
                 id: string;
-                /** @description 201: created; 200: its foreignId was posted before (the original, nothing written). */
+                /** @description 201: created; 200: its foreignId was posted before — its `content`, `object` and `attributes` were updated to the ones given (an edit; nothing written when they were the same). */
                 status: 201 | 200;
+                /** @description The version the activity is at now (1: never edited). */
+                version: number;
             }[];
         };
         BulkActivity: {
@@ -771,11 +839,11 @@ export interface components {
             /** @description Group id: kind + verb + object + UTC day (pass it to /notifications/seen or /read). */
             id: string;
             /**
-             * @description How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds).
+             * @description How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds) — or `edit`: an activity the recipient reacted to or commented on was edited (verb `edit`, object the activity; one group per activity and day).
              * @enum {string}
              */
-            kind: "follow" | "reaction" | "comment" | "mention" | "to";
-            /** @description `follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`. */
+            kind: "follow" | "reaction" | "comment" | "mention" | "to" | "edit";
+            /** @description `follow`, `mention`, `comment`, `edit`, a reaction kind, or the verb of an activity addressed with `to`. */
             verb: string;
             /** @description The followee, the activity reacted to / commented on / mentioning, or the addressed activity's object. */
             object: string;
@@ -1496,6 +1564,8 @@ export interface operations {
             /** @description The activity. */
             200: {
                 headers: {
+                    /** @description Its version, for `If-Match` on PATCH. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1546,6 +1616,123 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description No such activity (or its author blocked the caller). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    editActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Edit only while the activity is at this version (its ETag), else 412. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["ActivityPatch"];
+                "application/json": components["schemas"]["ActivityPatch"];
+            };
+        };
+        responses: {
+            /** @description The activity as edited (its new `version`, `editedAt`). */
+            200: {
+                headers: {
+                    /** @description The new version. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"];
+                };
+            };
+            /** @description Malformed JSON, an unknown field (`id`, `actor`, `verb`, `time`, `foreignId`, `to` and the position never change) or an invalid value, or more than 20 attributes after the merge. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such activity, or someone else's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `If-Match` names a version that is no longer current (nothing was written). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivityHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Activity id (`id` of an activity). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest version first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityHistoryPage"];
+                };
+            };
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             /** @description No such activity (or its author blocked the caller). */
             404: {
                 headers: {

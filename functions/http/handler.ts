@@ -19,14 +19,15 @@ import { NotFoundError } from '../model/errors.js';
 import { requireAdmin } from '../services/access.js';
 import { type Caller, callerOf } from './caller.js';
 import { parseRequest, type RequestOf } from './parse-request.js';
+import { headerOf } from './request.js';
 import { admitCaller } from './rate-limit.js';
 import { publicHandler } from './respond.js';
 import type { AuthedEvent, HttpResult } from './types.js';
 
 export { json } from './respond.js';
 
-/** What an operation's function gets: its parsed path, query and body, and who is calling. */
-export type OperationRequest<K extends OperationId> = RequestOf<K> & { readonly caller: Caller };
+/** What an operation's function gets: its parsed path, query and body, who is calling, and a header reader. */
+export type OperationRequest<K extends OperationId> = RequestOf<K> & { readonly caller: Caller; readonly header: (name: string) => string | undefined };
 
 export type OperationFn<K extends OperationId> = (request: OperationRequest<K>) => Promise<HttpResult>;
 
@@ -47,6 +48,6 @@ export function routes<F extends Exclude<FunctionId, PublicFunctionId>>(fn: F, t
     await admitCaller(event, route.rate);
     const caller = callerOf(event);
     if (route.access === 'admin') requireAdmin(caller.admin, routeKey(route));
-    return serve({ ...parseRequest(event, route.id), caller });
+    return serve({ ...parseRequest(event, route.id), caller, header: (name) => headerOf(event, name) });
   });
 }

@@ -142,14 +142,15 @@ function parametersAndBody(route: RouteDef, op: OperationSpec, schemas: SchemaCo
   if (templated.join() !== named.join()) {
     throw new Error(`${routeKey(route)}: the path names {${templated.join('}, {')}}, its schema ${named.join(', ') || 'nothing'}`);
   }
-  const parameters = [...pathParams, ...parametersOf('query', op.query, schemas)];
+  const headers = Object.entries(op.requestHeaders ?? {}).map(([name, text]) => ({ name, in: 'header', required: false, description: text, schema: { type: 'string' } }));
+  const parameters = [...pathParams, ...parametersOf('query', op.query, schemas), ...headers];
   return {
     ...(parameters.length > 0 && { parameters }),
     ...(op.body && {
       requestBody: {
         required: !op.bodyOptional,
         description: `JSON, at most ${op.bodyBytes ?? LIMITS.bodyBytes} bytes.`,
-        content: { 'application/json': { schema: schemas.schemaOf(op.body, 'input') } },
+        content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((type) => [type, { schema: schemas.schemaOf(op.body!, 'input') }])),
       },
     }),
   };

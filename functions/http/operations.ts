@@ -44,6 +44,7 @@ import {
   notificationPageSchema,
   activityWindowSchema,
   activitySchema,
+  activityHistoryPageSchema,
   followCountsSchema,
   followListPageSchema,
   bulkActivitiesResultSchema,
@@ -68,6 +69,7 @@ import {
   bulkFollowsBody,
   pageQuery,
   postActivityBody,
+  editActivityBody,
   rollupPath,
   rollupQuery,
   userIdPath,
@@ -75,7 +77,7 @@ import {
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
 /** Problem statuses the code behind a route raises; the others are derived (see above). */
-export type ProblemStatus = 400 | 403 | 404 | 409;
+export type ProblemStatus = 400 | 403 | 404 | 409 | 412;
 
 export interface ResponseSpec {
   readonly description: string;
@@ -95,6 +97,10 @@ export interface OperationSpec {
   readonly bodyOptional?: boolean;
   /** The largest body accepted, in bytes (default LIMITS.bodyBytes); over it, 413. */
   readonly bodyBytes?: number;
+  /** The body's accepted media types, all JSON (default `application/json`); any other, 415. */
+  readonly bodyTypes?: readonly string[];
+  /** Request headers the operation reads (optional ones): name → description. */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
   readonly responses: Readonly<Partial<Record<SuccessStatus, ResponseSpec>>>;
   readonly problems?: Readonly<Partial<Record<ProblemStatus, string>>>;
 }
@@ -180,7 +186,7 @@ export const operations = {
   getActivity: {
     summary: 'One activity.',
     path: activityIdPath,
-    responses: { 200: { description: 'The activity.', schema: activitySchema } },
+    responses: { 200: { description: 'The activity.', schema: activitySchema, headers: { ETag: 'Its version, for `If-Match` on PATCH.' } } },
     problems: { 404: 'No such activity (or its author blocked the caller).' },
   },
   deleteActivity: {
@@ -188,6 +194,28 @@ export const operations = {
     path: activityIdPath,
     responses: { 204: { description: 'Deleted.' } },
     problems: { 403: 'Not the actor.', 404: "No such activity (or its author blocked the caller)." },
+  },
+  editActivity: {
+    summary: `Edit one of the caller's activities (with the \`${ADMIN_SCOPE}\` scope, anyone's): a JSON Merge Patch of \`content\`, \`object\` and \`attributes\`.`,
+    description:
+      'RFC 7396: a field set replaces, `null` removes (inside `attributes`, one attribute). The edit reaches every copy of the activity (home feeds, the timeline, the author\'s merge) within seconds, keeps its position, and keeps the version it replaces in the history (GET /activities/{id}/history, the last 20). With `If-Match` (the ETag: `"<version>"`) the edit happens only while the activity is at that version. A patch that changes nothing answers the activity as it is and writes nothing.',
+    path: activityIdPath,
+    body: editActivityBody,
+    bodyTypes: ['application/merge-patch+json', 'application/json'],
+    requestHeaders: { 'If-Match': 'Edit only while the activity is at this version (its ETag), else 412.' },
+    responses: { 200: { description: 'The activity as edited (its new `version`, `editedAt`).', schema: activitySchema, headers: { ETag: 'The new version.' } } },
+    problems: {
+      400: 'Malformed JSON, an unknown field (`id`, `actor`, `verb`, `time`, `foreignId`, `to` and the position never change) or an invalid value, or more than 20 attributes after the merge.',
+      404: "No such activity, or someone else's.",
+      412: '`If-Match` names a version that is no longer current (nothing was written).',
+    },
+  },
+  getActivityHistory: {
+    summary: 'The earlier versions of an activity, newest first (at most the last 20 are kept).',
+    path: activityIdPath,
+    query: listQuery,
+    responses: { 200: { description: 'A page, newest version first.', schema: activityHistoryPageSchema } },
+    problems: { 400: listProblem, 404: 'No such activity (or its author blocked the caller).' },
   },
   getHomeFeed: {
     summary: "The caller's home feed (optionally only some verbs, or with reactions).",

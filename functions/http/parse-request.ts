@@ -31,6 +31,6 @@ export function parseRequest<K extends OperationId>(event: HttpEvent, id: K): Re
   const path = op.path && validate(op.path, event.pathParameters ?? {}, 'path', 'Invalid path parameters.');
   const query = op.query && queryParams(event, op.query);
   const empty = (event.body ?? '') === '';
-  const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, op.bodyBytes ?? LIMITS.bodyBytes) : undefined;
+  const body = op.body && !(op.bodyOptional && empty) ? jsonBody(event, op.body, op.bodyBytes ?? LIMITS.bodyBytes, op.bodyTypes) : undefined;
   return { path, query, body } as RequestOf<K>;
 }

@@ -12,8 +12,8 @@ import type { HttpEvent } from './types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Parse and validate a JSON body of at most `limitBytes` bytes. */
-export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limitBytes: number): z.output<S> {
+/** Parse and validate a JSON body of at most `limitBytes` bytes, of one of `mediaTypes`. */
+export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limitBytes: number, mediaTypes: readonly string[] = ['application/json']): z.output<S> {
   const raw = event.body ?? '';
   // A base64 body is 4/3 of its bytes: refuse absurd ones before decoding them at all.
   if (event.isBase64Encoded && raw.length > Math.ceil(limitBytes / 3) * 4 + 4) throw new PayloadTooLargeError(limitBytes);
@@ -23,7 +23,7 @@ export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limit
   const type = (headerOf(event, 'content-type') ?? '').toLowerCase();
   const [mediaType, ...params] = type.split(';').map((p) => p.trim());
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
-  if (mediaType !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
+  if (!mediaTypes.includes(mediaType ?? '') || (charset !== undefined && charset !== 'utf-8')) {
     throw new UnsupportedMediaTypeError();
   }
   if (bytes.length === 0) throw new ValidationError('A JSON body is required.', [{ field: 'body', message: 'Required.' }]);
@@ -88,7 +88,8 @@ function fieldErrors(error: z.ZodError, where: string): FieldError[] {
   return out;
 }
 
-function headerOf(event: HttpEvent, name: string): string | undefined {
+/** A request header by its name, in any case. */
+export function headerOf(event: HttpEvent, name: string): string | undefined {
   const headers = event.headers ?? {};
   if (headers[name] !== undefined) return headers[name];
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;

@@ -51,9 +51,18 @@ export const activitySchema = z
     rangeKey: z
       .string()
       .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+    version: int.describe('1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`.'),
+    editedAt: z.string().nullable().describe('When it was last edited (RFC 3339, server clock); null until edited.'),
     reactions: reactionSummarySchema.optional().describe('On GET /activities/{id} always; on pages with `?enrich=reactions`.'),
   })
   .meta({ id: 'Activity' });
+
+export const activityVersionSchema = activitySchema
+  .omit({ reactions: true })
+  .extend({ replacedAt: z.string().describe('When the edit that replaced this version was made.') })
+  .meta({ id: 'ActivityVersion' });
+
+export const activityHistoryPageSchema = listPageSchema('ActivityHistoryPage', activityVersionSchema, 'Newest version first.');
 
 export const pageSchema = z
   .object({
@@ -138,9 +147,9 @@ export const notificationGroupSchema = z
     kind: z
       .enum(NOTIFICATION_KINDS)
       .describe(
-        'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds).',
+        'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds) — or `edit`: an activity the recipient reacted to or commented on was edited (verb `edit`, object the activity; one group per activity and day).',
       ),
-    verb: z.string().describe('`follow`, `mention`, `comment`, a reaction kind, or the verb of an activity addressed with `to`.'),
+    verb: z.string().describe('`follow`, `mention`, `comment`, `edit`, a reaction kind, or the verb of an activity addressed with `to`.'),
     object: z.string().describe('The followee, the activity reacted to / commented on / mentioning, or the addressed activity\'s object.'),
     actorCount: int.describe('Distinct actors.'),
     actors: z.array(z.string()).describe('Up to 5, newest first.'),
@@ -224,7 +233,10 @@ export const bulkActivitiesResultSchema = z
       .array(
         z.object({
           id: z.string().describe('The activity id.'),
-          status: z.union([z.literal(201), z.literal(200)]).describe('201: created; 200: its foreignId was posted before (the original, nothing written).'),
+          status: z
+            .union([z.literal(201), z.literal(200)])
+            .describe('201: created; 200: its foreignId was posted before — its `content`, `object` and `attributes` were updated to the ones given (an edit; nothing written when they were the same).'),
+          version: int.describe('The version the activity is at now (1: never edited).'),
         }),
       )
       .describe('One per activity, in the order given.'),

@@ -9,6 +9,7 @@
  * the cap allows up to ~6 KB of UTF-8, i.e. up to 6 WCU per copy for the rare long post).
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
+import { MAX_ATTRIBUTES } from '../model/activity.js';
 import { MAX_COMMENT_CHARS } from '../model/comment.js';
 import { parseGroupId } from '../model/notification.js';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
@@ -24,7 +25,7 @@ export const LIMITS = {
   object: 256,
   foreignId: 128,
   content: 2000,
-  attributes: 20,
+  attributes: MAX_ATTRIBUTES,
   attributeKey: 64,
   attributeString: 256,
   to: 20,
@@ -71,12 +72,13 @@ export const verbSchema = z
   .regex(/^[a-z0-9_.-]{1,64}$/, { message: 'verb must be 1–64 characters of [a-z0-9_.-].' })
   .describe('Event type, e.g. `post` or `game_finished`.');
 
+const attributeName = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, { message: 'Attribute names are 1–64 characters of [A-Za-z0-9_].' });
+const attributeValue = z.union([storableNumber, text(0, LIMITS.attributeString), z.boolean()]);
+const atMostAttributes = { message: `At most ${LIMITS.attributes} attributes.` };
+
 export const attributesSchema = z
-  .record(
-    z.string().regex(/^[A-Za-z0-9_]{1,64}$/, { message: 'Attribute names are 1–64 characters of [A-Za-z0-9_].' }),
-    z.union([storableNumber, text(0, LIMITS.attributeString), z.boolean()]),
-  )
-  .refine((a) => Object.keys(a).length <= LIMITS.attributes, { message: `At most ${LIMITS.attributes} attributes.` })
+  .record(attributeName, attributeValue)
+  .refine((a) => Object.keys(a).length <= LIMITS.attributes, atMostAttributes)
   .describe('Up to 20 scalar attributes; numbers feed the rollups.');
 
 /** RFC 3339 with an offset and up to 9 fractional digits, inside the range keys can express. */
@@ -116,6 +118,24 @@ export const postActivityBody = z
   })
   .meta({ id: 'PostActivity' });
 export type PostActivityBody = z.infer<typeof postActivityBody>;
+
+/**
+ * PATCH /activities/{id}: a JSON Merge Patch (RFC 7396) of the fields an edit may change, checked
+ * as a post's are; `null` removes. Any other field — `id`, `actor`, `verb`, `time`, `foreignId`,
+ * `to`, `rangeKey` — is refused (400): they never change.
+ */
+export const editActivityBody = z
+  .strictObject({
+    content: text(1, LIMITS.content).nullable().optional().describe('New text (at most 2,000 characters); null removes it.'),
+    object: text(1, LIMITS.object).nullable().optional().describe('New object; null removes it.'),
+    attributes: z
+      .record(attributeName, attributeValue.nullable())
+      .refine((a) => Object.keys(a).length <= LIMITS.attributes, atMostAttributes)
+      .nullable()
+      .optional()
+      .describe('Merged into the attributes: a value sets one, null removes one; null for the whole map removes them all. At most 20 after the merge.'),
+  })
+  .meta({ id: 'ActivityPatch' });
 
 export const rangeKeySchema = z
   .string()

@@ -4,6 +4,9 @@
  */
 export type AttributeValue = number | string | boolean;
 
+/** Attributes an activity may carry: a post's, and an edited one's after its patch. */
+export const MAX_ATTRIBUTES = 20;
+
 /** What a client posts, validated (functions/http/schemas.ts). */
 export interface ActivityInput {
   readonly verb: string;
@@ -34,6 +37,20 @@ export interface Activity {
   time: string;
   /** Where it sits in every feed: MAX − server ticks at posting, as a decimal string. */
   rangeKey: string;
+  /** 1 for a post never edited; each edit that changes something adds one (its ETag). */
+  version: number;
+  /** When the last edit was made (RFC 3339, server clock); null until edited. */
+  editedAt: string | null;
+}
+
+/**
+ * An edit (PATCH /activities/{id}): a JSON Merge Patch (RFC 7396) of the fields an author may
+ * change. `null` removes a field (or, inside `attributes`, one attribute); absent leaves it.
+ */
+export interface ActivityPatch {
+  readonly content?: string | null;
+  readonly object?: string | null;
+  readonly attributes?: Readonly<Record<string, AttributeValue | null>> | null;
 }
 
 /** Numbers read with `wrapNumbers` arrive as NumberValue (a string inside). */
@@ -58,5 +75,7 @@ export function toActivity(item: { readonly [field: string]: unknown }): Activit
     to: Array.isArray(item.to) ? (item.to as unknown[]).map(String) : null,
     time: String(item.time),
     rangeKey: String(item.rk),
+    version: item.version === undefined ? 1 : num(item.version),
+    editedAt: str(item.editedAt),
   };
 }

@@ -15,6 +15,7 @@ export type DomainErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
   | 'rate_limited'
   | 'unavailable';
 
@@ -66,6 +67,13 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+/** A conditional request (`If-Match`) named a version that is no longer current: nothing was done. */
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string) {
+    super('precondition_failed', message);
   }
 }
 

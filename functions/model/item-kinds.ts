@@ -7,6 +7,7 @@
  * when they are stale).
  */
 import { activityEntryKey } from './activity-entry.js';
+import { historyKey } from './activity-history.js';
 import { commentKey } from './comment.js';
 import { connectionKey } from './connection.js';
 import { dataModelKey, migrationCheckpointKey } from './data-model.js';
@@ -48,8 +49,9 @@ const ORDER = '0000000000000000001';
 const GID = 'AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.2026-11-27';
 
 export const itemKinds: readonly ItemKind[] = [
-  { table: 'feed', item: "original, in the author's **user timeline** (what a user owns)", pk: "`t#<author>`", sk: "the post's range key", attributes: "`id, actor, verb, object?, content?, attributes?, foreignId?, time`; `expiresAt` only with `TIMELINE_TTL`; once deleted `deletedAt` (a hidden tombstone)", owner: 'feed-store', examples: () => [timelineKey('alice', 7n)] },
-  { table: 'feed', item: "copy, in a **home feed** (what a user is shown)", pk: "`f#<owner>`", sk: "the post's range key", attributes: "the original's fields; `expiresAt` from `FEED_TTL`", owner: 'feed-store', examples: () => [homeFeedKey('bob', 7n)] },
+  { table: 'feed', item: "original, in the author's **user timeline** (what a user owns)", pk: "`t#<author>`", sk: "the post's range key", attributes: "`id, actor, verb, object?, content?, attributes?, foreignId?, time`; `expiresAt` only with `TIMELINE_TTL`; once edited `version` (absent: 1) and `editedAt`; once deleted `deletedAt` (a hidden tombstone)", owner: 'feed-store', examples: () => [timelineKey('alice', 7n)] },
+  { table: 'feed', item: "an edited activity's **earlier version** (its history: the last 20)", pk: "`v#<activityId>`", sk: "the version number", attributes: "the original's fields as they were at that version (`version`, `editedAt` of that version), `replacedAt`: when the edit that replaced it was made", owner: 'history-store', examples: () => [historyKey('alice:7', 1)] },
+  { table: 'feed', item: "copy, in a **home feed** (what a user is shown)", pk: "`f#<owner>`", sk: "the post's range key", attributes: "the original's fields (`version` and `editedAt` brought along by each edit); `expiresAt` from `FEED_TTL`; `w`: when it was last written", owner: 'feed-store', examples: () => [homeFeedKey('bob', 7n)] },
   { table: 'feed', item: "home-feed **head**", pk: "`f#<owner>`", sk: "`0`", attributes: "`pulled`: string set of the pulled authors the owner follows; `top`: rk of the newest copy when the last count trim ran; `activeUntil?`: ticks, the activity bound last stamped on all the owner's follows — posts after it may be missing from the stored feed, so a read merges them ([who gets a copy](lanes.md#who-gets-a-copy))", owner: 'feed-store', examples: () => [feedHeadKey('bob')] },
   { table: 'feed', item: "**comment** on an activity", pk: "`c#<activityId>`", sk: "the comment's range key (its `id`)", attributes: "`activityId, author` (the activity's), `actor, text, time`", owner: 'social-store', examples: () => [commentKey('alice:7', 9n)] },
   { table: 'feed', item: "an activity's reaction **counter**", pk: "`x#<activityId>`", sk: "`0`", attributes: "`n_<kind>` per kind and `n_comment` (exact counts); `ev`: the last add (actor, kind, server ticks, comment id), whose stream record notifies the author; once the activity is deleted `closed` and `expiresAt` (adds then fail)", owner: 'social-store', examples: () => [counterKey('alice:7')] },

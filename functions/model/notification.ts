@@ -62,7 +62,7 @@ export const ORDER_PREFIX = 'o#';
 export const dayOf = utcDayOf;
 
 /** How a notification came about (model/notification.ts file comment). */
-export const NOTIFICATION_KINDS = ['follow', 'reaction', 'comment', 'mention', 'to'] as const;
+export const NOTIFICATION_KINDS = ['follow', 'reaction', 'comment', 'mention', 'to', 'edit'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The kind of an event or group stored without one (written before kinds existed): by its verb. */
@@ -83,9 +83,9 @@ export function kindOfEventWithoutKind(e: { verb: string; object: string; id: st
   return 'reaction';
 }
 
-/** The group of `kind` (default: the kind the verb implies) for verb + object + day; a `to` group never shares an id with another kind's. */
+/** The group of `kind` (default: the kind the verb implies) for verb + object + day; a `to` or `edit` group never shares an id with another kind's. */
 export const groupIdOf = (verb: string, object: string, day: string, kind: NotificationKind = kindOfVerb(verb)) =>
-  `${shortHash(object)}.${shortHash(kind === 'to' ? `to\u0000${verb}` : verb)}.${day}`;
+  `${shortHash(object)}.${shortHash(kind === 'to' || kind === 'edit' ? `${kind}\u0000${verb}` : verb)}.${day}`;
 
 /** The id of the event an addressed activity (`to`) gives each of its targets. */
 export const addressedEventId = (activityId: string) => `to:${activityId}`;

@@ -3,8 +3,8 @@
  * table. What the author owns: no home-feed retention reaches it; it stays until DELETE (or an
  * operator's TIMELINE_TTL). Its stream INSERT starts the fan-out and counts in the rollups.
  *
- * Stored: `pk, rk, id, actor, verb, object?, content?, attributes?, foreignId?, time, expiresAt?`
- * and, once DELETE marked it, `deletedAt` — the tombstone stays (hidden) for TOMBSTONE_SECONDS,
+ * Stored: `pk, rk, id, actor, verb, object?, content?, attributes?, foreignId?, time, expiresAt?`,
+ * once edited `version` (absent = 1) and `editedAt` (services/edits/), and, once DELETE marked it, `deletedAt` — the tombstone stays (hidden) for TOMBSTONE_SECONDS,
  * so a backfill, cleanup or unpull running late still sees the post was deleted.
  */
 import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
@@ -38,6 +38,9 @@ export type TimelineItem = {
   to?: string[];
   time: string;
   expiresAt?: number;
+  /** Absent until the first edit (version 1). */
+  version?: number;
+  editedAt?: string;
 };
 
 /**
@@ -75,3 +78,6 @@ export function isVisibleOriginal(item: Record<string, unknown> | undefined, now
   if (!item || authorOfTimelinePk(item.pk as string) === undefined || item.deletedAt !== undefined) return false;
   return item.expiresAt === undefined || num(item.expiresAt) > nowSeconds;
 }
+
+/** An original's (or a copy's) version: absent until the first edit, so 1. */
+export const versionOf = (item: Record<string, unknown>): number => (item.version === undefined ? 1 : num(item.version));

@@ -10,12 +10,15 @@
  *   copies in and out                BatchWriteItem puts/deletes by (f#owner, rk)
  *   keys of a home-feed range        Query f#owner, projection rk (trims)
  *   head item                        GetItem / UpdateItem at (f#owner, 0)
+ *   an edit                          UpdateItem of the original, conditioned on its version; of
+ *                                    each copy, conditioned on the copy existing at an older one
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { erasureKey } from '../model/erasure.js';
 import { parseProfile, profileKey } from '../model/profile.js';
+import type { AttributeValue } from '../model/activity.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { newerThanBound, rkOf } from '../model/range-key.js';
@@ -186,6 +189,93 @@ export async function originalKeysWhile(author: string, keep: (rk: bigint, delet
     start = page.last;
   } while (start);
   return rks;
+}
+
+// ---- edits -------------------------------------------------------------------------------------
+
+/** What an edit sets: the editable fields (absent = removed), the new version and when. */
+export interface EditedState {
+  readonly content?: string;
+  readonly object?: string;
+  readonly attributes?: Readonly<Record<string, AttributeValue>>;
+  readonly version: number;
+  readonly editedAt: string;
+}
+
+const EDITABLE = ['content', 'object', 'attributes'] as const;
+
+/**
+ * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
+ * realtime catch-up's `seq`); REMOVE the absent editable fields.
+ */
+function editExpression(state: EditedState, written?: bigint) {
+  const names: Record<string, string> = { '#version': 'version', '#editedAt': 'editedAt' };
+  const values: Record<string, unknown> = { ':version': state.version, ':editedAt': state.editedAt };
+  const set = ['#version = :version', '#editedAt = :editedAt'];
+  if (written !== undefined) {
+    names['#w'] = WRITTEN_ATTRIBUTE;
+    values[':w'] = written;
+    set.push('#w = :w');
+  }
+  const remove: string[] = [];
+  for (const field of EDITABLE) {
+    names[`#${field}`] = field;
+    if (state[field] === undefined) remove.push(`#${field}`);
+    else {
+      set.push(`#${field} = :${field}`);
+      values[`:${field}`] = state[field];
+    }
+  }
+  const expression = `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`;
+  return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/**
+ * Apply an edit to `author`'s original at `rk` if it is still visible and still at version
+ * `expected` (absent = 1). Returns the item as now stored, or undefined when the condition failed.
+ */
+export async function updateOriginal(author: string, rk: bigint, expected: number, state: EditedState, nowSeconds: number): Promise<Item | undefined> {
+  const e = editExpression(state);
+  try {
+    const { Attributes } = await doc.send(
+      new UpdateCommand({
+        TableName: feed(),
+        Key: timelineKey(author, rk),
+        ...e,
+        ConditionExpression:
+          'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now) AND ' +
+          (expected === 1 ? '(attribute_not_exists(#version) OR #version = :expected)' : '#version = :expected'),
+        ExpressionAttributeValues: { ...e.ExpressionAttributeValues, ':now': nowSeconds, ':expected': expected },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as Item;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Bring `owner`'s copy at `rk` to `state` if the copy exists at an older version. Returns whether
+ * it changed (false: no copy there, or it is as new already). One write unit either way.
+ */
+export async function updateCopy(owner: string, rk: bigint, state: EditedState, written: bigint): Promise<boolean> {
+  const e = editExpression(state, written);
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: feed(),
+        Key: homeFeedKey(owner, rk),
+        ...e,
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }
 
 // ---- pages -------------------------------------------------------------------------------------

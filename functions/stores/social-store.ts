@@ -187,6 +187,18 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
   return { reactions: reactions.length, comments: comments.length };
 }
 
+/**
+ * Who reacted to or commented on an activity (its edit's notices): the first `limit` reactions'
+ * users and comments' authors, read with projections (keys; comment actors), deduplicated.
+ */
+export async function interactedWith(activityId: string, limit: number): Promise<string[]> {
+  const [reactions, comments] = await Promise.all([
+    queryAll({ TableName: graph(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': reactionPartition(activityId) }, ProjectionExpression: 'sk', Limit: limit }, limit),
+    queryAll({ TableName: feed(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': commentPartition(activityId) }, ProjectionExpression: 'actor', Limit: limit }, limit),
+  ]);
+  return [...new Set([...reactions.map((r) => String(r.sk)), ...comments.map((c) => String(c.actor))])];
+}
+
 /** Delete an activity's counter (an erase: no closed counter stays behind). */
 export async function deleteCounter(activityId: string): Promise<void> {
   await doc.send(new DeleteCommand({ TableName: feed(), Key: counterKey(activityId) }));

@@ -88,6 +88,16 @@ export const timelineDelete: FilterPattern = {
 };
 
 /**
+ * MODIFY of a live timeline item that carries `editedAt` (PATCH /activities: an edit job, if the
+ * version moved — the outbox compares the images). A delete of an edited post matches
+ * timelineDelete only.
+ */
+export const timelineEdit: FilterPattern = {
+  eventName: ['MODIFY'],
+  dynamodb: { ...timelineKeys, NewImage: { editedAt: { S: [{ exists: true }] }, deletedAt: { S: [{ exists: false }] } } },
+};
+
+/**
  * INSERT/MODIFY of an activity's counter item (`x#<activityId>`) that carries `ev`: a reaction or
  * comment was added (a notification for the activity's author). Removals and the delete's close
  * clear `ev`, so they never match.
@@ -110,7 +120,7 @@ export const eventSources: readonly EventSourceDef[] = [
     bisectBatchOnError: true,
     reportBatchItemFailures: true,
     onFailure: 'streamFailures',
-    filters: [timelineInsert, timelineDelete, counterAdd],
+    filters: [timelineInsert, timelineDelete, timelineEdit, counterAdd],
   },
   /**
    * A second consumer of the same stream (one stream table; Lambda allows two consumers per

@@ -143,7 +143,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * fanout: copies of a new post. feed: the pages' originals with the authors' own copies, before
    * and after the writes (BatchGetItem), the trims' readHead (GetItem), trims' copyKeys (Query),
    * copies in/out (BatchWriteItem), recordTrimTop (UpdateItem). graph: the first pages' authors'
-   * profiles, in the same BatchGetItem as the originals, follower pages (Query).
+   * profiles, in the same BatchGetItem as the originals, follower pages (Query). Edits: each copy's
+   * conditional UpdateItem; who reacted (graph Query) and commented (feed Query), told of it.
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
@@ -227,7 +228,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: [],
     config: ['RATE_LIMITS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
-  /** POST /activities, GET and DELETE /activities/{id}: originals, the author's own copy, foreignId markers. */
+  /** POST /activities, GET, PATCH and DELETE /activities/{id}, its history: originals, the author's own copy, foreignId markers. */
   activities: {
     id: 'activities',
     entry: 'functions/handlers/activities.ts',
@@ -236,10 +237,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // readHead (GetItem), markOriginalDeleted, closeCounter and recordTrimTop (UpdateItem), the own
     // copy in/out (BatchWriteItem), trims' copyKeys (Query), the reaction counter (BatchGetItem).
     // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem; the
-    // caller's own reactions (BatchGetItem).
+    // caller's own reactions (BatchGetItem). Edits: the original (UpdateItem), its history entries
+    // (PutItem, DeleteItem; history pages: Query).
     tables: {
       ...RATE_LIMITED,
-      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem', 'DeleteItem'],
       graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
     sendsTo: [],
@@ -335,7 +337,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * repairs as unfollow, mute and pull do (GetItem, Query, UpdateItem, DeleteItem,
    * ConditionCheckItem; feed UpdateItem: pulled sets); whether a followee has posts (feed Query).
    * Activities: as the activities function posts (feed PutItem, GetItem, UpdateItem,
-   * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem).
+   * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem); a known foreignId
+   * edits as the activities function does (feed UpdateItem, history PutItem/DeleteItem).
    */
   batchImport: {
     id: 'batchImport',
@@ -344,7 +347,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     memoryMb: 1024,
     tables: {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
-      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query'],
+      feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'DeleteItem'],
     },
     sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
     config: ['MAX_FOLLOWING', 'FANOUT_PULL_THRESHOLD', 'CONTROL_SETTLE', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],

@@ -12,4 +12,6 @@ export const feedPartitionPrefix = {
   comments: 'c#',
   /** An activity's reaction counter. */
   counter: 'x#',
+  /** An edited activity's earlier versions. */
+  history: 'v#',
 } as const;

@@ -47,6 +47,8 @@ export const routeSpecs = {
   postActivity: { method: 'POST', path: '/activities', fn: 'activities', access: 'token', rate: 'posts' },
   getActivity: { method: 'GET', path: '/activities/{id}', fn: 'activities', access: 'token', rate: 'reads' },
   deleteActivity: { method: 'DELETE', path: '/activities/{id}', fn: 'activities', access: 'token', rate: 'posts' },
+  editActivity: { method: 'PATCH', path: '/activities/{id}', fn: 'activities', access: 'token', rate: 'posts' },
+  getActivityHistory: { method: 'GET', path: '/activities/{id}/history', fn: 'activities', access: 'token', rate: 'reads' },
   getHomeFeed: { method: 'GET', path: '/feed', fn: 'feedRead', access: 'token', rate: 'reads' },
   getUserActivities: { method: 'GET', path: '/users/{userId}/activities', fn: 'feedRead', access: 'token', rate: 'reads' },
   getAggregatedFeed: { method: 'GET', path: '/feed/aggregated', fn: 'feedRead', access: 'token', rate: 'reads' },

@@ -231,7 +231,18 @@ describe('POST /batch/activities', () => {
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
 
     const again = await api('POST', '/batch/activities', { ...admin(), json: { activities: [activities[0], activities[2]] } });
-    expect(again.body).toEqual({ items: [{ id: ids[0], status: 200 }, { id: ids[2], status: 200 }] });
+    expect(again.body).toEqual({ items: [{ id: ids[0], status: 200, version: 1 }, { id: ids[2], status: 200, version: 1 }] });
+    expect(await timelineRks(ann)).toHaveLength(2);
+
+    // A known foreignId with changed fields updates its activity (an edit: a new version, every copy).
+    const changed = { ...activities[2]!, content: 'third, fixed', attributes: { level: 2 } };
+    const updated = await api('POST', '/batch/activities', { ...admin(), json: { activities: [changed] } });
+    expect(updated.body).toEqual({ items: [{ id: ids[2], status: 200, version: 2 }] });
+    expect((await api('GET', `/activities/${ids[2]}`, { as: reader })).body).toMatchObject({ content: 'third, fixed', attributes: { level: 2 }, version: 2 });
+    await eventually(async () => {
+      const p = await api('GET', '/feed', { as: reader });
+      return p.body.items.find((i: { id: string; version: number }) => i.id === ids[2] && i.version === 2);
+    }, { what: "the edit in the reader's copy", timeoutMs: 20_000, intervalMs: 200 });
     expect(await timelineRks(ann)).toHaveLength(2);
   });
 

@@ -10,6 +10,7 @@ import { token } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
+import { collect } from '../support/collect.js';
 
 /** A client acting as `userId`, counting the requests it sends. */
 function clientAs(userId: string): TickfeedClient & { requests: () => number } {
@@ -23,12 +24,6 @@ function clientAs(userId: string): TickfeedClient & { requests: () => number } {
     },
   });
   return Object.assign(client, { requests: () => requests });
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 describe('@tickfeed/client on the local stack', () => {

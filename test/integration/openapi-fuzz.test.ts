@@ -92,6 +92,9 @@ function matches(resolve: (s: Schema | undefined) => Schema, schema: Schema | un
     case 'boolean':
       if (typeof v !== 'boolean') return false;
       break;
+    case 'null': // a nullable field's other branch (a merge patch's "remove")
+      if (v !== null) return false;
+      break;
     case 'array':
       if (!Array.isArray(v) || (s.items && !v.every((x) => matches(resolve, s.items, x)))) return false;
       break;
@@ -149,6 +152,8 @@ function validOf(resolve: (s: Schema | undefined) => Schema, schema: Schema | un
       return fc.double({ min: s.minimum ?? -1e9, max: s.maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
     case 'boolean':
       return fc.boolean();
+    case 'null':
+      return fc.constant(null);
     case 'array':
       return fc.array(validOf(resolve, s.items, depth + 1), { maxLength: depth > 2 ? 0 : 3 });
     case 'object': {
@@ -275,6 +280,11 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
         if (method === 'PUT' && p.name === 'userId' && (caller === 'user' || caller === 'admin')) {
           // Following yourself is refused (400) too.
           return fc.oneof(invalid, fc.constant(caller === 'user' ? actors.user : actors.admin));
+        }
+        if (method === 'PATCH' && template === '/activities/{id}') {
+          // Someone else's activity (404) — but an admin may edit anyone's: ids that name nothing for them.
+          const madeUp = validOf(resolve, p.schema).map((v) => `nx${String(v)}`);
+          return caller === 'admin' ? fc.oneof(madeUp, invalid) : fc.oneof(fc.constant(actors.victimActivity), madeUp, invalid);
         }
         if (method === 'DELETE' && template === '/activities/{id}') {
           // Someone else's activity (403), or ids that name nothing (404 / 400).

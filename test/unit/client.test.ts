@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type AggregatedGroup, type Comment, createTickfeedClient, type NotificationGroup, TickfeedApiError, type UserListEntry } from '../../client/src/index.js';
+import { collect } from '../support/collect.js';
 
 const BASE = 'http://tickfeed.test';
 
@@ -30,12 +31,6 @@ function feedOf(n: number) {
     const more = start + limit < items.length;
     return { body: { items: page, lastRangeKey: more ? page.at(-1)!.rangeKey : null } };
   };
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 describe('createTickfeedClient', () => {

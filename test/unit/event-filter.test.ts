@@ -22,6 +22,7 @@ function rec(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', pk: string, images: { Ne
 const original: Image = { pk: { S: 't#alice' }, rk: { N: '42' }, verb: { S: 'post' } };
 const tombstone: Image = { ...original, deletedAt: { S: '2026-11-23T00:00:00.000Z' } };
 const copy: Image = { pk: { S: 'f#bob' }, rk: { N: '42' }, verb: { S: 'post' } };
+const edited: Image = { ...original, content: { S: 'fixed' }, version: { N: '2' }, editedAt: { S: '2026-11-27T10:00:00.000000000Z' } };
 
 /** Every kind of record the feed table's stream carries, and who must receive it. */
 const records: { what: string; record: DynamoDBRecord; outbox: boolean; rollups: boolean }[] = [
@@ -29,6 +30,10 @@ const records: { what: string; record: DynamoDBRecord; outbox: boolean; rollups:
   { what: 'DELETE /activities (original gains deletedAt)', record: rec('MODIFY', 't#alice', { NewImage: tombstone, OldImage: original }), outbox: true, rollups: false },
   { what: 'a tombstone modified again', record: rec('MODIFY', 't#alice', { NewImage: tombstone, OldImage: tombstone }), outbox: false, rollups: false },
   { what: 'an original modified without deletion', record: rec('MODIFY', 't#alice', { NewImage: { ...original, content: { S: 'x' } }, OldImage: original }), outbox: false, rollups: false },
+  { what: 'PATCH /activities (an edit: editedAt, a new version)', record: rec('MODIFY', 't#alice', { NewImage: edited, OldImage: original }), outbox: true, rollups: false },
+  { what: 'DELETE of an edited original', record: rec('MODIFY', 't#alice', { NewImage: { ...edited, deletedAt: tombstone.deletedAt! }, OldImage: edited }), outbox: true, rollups: false },
+  { what: 'an edited copy', record: rec('MODIFY', 'f#bob', { NewImage: { ...copy, editedAt: edited.editedAt!, version: { N: '2' } }, OldImage: copy }), outbox: false, rollups: false },
+  { what: 'history entry insert', record: rec('INSERT', 'v#42.YWxpY2U', { NewImage: { ...original, pk: { S: 'v#42.YWxpY2U' } } }), outbox: false, rollups: false },
   { what: 'home-feed copy insert', record: rec('INSERT', 'f#bob', { NewImage: copy }), outbox: false, rollups: false },
   { what: 'home-feed copy rewrite', record: rec('MODIFY', 'f#bob', { NewImage: copy, OldImage: copy }), outbox: false, rollups: false },
   { what: 'trim removal of a copy', record: rec('REMOVE', 'f#bob', { OldImage: copy }), outbox: false, rollups: false },

@@ -51,7 +51,7 @@ describe('routes(): one function per operation, handed the parsed request', () =
     const sub = uid('reader');
     const result = await graph(event('listFollowing', { sub, pathParameters: { userId: 'bob' }, query: { limit: '5' } }));
     expect(JSON.parse((result as { body: string }).body)).toEqual({ id: 'listFollowing' });
-    expect(seen).toEqual([{ id: 'listFollowing', request: { path: { userId: 'bob' }, query: { limit: '5' }, body: undefined, caller: { userId: sub, admin: false } } }]);
+    expect(seen).toEqual([{ id: 'listFollowing', request: { path: { userId: 'bob' }, query: { limit: '5' }, body: undefined, caller: { userId: sub, admin: false }, header: expect.any(Function) } }]);
   });
 
   it('answers 404 for a route of another function, running nothing', async () => {

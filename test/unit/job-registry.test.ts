@@ -32,6 +32,8 @@ const queuedBefore: Record<JobKind, string[]> = {
   migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
   // Added after the registry (activity-aware fan-out): pinned as its first release sends it.
   stamp: ['{"kind":"stamp","reader":"bob","until":"1764000000000000000"}', '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}'],
+  // Added with edits (after the registry): its bodies as the outbox and its own pages send them.
+  edit: ['{"kind":"edit","author":"alice","rk":"12","version":2}', '{"kind":"edit","author":"alice","rk":"12","version":3,"cursor":"c1"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -48,6 +50,7 @@ const laneBefore: Record<JobKind, string> = {
   unpull: 'maintenance',
   migrate: 'maintenance',
   stamp: 'followup',
+  edit: 'fanout',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

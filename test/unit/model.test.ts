@@ -145,7 +145,11 @@ describe('activities on the wire', () => {
       to: null,
       time: postedAt,
       rangeKey: rk.toString(),
+      version: 1,
+      editedAt: null,
     });
+    const edited = { ...stored, version: numberValue(3n), editedAt: '2026-11-27T10:00:00.000000000Z' };
+    expect(toActivity(edited)).toMatchObject({ version: 3, editedAt: '2026-11-27T10:00:00.000000000Z' });
   });
 });
 

@@ -97,7 +97,8 @@ describe('the document generated from the table', () => {
         return Object.entries(properties).map(([name, { description: _d, ...s }]) => ({ name, in: where, schema: s }));
       };
       const documented = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).map(({ name, in: where, schema }) => ({ name, in: where, schema }));
-      expect(documented, routeKey(route)).toEqual([...fromZod('path'), ...fromZod('query')]);
+      const headers = Object.keys(op.requestHeaders ?? {}).map((name) => ({ name, in: 'header', schema: { type: 'string' } }));
+      expect(documented, routeKey(route)).toEqual([...fromZod('path'), ...fromZod('query'), ...headers]);
     }
   });
 
@@ -126,7 +127,7 @@ describe('the document generated from the table', () => {
 
 describe('two paging contracts: feeds, and one for every other list', () => {
   const FEEDS: OperationId[] = ['getHomeFeed', 'getUserActivities', 'getAggregatedFeed', 'getMissedFeedItems'];
-  const LISTS: OperationId[] = ['listFollowers', 'listFollowing', 'listComments', 'listNotifications', 'listMutes', 'listBlocks'];
+  const LISTS: OperationId[] = ['listFollowers', 'listFollowing', 'listComments', 'listNotifications', 'listMutes', 'listBlocks', 'getActivityHistory'];
   const pageShape = (op: OperationSpec) => {
     const schema = op.responses[200]?.schema;
     return schema instanceof z.ZodObject ? schema.shape : undefined;

@@ -21,6 +21,7 @@ describe('STATUS_OF', () => {
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,
+      precondition_failed: 412,
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,

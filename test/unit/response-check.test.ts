@@ -15,6 +15,8 @@ const activity = {
   to: null,
   time: '2026-11-23T10:00:00.000Z',
   rangeKey: '9223370000000000000000000000000',
+  version: 1,
+  editedAt: null,
 };
 const problem = { type: 'urn:tickfeed:problem:validation_failed', title: 'Bad Request', status: 400, code: 'validation_failed', errors: [{ field: 'query.limit', message: 'no' }] };
 

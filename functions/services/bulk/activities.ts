@@ -6,14 +6,19 @@
  * activity's own time (what rollups count), as a post's does.
  *
  * What would refuse one activity is checked for all before any is posted (a time too far ahead, a
- * foreignId naming a deleted activity), so a 4xx writes nothing. A foreignId posted before answers
- * 200 with the original; without foreignIds, a retried batch posts its activities again.
+ * foreignId naming a deleted activity), so a 4xx writes nothing. A foreignId posted before is an
+ * update (Stream's import semantics): its `content`, `object` and `attributes` become the ones
+ * given (an edit, services/edits/: a new version where they changed, nothing written where they
+ * did not), answered 200 with its version; without foreignIds, a retried batch posts its
+ * activities again.
  */
+import type { Activity, ActivityPatch } from '../../model/activity.js';
 import { ConflictError, ValidationError } from '../../model/errors.js';
 import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { nowTicks, ticksFromIso } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { getOriginal, markedOriginal } from '../../stores/feed-store.js';
+import { editActivity } from '../edits/edit.js';
 import { FUTURE_TOLERANCE_MS, postActivity } from '../posting.js';
 
 export interface ImportedActivity {
@@ -27,7 +32,13 @@ export interface ImportedActivity {
 }
 
 export interface ImportActivitiesResult {
-  readonly items: { id: string; status: 201 | 200 }[];
+  readonly items: { id: string; status: 201 | 200; version: number }[];
+}
+
+/** The patch that makes `existing`'s editable fields the imported ones (absent ones removed). */
+function replacementOf(existing: Activity, input: ImportedActivity): ActivityPatch {
+  const cleared = Object.fromEntries(Object.keys(existing.attributes ?? {}).map((name) => [name, null]));
+  return { content: input.content ?? null, object: input.object ?? null, attributes: input.attributes === undefined ? null : { ...cleared, ...input.attributes } };
 }
 
 export async function importActivities(caller: string, activities: readonly ImportedActivity[]): Promise<ImportActivitiesResult> {
@@ -35,7 +46,8 @@ export async function importActivities(caller: string, activities: readonly Impo
   const items: ImportActivitiesResult['items'] = [];
   for (const input of activities) {
     const { created, activity } = await postActivity(caller, true, input);
-    items.push({ id: activity.id, status: created ? 201 : 200 });
+    const current = created ? activity : await editActivity({ caller, admin: true, id: activity.id, patch: replacementOf(activity, input) });
+    items.push({ id: current.id, status: created ? 201 : 200, version: current.version });
   }
   return { items };
 }

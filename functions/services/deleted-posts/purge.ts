@@ -1,6 +1,6 @@
 /**
  * purge job: after DELETE /activities (the same stream MODIFY that starts the retract job), remove
- * what others attached to the activity — its reactions, its comments — and hide it from every
+ * what others attached to the activity — its reactions, its comments — and its edit history, and hide it from every
  * notification feed. The counter was closed before the delete (services/posting.ts), so no add can
  * land after this runs. Reads the tombstone for the fields that name the notified users.
  */
@@ -10,6 +10,7 @@ import { getOriginal } from '../../stores/feed-store.js';
 import { closeCounter, purgeReactionsAndComments } from '../../stores/social-store.js';
 import { TOMBSTONE_SECONDS } from '../../model/timeline-item.js';
 import { hideFromNotifications } from '../notifications/hide.js';
+import { eraseHistory } from '../edits/erase-history.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { purgeJob } from './purge-job.js';
 
@@ -26,6 +27,7 @@ export async function purge(job: JobOf<typeof purgeJob>): Promise<void> {
   // too; this covers a DELETE that stopped between its mark and its close).
   await closeCounter(id, Math.floor(Date.now() / 1000) + TOMBSTONE_SECONDS);
   const removed = await purgeReactionsAndComments(id);
+  await eraseHistory(id, original);
   await hideFromNotifications({
     author: job.author,
     rk,

@@ -8,7 +8,8 @@
  *   following      each followee's edge removed (counts), the user taken out of their follow
  *                  notifications
  *   originals      per original: its reactions, comments (and their ledger entries), the
- *                  notifications about it, the user out of `to` groups; then it is deleted outright
+ *                  notifications about it, the user out of `to` groups, its edit history; then it
+ *                  is deleted outright
  *   feed           the user's home feed, head included
  *   ledger         the user's reactions and comments on others' activities, counts adjusted, and
  *                  the user out of those activities' notification groups
@@ -29,6 +30,7 @@ import { COMMENT_KIND } from '../../model/reaction.js';
 import { type Control, isErasedTarget, kindOfControlSk, mirrorKey, otherOfControlSk } from '../../model/user-controls.js';
 import { parseLedgerEntry } from '../../model/user-ledger.js';
 import { allControls, deleteControlItem, keepControlOfErased } from '../../stores/controls-store.js';
+import { eraseHistory } from '../edits/erase-history.js';
 import { deleteForeignIdMarkers, deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
 import { deleteEdgeItem, deleteOwnFollowItems, getEdge, listPage, removeEdge } from '../../stores/follow-store.js';
 import { deleteNotificationPage } from '../../stores/notification-store.js';
@@ -104,6 +106,7 @@ const originals: Step = async (user) => {
     const toGroup = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(rk)), 'to');
     for (const recipient of new Set(post.to ?? [])) await forgetActor(recipient, user, { gid: toGroup });
     await deleteCounter(id);
+    await eraseHistory(id, o);
     await deleteOriginal(user, rk);
   }
   return page.length > 0;

@@ -5,6 +5,10 @@
  * the first check of the originals (with the own copies), the re-check after the writes and the
  * read of who is connected — one call each instead of one per page.
  *
+ * Edit-safety: the copies are of the original as that check read it (not the job's stream image,
+ * which is the post as first written), and the re-check after the writes rewrites a page whose
+ * post was edited meanwhile (live-originals.ts settleWritten), so no copy stays behind an edit.
+ *
  * Delete-safety: a DELETE can mark the original at any moment. Checked before the page (a deleted
  * post stops its fan-out) AND after the writes: the retract job may already have passed these
  * followers, so copies written after the mark are ours to take back. Strongly consistent reads
@@ -13,16 +17,16 @@
  * writes finish before the one re-check, so each page keeps that order.
  */
 import { listPage } from '../../stores/follow-store.js';
-import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { logger } from '../../platform/logger.js';
 import { recordFanoutLag } from '../../platform/metrics.js';
 import type { CopySource } from '../../model/feed-copy.js';
+import type { Item } from '../../platform/dynamo/query.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { fanoutPageSize, followerPage } from '../follower-pages.js';
-import { liveWithOwnCopies, notLive } from '../live-originals.js';
+import { liveWithOwnCopies, settleWritten } from '../live-originals.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
 import { fanoutJob } from './fanout-job.js';
 
@@ -51,13 +55,13 @@ async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
 }
 
 /** One page, from the batch's first check to its writes; undefined when the post is gone. */
-async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean; pulled: boolean }>, redelivered: boolean): Promise<Written | undefined> {
-  const { live, ownCopy, pulled } = await check; // first: the check's rejection is this page's to report
+async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean; pulled: boolean; original: Item | undefined }>, redelivered: boolean): Promise<Written | undefined> {
+  const { live, ownCopy, pulled, original } = await check; // first: the check's rejection is this page's to report
   if (!live) {
     if (redelivered) await takeBack(job, rk);
     return undefined;
   }
-  const source = { ...itemOfImage(job.image as StreamImage), rk };
+  const source: CopySource = original!; // its latest version: an edit may have come before this page
   // Only followers reading within the window as of the post (a late fan-out still copies to whoever was then).
   const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
   const followers = pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });
@@ -74,11 +78,11 @@ async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: bool
  * pulled author's connected followers, found from the connected side.
  */
 async function settle(pages: readonly Written[]): Promise<void> {
-  const gone = new Set(await notLive(pages));
-  await Promise.all([...gone].map((p) => removeCopies(p.owners.map((owner) => ({ owner, rk: p.rk })))));
-  const kept = pages.filter((p) => !gone.has(p));
+  const { gone, kept } = await settleWritten(pages);
+  await Promise.all(gone.map((p) => removeCopies(p.owners.map((owner) => ({ owner, rk: p.rk })))));
   await Promise.all([
-    pushFeedItemsOf(kept.filter((p) => !p.pulled).map((p) => ({ copies: p.copies, seq: p.written }))),
+    // A page rewritten at a newer version announces that one (its copies' owners, its new source).
+    pushFeedItemsOf(kept.filter((p) => !p.pulled).map((p) => ({ copies: p.copies.map((c) => ({ owner: c.owner, source: p.source })), seq: p.written }))),
     ...kept.filter((p) => p.pulled).map((p) => pushPulledPost(p.author, p.source, p.written)),
   ]);
   for (const p of kept) recordFanoutLag(Date.now() - Number(ticksOfRangeKey(p.rk) / 1_000_000n));

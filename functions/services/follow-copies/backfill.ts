@@ -2,7 +2,8 @@
  * backfill job: copy a followee's newest BACKFILL_LIMIT posts into a new follower's home feed
  * (like Stream's activity_copy_limit). Nothing for a pulled followee: reads merge their posts.
  * Also after an unmute. Then two re-checks take copies back: the follow was undone or muted
- * meanwhile (its cleanup may have run before us), or one of the posts was deleted meanwhile (its retract may have passed this feed).
+ * meanwhile (its cleanup may have run before us), or one of the posts was deleted meanwhile (its retract may have passed this feed);
+ * a post edited meanwhile is copied again at its new version (live-originals.ts settleWritten).
  */
 import { setting } from '../../../lib/defs/config.js';
 import type { Edge } from '../../model/follow-edge.js';
@@ -10,9 +11,9 @@ import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/follow-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
-import { pushFeedItems } from '../realtime/push.js';
+import { pushFeedItemsOf } from '../realtime/push.js';
 import type { JobRunner } from '../jobs/define.js';
-import { noLongerLive } from '../live-originals.js';
+import { settleWritten } from '../live-originals.js';
 import { backfillJob } from './backfill-job.js';
 
 const backfillLimit = () => setting('BACKFILL_LIMIT');
@@ -30,10 +31,10 @@ export async function backfill(follower: string, followee: string): Promise<void
       await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
       return;
     }
-    const deleted = await noLongerLive(followee, rks);
-    await removeCopies(deleted.map((rk) => ({ owner: follower, rk })));
-    const gone = new Set(deleted);
-    await pushFeedItems(copies.filter((c) => !gone.has(rkOf(c.source.rk))), written);
+    const groups = copies.map((c) => ({ author: followee, rk: rkOf(c.source.rk), source: c.source, owners: [follower], written }));
+    const { gone, kept } = await settleWritten(groups);
+    await removeCopies(gone.map((g) => ({ owner: follower, rk: g.rk })));
+    await pushFeedItemsOf(kept.map((g) => ({ copies: [{ owner: follower, source: g.source }], seq: g.written })));
   }
   await clearPending(follower, followee, 'backfillPending', 'active');
 }

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import type { LaneId } from '../../../lib/defs/lanes.js';
+import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
 import { fanoutJob } from '../fanout/fanout-job.js';
 import { backfillJob } from '../follow-copies/backfill-job.js';
@@ -20,7 +21,7 @@ import { stampJob } from '../reader-activity/stamp-job.js';
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './errors.js';
 
-export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, stampJob] as const;
+export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, stampJob, editJob] as const;
 
 type JobDefs = (typeof jobDefs)[number];
 export type JobKind = JobDefs['kind'];

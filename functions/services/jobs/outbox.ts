@@ -7,6 +7,8 @@
  *                                                        mentions and `to` targets
  *   MODIFY of an original that gains `deletedAt`       → retract job (copies) and purge job
  *                                                        (reactions, comments, notifications)
+ *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts)
+ *     (an edit)                                          and notify jobs (edits/notices.ts)
  *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
  *   everything else → nothing: home-feed copies and heads (`f#`), comments (`c#`), trims and TTL
  *   removals, a reaction's removal (it clears `ev`), the tombstone's own expiry
@@ -14,7 +16,8 @@
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
-import { notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
+import { editMentionDeliveries, notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
+import { ticksFromIso } from '../../platform/clock.js';
 import { MAX_JOB_EVENTS, type WireNotificationEvent } from '../notifications/notify-job.js';
 import type { Job } from './jobs.js';
 
@@ -54,6 +57,12 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
       { kind: 'retract', author, rk },
       { kind: 'purge', author, rk },
     ];
+  }
+  const version = image.version?.N;
+  if (record.eventName === 'MODIFY' && !image.deletedAt && version !== undefined && version !== d?.OldImage?.version?.N) {
+    const editedTicks = ticksFromIso(image.editedAt?.S ?? '') ?? 0n;
+    const mentions = editMentionDeliveries({ author, rk: BigInt(rk), before: d?.OldImage?.content?.S, after: image.content?.S, editedTicks });
+    return [{ kind: 'edit', author, rk, version: Number(version) }, ...notifyJobs(mentions)];
   }
   return [];
 }

@@ -5,6 +5,7 @@
  */
 import { purgeRunner } from '../deleted-posts/purge.js';
 import { retractRunner } from '../deleted-posts/retract.js';
+import { editRunner } from '../edits/copies.js';
 import { eraseRunner } from '../erase/erase.js';
 import { fanoutRunner } from '../fanout/fanout.js';
 import { backfillRunner } from '../follow-copies/backfill.js';
@@ -17,7 +18,7 @@ import { stampRunner } from '../reader-activity/stamp.js';
 import type { JobRunner } from './define.js';
 import type { Job, JobKind } from './jobs.js';
 
-const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, stampRunner] as const;
+const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, stampRunner, editRunner] as const;
 
 type Unrun = Exclude<JobKind, (typeof runners)[number]['def']['kind']>;
 /** Names, at compile time, a kind nothing runs. */

@@ -7,6 +7,9 @@
  *   `to: [...]`             the same INSERT: to each target, with the activity's verb and object
  *                           (kind `to`: a group of its own, never a follow, reaction or comment group)
  *   a new follower          the follow request, once its edge is committed (services/following.ts)
+ *   an edit                 the original's stream MODIFY: a mention to each user the new content
+ *                           mentions and the old did not (editMentionDeliveries); and, from the
+ *                           edit job, an `edit` to those who reacted or commented (edits/notices.ts)
  *
  * Event ids are deterministic, so a redelivered record or a repeated request produces the same
  * event and the claim in its group makes the second one a no-op. Acting on your own things notifies
@@ -84,4 +87,26 @@ export function postDeliveries(post: {
 export function followDelivery(follower: string, followee: string, followedAt: bigint) {
   const event: NotificationEvent = { kind: 'follow', verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${followedAt}`, ticks: followedAt };
   return { recipient: followee, event };
+}
+
+/**
+ * The users an edit newly mentions (in the new content, not in the old), each a mention as a post's
+ * — its event id the post's own, so a user mentioned before (that day) stays notified once — at
+ * the edit's time (`editedTicks`): it is news now.
+ */
+export function editMentionDeliveries(post: { author: string; rk: bigint; before?: string; after?: string; editedTicks: bigint }) {
+  const id = activityIdOf(post.author, post.rk);
+  const before = new Set(mentionsIn(post.before));
+  return mentionsIn(post.after)
+    .filter((recipient) => !before.has(recipient))
+    .map((recipient) => ({
+      recipient,
+      event: { kind: 'mention' as const, verb: 'mention', object: id, actor: post.author, id: `mention:${id}`, ticks: post.editedTicks, source: id },
+    }));
+}
+
+/** An edit (to `version`) of `activityId`: to someone who reacted or commented, grouped per activity and day. */
+export function editDelivery(recipient: string, author: string, activityId: string, version: number, editedTicks: bigint) {
+  const event: NotificationEvent = { kind: 'edit', verb: 'edit', object: activityId, actor: author, id: `edit:${activityId}:${version}`, ticks: editedTicks, source: activityId };
+  return { recipient, event };
 }

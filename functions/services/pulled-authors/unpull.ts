@@ -10,11 +10,11 @@ import { newestOriginals, removePulled } from '../../stores/feed-store.js';
 import { getProfile, setPulled } from '../../stores/follow-store.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
-import { pushFeedItems } from '../realtime/push.js';
+import { pushFeedItemsOf } from '../realtime/push.js';
 import { backfillLimit } from '../follow-copies/backfill.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { followerPage, UNPULL_PAGE } from '../follower-pages.js';
-import { noLongerLive } from '../live-originals.js';
+import { settleWritten } from '../live-originals.js';
 import { pullThresholds } from './thresholds.js';
 import { unpullJob } from './unpull-job.js';
 
@@ -28,12 +28,13 @@ export async function unpull(job: JobOf<typeof unpullJob>): Promise<void> {
   const originals = await newestOriginals(job.author, backfillLimit(), { tombstones: false });
   const { written, copies } = await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
   await forEachLimit(followers, 16, (f) => removePulled(f, job.author));
-  const deleted = await noLongerLive(job.author, originals.map((o) => rkOf(o.rk)));
-  await removeCopies(followers.flatMap((owner) => deleted.map((rk) => ({ owner, rk }))));
+  const live = new Set(copies.map((c) => c.source));
+  const groups = originals.filter((o) => live.has(o)).map((source) => ({ author: job.author, rk: rkOf(source.rk), source, owners: followers, written }));
+  const { gone, kept } = await settleWritten(groups); // deleted meanwhile: taken back; edited meanwhile: rewritten
+  await removeCopies(followers.flatMap((owner) => gone.map((g) => ({ owner, rk: g.rk }))));
   // The connected followers saw these posts already (merged at read, pushed when posted): the
   // copies replace them in place, so only the ones not deleted are announced — a client keeps one per id.
-  const gone = new Set(deleted);
-  await pushFeedItems(copies.filter((c) => !gone.has(rkOf(c.source.rk))), written);
+  await pushFeedItemsOf(kept.map((g) => ({ copies: g.owners.map((owner) => ({ owner, source: g.source })), seq: g.written })));
 }
 
 export const unpullRunner: JobRunner<typeof unpullJob> = { def: unpullJob, run: unpull };

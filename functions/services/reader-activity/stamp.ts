@@ -25,8 +25,8 @@ import { followeesPage, readGraphKeys, stampFollowerEntry } from '../../stores/f
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
-import { notLive } from '../live-originals.js';
-import { pushFeedItems } from '../realtime/push.js';
+import { settleWritten } from '../live-originals.js';
+import { pushFeedItemsOf } from '../realtime/push.js';
 import { homeFeedPolicy } from '../retention/policy.js';
 import { stampJob } from './stamp-job.js';
 import { activeWindowTicks } from './window.js';
@@ -40,7 +40,11 @@ export const REBUILD_MAX_PER_FOLLOWEE = 1000;
 
 const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : BigInt(t));
 
-/** Write back `followees`' posts since `since` to `reader`'s feed, then take back what the re-checks say is no longer wanted. */
+/**
+ * Write back `followees`' posts since `since` to `reader`'s feed, then take back what the re-checks
+ * say is no longer wanted (follows undone or muted, posts deleted) and bring edited ones to their
+ * version (live-originals.ts settleWritten, as a backfill does).
+ */
 async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
   const perFollowee = homeFeedPolicy().maxItems ?? REBUILD_MAX_PER_FOLLOWEE;
   const originals = (await Promise.all(followees.map((f) => originalsSince(f, since, perFollowee)))).flat();
@@ -48,11 +52,10 @@ async function rebuild(reader: string, followees: readonly string[], since: bigi
   const { written, copies } = await writeCopies(originals.map((source) => ({ owner: reader, source })));
   const edges = await readGraphKeys(followees.map((f) => followEdgeKey(reader, f)));
   const wanted = new Set(edges.map((e) => [String(e.sk), parseEdge(e)] as const).filter(([, e]) => e?.state === 'active' && !e.muted).map(([f]) => f));
-  const unwanted = copies.filter((c) => !wanted.has(String(c.source.actor)));
-  const deleted = await notLive(copies.filter((c) => wanted.has(String(c.source.actor))).map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), copy: c })));
-  const gone = new Set([...unwanted, ...deleted.map((d) => d.copy)]);
-  await removeCopies([...gone].map((c) => ({ owner: reader, rk: rkOf(c.source.rk) })));
-  await pushFeedItems(copies.filter((c) => !gone.has(c)), written);
+  const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
+  const { gone, kept } = await settleWritten(groups.filter((g) => wanted.has(g.author)));
+  await removeCopies([...groups.filter((g) => !wanted.has(g.author)), ...gone].map((g) => ({ owner: reader, rk: g.rk })));
+  await pushFeedItemsOf(kept.map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
 }
 
 /**

@@ -23,7 +23,7 @@ import { metrics } from '../../platform/metrics.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { managementClient, realtimeConfigured } from '../../platform/realtime-client.js';
 import { allConnections, connectionsOf, deleteConnection, followingAmong } from '../../stores/connection-store.js';
-import { feedItemMessage, feedRemoveMessage, notificationMessage, type RealtimeMessage } from './messages.js';
+import { feedItemMessage, feedRemoveMessage, feedUpdateMessage, notificationMessage, type RealtimeMessage } from './messages.js';
 
 /** Sends in flight per call (PostToConnection is one HTTPS request each). */
 const SEND_CONCURRENCY = 32;
@@ -97,6 +97,12 @@ export function pushFeedItemsOf(writes: readonly { copies: readonly { owner: str
   return pushToConnected(byUser(entries));
 }
 
+/** `feed.update` for copies just brought to an edited version (`seq`: the update's ticks). */
+export function pushFeedUpdates(owners: readonly string[], source: CopySource, seq: bigint): Promise<PushResult> {
+  const message = feedUpdateMessage(source, seq);
+  return pushToConnected(byUser(owners.map((owner) => [owner, message])));
+}
+
 /** `feed.remove` for copies just deleted (an absent one too: the client ignores an id it does not hold). */
 export function pushFeedRemovals(removals: readonly { owner: string; author: string; rk: bigint }[]): Promise<PushResult> {
   return pushToConnected(byUser(removals.map((r) => [r.owner, feedRemoveMessage(r.author, r.rk)])));
@@ -117,6 +123,8 @@ export async function pushToConnectedFollowers(author: string, message: Realtime
 }
 
 export const pushPulledPost = (author: string, source: CopySource, seq: bigint) => pushToConnectedFollowers(author, feedItemMessage(source, seq));
+
+export const pushPulledUpdate = (author: string, source: CopySource, seq: bigint) => pushToConnectedFollowers(author, feedUpdateMessage(source, seq));
 
 export const pushPulledRemoval = (author: string, rk: bigint) => pushToConnectedFollowers(author, feedRemoveMessage(author, rk));
 

@@ -2,10 +2,12 @@
  * A newest-first list of activities with the API's two paging directions: "Older" asks for the
  * page before the last item (`before=<lastRangeKey>`), "Newer" catches up above the first one
  * (`since=<items[0].rangeKey>`, repeated while pages come back full, as the README says).
- * The feed and timeline views share it; each passes the one call that reads its list.
+ * The feed and timeline views share it; each passes the one call that reads its list, and the
+ * one that edits (the user's own rows get an Edit button: edit-form.ts).
  */
 import type { Activity } from '@tickfeed/client';
 import { ago, busy, h, replace } from './dom.js';
+import { editControl, type SaveEdit } from './edit-form.js';
 import { hrefOf } from './links.js';
 
 export interface ActivityPage {
@@ -28,13 +30,15 @@ export interface ActivityList {
    * while older pages remain. Once per id; returns whether it is shown now.
    */
   insert(item: Activity): boolean;
+  /** Shows an edited item in its row, if shown at an older version (an id not shown is ignored). */
+  update(item: Activity): void;
   /** Takes an item away (an id not shown is ignored). */
   remove(id: string): void;
   /** What is shown: the newest and oldest range keys and the ids (a realtime catch-up's starting point). */
   shown(): { newest?: string; oldest?: string; ids: string[] };
 }
 
-export function activityList(opts: { user: string; limit: number; read: ReadPage; empty: string }): ActivityList {
+export function activityList(opts: { user: string; limit: number; read: ReadPage; empty: string; edit?: SaveEdit }): ActivityList {
   const { user, limit, read } = opts;
   const list = h('ol', { class: 'activities', 'data-testid': 'activities' });
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
@@ -44,12 +48,22 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
   let cursor: string | null = null; // lastRangeKey of the last page read
 
   const rows = () => [...list.children] as HTMLElement[];
+  const update = (item: Activity) => {
+    const row = rows().find((r) => r.dataset.id === item.id);
+    if (row && Number(row.dataset.version) < item.version) row.replaceWith(rowOf(item));
+  };
+  // The user's own rows can be edited; an edit shows in place (and again, harmlessly, when pushed).
+  const rowOf = (a: Activity): HTMLLIElement => {
+    const row = activityRow(a, user);
+    if (opts.edit && a.actor === user) row.append(editControl(a, opts.edit, update));
+    return row;
+  };
   const isShown = (id: string) => rows().some((r) => r.dataset.id === id);
 
   const show = (where: 'start' | 'end', all: Activity[]) => {
     // A live push may have shown some already.
     const items = all.filter((a) => !isShown(a.id));
-    const added = items.map((a) => activityRow(a, user));
+    const added = items.map(rowOf);
     if (where === 'start') list.prepend(...added);
     else list.append(...added);
     if (items.length && (where === 'start' || top === undefined)) top = items[0]!.rangeKey;
@@ -104,7 +118,7 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
     const rk = BigInt(item.rangeKey);
     const next = rows().find((r) => BigInt(r.dataset.rk!) > rk); // the first older item shown
     if (!next && cursor !== null) return false;
-    const row = activityRow(item, user);
+    const row = rowOf(item);
     if (next) list.insertBefore(row, next);
     else list.append(row);
     if (top === undefined || rk < BigInt(top)) top = item.rangeKey;
@@ -119,13 +133,13 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
 
   const element = h('section', { class: 'activity-list' }, h('div', { class: 'toolbar' }, newerButton), status, list, olderButton);
   olderButton.hidden = true;
-  return { element, reload, newer, insert, remove, shown };
+  return { element, reload, newer, insert, update, remove, shown };
 }
 
 function activityRow(a: Activity, user: string): HTMLLIElement {
   return h(
     'li',
-    { class: 'activity', 'data-id': a.id, 'data-rk': a.rangeKey },
+    { class: 'activity', 'data-id': a.id, 'data-rk': a.rangeKey, 'data-version': a.version },
     h(
       'div',
       { class: 'meta' },
@@ -135,6 +149,7 @@ function activityRow(a: Activity, user: string): HTMLLIElement {
       a.object ? h('span', { class: 'object' }, ` ${a.object}`) : null,
       ' · ',
       h('time', { datetime: a.time, title: a.time }, ago(a.time)),
+      a.editedAt ? h('span', { class: 'muted', title: a.editedAt, 'data-testid': 'edited' }, ' · edited') : null,
     ),
     a.content ? h('p', { class: 'content' }, a.content) : null,
   );

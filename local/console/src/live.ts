@@ -1,7 +1,7 @@
 /**
  * The console's realtime channel (docs/realtime.md): one `subscribe` of @tickfeed/client per page,
  * opened once the view has drawn. The unseen badge takes every `notification`; a view that shows
- * the home feed hands its list over (`showFeed`) and gets its `feed.item` / `feed.remove` pushes —
+ * the home feed hands its list over (`showFeed`) and gets its `feed.item` / `feed.update` / `feed.remove` pushes —
  * and the catch-up after every (re)connect starts from what that list shows, so nothing posted
  * while the page loaded or the socket was down is missed.
  */
@@ -10,6 +10,7 @@ import type { Session } from './session.js';
 
 export interface LiveFeed {
   insert(item: Activity): unknown;
+  update(item: Activity): unknown;
   remove(id: string): unknown;
   shown(): { newest?: string; oldest?: string; ids: readonly string[] };
   /** After a catch-up (e.g. to read a first page when nothing was shown to catch up from). */
@@ -43,6 +44,7 @@ export function createLive(): LiveChannel {
         oldest: shown?.oldest,
         seen: shown?.ids,
         onItem: (item) => feed?.insert(item),
+        onUpdate: (item) => feed?.update(item),
         onRemove: (id) => feed?.remove(id),
         onNotification: (counts) => {
           on.counts(counts);

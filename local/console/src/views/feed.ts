@@ -13,6 +13,7 @@ export const renderFeed: ViewRenderer = async ({ session, place, live }, root) =
   const list = activityList({
     user,
     limit: limitOf(place.params),
+    edit: (shown, content) => client.updateActivity(shown.id, { content }, { ifMatch: `"${shown.version}"` }),
     empty: 'Your feed is empty: post something, or follow someone.',
     read: (query) => dataOf('GET /feed', client.GET('/feed', { params: { query } })),
   });

@@ -1,0 +1,89 @@
+/**
+ * Edits — what an edit costs and how fast it reaches every copy. An author with 1,000 followers
+ * posts (the post's own 201 → last copy is timed as the fan-out scenario times it), then edits the
+ * post's content and an attribute (PATCH, the same size): the write units every handler spent on
+ * the edit — the original's update, the history entry, one conditional update per copy, and
+ * anything else — against the pricing minimum (each of those items written once, at its size:
+ * an UpdateItem is charged the larger of the item before and after), and 200 → the last copy at
+ * the new version beside the post's 201 → last copy.
+ */
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { historyKey } from '../../functions/model/activity-history.js';
+import { homeFeedKey } from '../../functions/model/feed-copy.js';
+import { timelineKey } from '../../functions/model/timeline-item.js';
+import type { BenchContext } from '../context.js';
+import { waitForCopies } from '../copies.js';
+import { itemSize, writeUnits } from '../dynamo-cost.js';
+import { attributes, authorWithFollowers, benchActivity, now, quiesce } from '../fixtures.js';
+import { atMost, type Figure, progress } from '../report.js';
+import { median, round } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'edits';
+const FOLLOWERS = 1000;
+const REPS = 3;
+
+/** The write units of one stored item, as it is now. */
+async function unitsOf(ctx: BenchContext, key: Record<string, unknown>): Promise<number> {
+  const { Item } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(key), ConsistentRead: true }));
+  if (!Item) throw new Error(`no item at ${JSON.stringify(attributes(key))}`);
+  return writeUnits(itemSize(Item));
+}
+
+export const edits: Scenario = {
+  id: 'edits',
+  title: `an edit at ${FOLLOWERS} followers: write units vs the pricing minimum; 200 → last copy beside the post's 201 → last copy`,
+  async run(ctx) {
+    const { author, followers } = await authorWithFollowers(ctx, FOLLOWERS);
+    const owners = [author, ...followers];
+    const postMs: number[] = [];
+    const editMs: number[] = [];
+    const ratios: number[] = [];
+    const spentNotes: string[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      progress(`  edits: run ${rep + 1}/${REPS}`);
+      await quiesce(ctx, 300);
+      const activity = benchActivity(3000 + rep);
+      const posted = await ctx.call('POST', '/activities', author, activity);
+      const t201 = now();
+      if (posted.status !== 201) throw new Error(`POST /activities: ${posted.status}`);
+      const rk = posted.body.rangeKey as string;
+      postMs.push((await waitForCopies(ctx, [{ rk, owners: followers }])).doneAt - t201);
+      await quiesce(ctx, 300);
+
+      const before = ctx.handlerCapacity.snapshot();
+      const patch = { content: activity.content.toUpperCase(), attributes: { score: activity.attributes.score + 1 } };
+      const edited = await ctx.call('PATCH', `/activities/${posted.body.id}`, author, patch);
+      const t200 = now();
+      if (edited.status !== 200 || edited.body.version !== 2) throw new Error(`PATCH /activities: ${edited.status}`);
+      editMs.push((await waitForCopies(ctx, [{ rk, owners, version: 2 }])).doneAt - t200);
+      await quiesce(ctx, 300);
+      const spent = ctx.handlerCapacity.since(before);
+
+      const copyUnits = await unitsOf(ctx, homeFeedKey(followers[0]!, BigInt(rk)));
+      const minimum = owners.length * copyUnits + (await unitsOf(ctx, timelineKey(author, BigInt(rk)))) + (await unitsOf(ctx, historyKey(posted.body.id, 1)));
+      ratios.push(spent.write / minimum);
+      spentNotes.push(`${round(spent.write, 1)} WCU of ${minimum} (${owners.length} copies × ${copyUnits} + original + history entry); calls ${JSON.stringify(spent.calls)}`);
+    }
+    const ratio = median(ratios);
+    return [
+      {
+        scenario: S,
+        metric: `write units per edit / pricing minimum (one per existing copy, the original, the history entry; ${REPS} edits, p50)`,
+        value: round(ratio, 3),
+        unit: '×',
+        ...atMost(ratio, 1.05),
+        note: spentNotes[Math.floor(spentNotes.length / 2)],
+      },
+      { scenario: S, metric: `200 → last of ${owners.length} copies at the new version (p50)`, value: round(median(editMs)), unit: 'ms' },
+      { scenario: S, metric: `beside it: the post's own 201 → last of ${FOLLOWERS} copies (p50)`, value: round(median(postMs)), unit: 'ms' },
+      {
+        scenario: S,
+        metric: 'edit 200 → last copy / post 201 → last copy',
+        value: round(median(editMs) / median(postMs)),
+        unit: '×',
+        note: 'an edit writes each copy with its own conditional UpdateItem (32 in flight per page); a post batches 25 copies per BatchWriteItem',
+      },
+    ] satisfies Figure[];
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * An edit meets the post's own fan-out, a new follower's backfill, a DELETE and redelivered jobs,
+ * on a stack of its own (handlers in this process, so writes can be held at a gate): whatever the
+ * order, every copy ends at the original's version, and no copy of a deleted post comes back.
+ */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, mustPost } from '../support/api.js';
+import { copyVersions, patchActivity, storedCopy, storedOriginal } from '../support/edits.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { holdCopiesOf, installCopyHold } from '../support/hold-copies.js';
+import { holdEditsAt, installEditHold } from '../support/hold-edits.js';
+import { uid } from '../support/ids.js';
+import { jobDone } from '../support/job-done.js';
+import { own, settled, sqs, stack, startOwnStack, stopOwnStack } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1 });
+  const handlerClients = await import('../../functions/platform/clients.js');
+  installCopyHold(handlerClients.dynamo);
+  installEditHold(handlerClients.dynamo);
+}, 120_000);
+
+afterAll(stopOwnStack);
+
+const allAt = async (owners: readonly string[], id: string, version: number) => (await copyVersions(owners, id, own)).every((v) => v === version);
+
+async function expectAllAt(owners: readonly string[], id: string, version: number, content: string) {
+  await eventually(() => allAt(owners, id, version), { what: `every copy at version ${version}`, timeoutMs: 60_000 });
+  await settled(); // nothing lands late
+  expect(new Set(await copyVersions(owners, id, own))).toEqual(new Set([version]));
+  expect((await storedCopy(owners.at(-1)!, id, own))!.content).toBe(content);
+}
+
+describe('an edit never leaves a stale or resurrected copy', () => {
+  it("racing the post's own fan-out: the page read v1, the edit's job passed before its writes", async () => {
+    const author = uid('racefan');
+    const followers = await seedFollowers(author, 40, { on: own });
+    const gate = holdCopiesOf(author);
+    const post = await mustPost(author, { verb: 'post', content: 'v1' }, own);
+    await gate.atGate; // the fan-out page read the original (v1) and its followers; its writes wait
+    const edited = jobDone('edit', (job) => job.rk === post.rangeKey);
+    expect((await patchActivity(post.id, { content: 'v2' }, { on: own, as: author })).status).toBe(200);
+    await edited; // updated the author's own copy; the followers had none yet
+    gate.open();
+    await expectAllAt([author, ...followers], post.id, 2, 'v2');
+  }, 90_000);
+
+  it("racing a new follower's backfill", async () => {
+    const author = uid('racebf');
+    const [sentinel] = await seedFollowers(author, 1, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'v1' }, own);
+    await eventually(async () => (await copyVersions([sentinel!], post.id, own))[0] === 1, { what: 'the fan-out to the sentinel', timeoutMs: 30_000 });
+    const reader = uid('racebf-r');
+    const gate = holdCopiesOf(author);
+    expect((await api('PUT', `/following/${author}`, { on: own, as: reader })).status).toBe(204);
+    await gate.atGate; // the backfill read the post at v1; its write waits
+    const edited = jobDone('edit', (job) => job.rk === post.rangeKey);
+    expect((await patchActivity(post.id, { content: 'v2' }, { on: own, as: author })).status).toBe(200);
+    await edited; // walked the reader (a follower now) before the backfill's copy existed
+    gate.open();
+    await expectAllAt([author, sentinel!, reader], post.id, 2, 'v2');
+  }, 90_000);
+
+  it('racing a DELETE: the edit job holds its updates while the retract passes', async () => {
+    const author = uid('racedel');
+    const followers = await seedFollowers(author, 30, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'v1' }, own);
+    await eventually(() => allAt([author, ...followers], post.id, 1), { what: 'the fan-out', timeoutMs: 30_000 });
+    const gate = holdEditsAt(post.rangeKey);
+    expect((await patchActivity(post.id, { content: 'v2' }, { on: own, as: author })).status).toBe(200);
+    await gate.atGate; // the edit job read the original (live, v2); its copy updates wait
+    const retracted = jobDone('retract', (job) => job.rk === post.rangeKey);
+    expect((await api('DELETE', `/activities/${post.id}`, { on: own, as: author })).status).toBe(204);
+    await retracted;
+    gate.open();
+    await settled();
+    expect(await copyVersions([author, ...followers], post.id, own)).toEqual([author, ...followers].map(() => 0));
+  }, 90_000);
+
+  it('redelivered fan-out pages and an older edit job redelivered after a newer one', async () => {
+    const author = uid('redeliver');
+    const followers = await seedFollowers(author, 20, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'v1' }, own);
+    await eventually(() => allAt([author, ...followers], post.id, 1), { what: 'the fan-out', timeoutMs: 30_000 });
+    expect((await patchActivity(post.id, { content: 'v2' }, { on: own, as: author })).status).toBe(200);
+    expect((await patchActivity(post.id, { content: 'v3' }, { on: own, as: author })).status).toBe(200);
+    await expectAllAt([author, ...followers], post.id, 3, 'v3');
+
+    // The post's first fan-out page again, its stream image the post as first written (v1) …
+    const image = { pk: { S: `t#${author}` }, rk: { N: post.rangeKey }, id: { S: post.id }, actor: { S: author }, verb: { S: 'post' }, content: { S: 'v1' }, time: { S: post.time } };
+    const send = (job: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify(job) }));
+    const fannedOut = jobDone('fanout', (job) => job.rk === post.rangeKey);
+    await send({ kind: 'fanout', author, rk: post.rangeKey, image });
+    await fannedOut;
+    // … and the first edit's job after the second's.
+    const edited = jobDone('edit', (job) => job.rk === post.rangeKey && job.version === 2);
+    await send({ kind: 'edit', author, rk: post.rangeKey, version: 2 });
+    await edited;
+    await expectAllAt([author, ...followers], post.id, 3, 'v3');
+    expect((await storedOriginal(post.id, own))!.content).toBe('v3');
+  }, 90_000);
+});
