@@ -15,6 +15,7 @@
  * every `since` page that reaches the top; `before` pages use what this function instance learned
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts).
+ * Pulled (hot) tags add one Query each, and one of the reader's controls (tags/pulled-tags.ts).
  * A verb-filtered page (`verbs`) pays for every item it reads to find its matches (up to
  * FILTERED_PAGE in stores/feed-store.ts) and may end short, with a cursor where it stopped.
  * Retention by age is part of the key condition (free); count and span are enforced by trims
@@ -28,6 +29,7 @@ import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
+import { pulledTagSources } from './tags/pulled-tags.js';
 
 export type { Page };
 
@@ -63,11 +65,17 @@ export async function readTimeline(userId: string, req: PageRequest, viewer: str
   return mergeSources([sourceOf(page.items, page.last, req.limit)], req);
 }
 
-const headCache = new Map<string, { pulled: readonly string[]; at: number }>();
+/** What a head says a read must merge: pulled authors' timelines and pulled tags' feeds (tags/pulled-tags.ts). */
+interface Pulled {
+  readonly pulled: readonly string[];
+  readonly tags: readonly string[];
+}
 
-function remember(owner: string, pulled: readonly string[]): void {
+const headCache = new Map<string, Pulled & { at: number }>();
+
+function remember(owner: string, head: Pulled): void {
   if (headCache.size > 10_000) headCache.clear(); // bounded memory; a miss only costs a parallel read
-  headCache.set(owner, { pulled, at: Date.now() });
+  headCache.set(owner, { pulled: head.pulled, tags: head.tags, at: Date.now() });
 }
 
 /** One page of `owner`'s home feed, merged with the pulled authors they follow. */
@@ -84,22 +92,26 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   ]);
   const headItem = page.items.find(isFeedHead);
   const items = headItem ? page.items.filter((i) => i !== headItem) : page.items;
-  let pulled: readonly string[];
+  let known: Pulled;
   if (headItem || head || firstPage) {
     // A first page always reaches rk 0: no head item there means no pulled authors.
-    pulled = headItem ? parseFeedHead(headItem).pulled : (head?.pulled ?? []);
-    remember(owner, pulled);
-  } else pulled = cached!.pulled;
+    known = headItem ? parseFeedHead(headItem) : (head ?? { pulled: [], tags: [] });
+    remember(owner, known);
+  } else known = cached!;
+  const { pulled } = known;
 
   const home = sourceOf(items, page.last, req.limit);
-  if (pulled.length === 0) return mergeSources([home], req);
+  if (pulled.length === 0 && known.tags.length === 0) return mergeSources([home], req);
   const authors = pulled.slice(0, MAX_PULLED_PER_READ);
   const timelineRange = rangeOf(req, bound, 1);
-  const others = await Promise.all(
-    authors.map(async (author) => {
-      const p = await runPage(timelinePageInput(author, timelineRange, req.verbs));
-      return sourceOf(p.items, p.last, req.limit);
-    }),
-  );
-  return mergeSources([home, ...others], req);
+  const [others, tagged] = await Promise.all([
+    Promise.all(
+      authors.map(async (author) => {
+        const p = await runPage(timelinePageInput(author, timelineRange, req.verbs));
+        return sourceOf(p.items, p.last, req.limit);
+      }),
+    ),
+    pulledTagSources(owner, known.tags.slice(0, MAX_PULLED_PER_READ), timelineRange, req.limit, req.verbs),
+  ]);
+  return mergeSources([home, ...others, ...tagged], req);
 }

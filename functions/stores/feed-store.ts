@@ -378,6 +378,22 @@ export const addPulledUpdate = (owner: string, author: string) => ({
   ExpressionAttributeValues: { ':a': new Set([author]) },
 });
 
+/** The update that adds the tag `key` to `owner`'s pulled tags (a pull follow of a tag: services/tags/). */
+export const addPulledTagUpdate = (owner: string, key: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'ADD tags :t',
+  ExpressionAttributeValues: { ':t': new Set([key]) },
+});
+
+/** The update that removes the tag `key` from `owner`'s pulled tags. */
+export const removePulledTagUpdate = (owner: string, key: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'DELETE tags :t',
+  ExpressionAttributeValues: { ':t': new Set([key]) },
+});
+
 /** The update that removes `author` from `owner`'s pulled set. */
 export const removePulledUpdate = (owner: string, author: string) => ({
   TableName: feed(),

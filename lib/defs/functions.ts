@@ -122,8 +122,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // (ConditionCheckItem); a follow first reads the mute, the erase mark and the follower-count
     // shard it adds to (pulled) in one BatchGetItem. A follow asks whether the followee ever posted
     // (feed Query, Limit 1) to skip a backfill that would copy nothing.
+    // Tag follows: one transaction (graph Put/Update/Delete; the head's pulled tags, feed UpdateItem).
     tables: { ...RATE_LIMITED, graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
-    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
+    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup, tagCleanup; the follow notification; pull/unpull and the settle cleanups
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/runners.ts).
@@ -140,7 +141,14 @@ export const functions: Record<FunctionId, FunctionDef> = {
     sendsTo: ['fanout', 'followup', 'notify', 'maintenance'],
     // Pushes (services/realtime): the connections (graph Query), a pulled author's connected
     // followers' edges (graph BatchGetItem), a dead connection's item (graph DeleteItem).
-    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'] },
+    // tagFanout: tag-feed entries (feed BatchWriteItem), tag followers and the author's controls
+    // (graph Query), trend markers and counters (stats PutItem/UpdateItem in a transaction, GetItem),
+    // the top list (stats GetItem, PutItem).
+    tables: {
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+      graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'],
+      stats: ['GetItem', 'PutItem', 'UpdateItem'],
+    },
     config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
     realtime: { pushes: true },
   }),
@@ -151,7 +159,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * (UpdateItem), deleteGoneEdge's transaction (DeleteItem, UpdateItem).
    */
   followupWorker: laneWorkerDef('followup', {
-    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
+    // tagRetract, tagCleanup: follow edges and tag follows (graph BatchGetItem, Query), tag entries (feed Query, BatchWriteItem).
+    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
     config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
     realtime: { pushes: true },
   }),
@@ -239,8 +248,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/feed-read.ts',
     ...http,
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
-    // counters (feed) and the caller's reactions (graph), one BatchGetItem each.
-    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem'] },
+    // counters (feed) and the caller's reactions (graph), one BatchGetItem each. Tags: the reader's
+    // control partition (graph Query), the trending top list (stats GetItem).
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
     sendsTo: [],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
   },

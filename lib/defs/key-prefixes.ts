@@ -12,4 +12,6 @@ export const feedPartitionPrefix = {
   comments: 'c#',
   /** An activity's reaction counter. */
   counter: 'x#',
+  /** A hashtag's feed (entries of the posts that carry it). */
+  tag: 'g#',
 } as const;

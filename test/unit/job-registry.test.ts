@@ -30,6 +30,10 @@ const queuedBefore: Record<JobKind, string[]> = {
   purge: ['{"kind":"purge","author":"alice","rk":"12"}'],
   erase: ['{"kind":"erase","user":"alice","phase":"mark"}', '{"kind":"erase","user":"alice","phase":"feed"}'],
   migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
+  // New with hashtags (after the registry): the bodies this release sends.
+  tagFanout: ['{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}}}', '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}},"cursor":"bob"}'],
+  tagRetract: ['{"kind":"tagRetract","author":"alice","rk":"12","tag":"café"}', '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café","keptTags":["tea"]}'],
+  tagCleanup: ['{"kind":"tagCleanup","user":"bob","tag":"café","followedAt":"17"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -45,6 +49,9 @@ const laneBefore: Record<JobKind, string> = {
   pull: 'maintenance',
   unpull: 'maintenance',
   migrate: 'maintenance',
+  tagFanout: 'fanout',
+  tagRetract: 'followup',
+  tagCleanup: 'followup',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

@@ -143,6 +143,7 @@ describe('activities on the wire', () => {
       attributes: { n: 2.5, s: 'v', b: false },
       foreignId: null,
       to: null,
+      tags: null,
       time: postedAt,
       rangeKey: rk.toString(),
     });

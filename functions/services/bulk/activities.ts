@@ -5,8 +5,8 @@
  * the server's clock, so the batch keeps its order there; a `time` in the past stays the
  * activity's own time (what rollups count), as a post's does.
  *
- * What would refuse one activity is checked for all before any is posted (a time too far ahead, a
- * foreignId naming a deleted activity), so a 4xx writes nothing. A foreignId posted before answers
+ * What would refuse one activity is checked for all before any is posted (a time too far ahead, more
+ * than MAX_TAGS tags, a foreignId naming a deleted activity), so a 4xx writes nothing. A foreignId posted before answers
  * 200 with the original; without foreignIds, a retried batch posts its activities again.
  */
 import { ConflictError, ValidationError } from '../../model/errors.js';
@@ -15,6 +15,7 @@ import { nowTicks, ticksFromIso } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { getOriginal, markedOriginal } from '../../stores/feed-store.js';
 import { FUTURE_TOLERANCE_MS, postActivity } from '../posting.js';
+import { tagsOfPost } from '../tags/post-tags.js';
 
 export interface ImportedActivity {
   readonly actor: string;
@@ -24,6 +25,7 @@ export interface ImportedActivity {
   readonly attributes?: Record<string, string | number | boolean>;
   readonly foreignId?: string;
   readonly time?: string;
+  readonly tags?: readonly string[];
 }
 
 export interface ImportActivitiesResult {
@@ -41,6 +43,7 @@ export async function importActivities(caller: string, activities: readonly Impo
 }
 
 async function assertPostable(activities: readonly ImportedActivity[]): Promise<void> {
+  activities.forEach((a, i) => tagsOfPost(a, `body.activities.${i}`)); // 400 beyond MAX_TAGS, before any post
   const latest = nowTicks() + BigInt(FUTURE_TOLERANCE_MS) * 1_000_000n;
   const ahead = activities.flatMap((a, i) => (a.time !== undefined && ticksFromIso(a.time)! > latest ? [i] : []));
   if (ahead.length) {

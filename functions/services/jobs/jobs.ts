@@ -16,10 +16,11 @@ import { migrateJob } from '../migrations/migrate-job.js';
 import { notifyJob } from '../notifications/notify-job.js';
 import { pullJob } from '../pulled-authors/pull-job.js';
 import { unpullJob } from '../pulled-authors/unpull-job.js';
+import { tagCleanupJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './errors.js';
 
-export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob] as const;
+export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, tagFanoutJob, tagRetractJob, tagCleanupJob] as const;
 
 type JobDefs = (typeof jobDefs)[number];
 export type JobKind = JobDefs['kind'];

@@ -1,0 +1,59 @@
+/**
+ * tagFanout job: a tagged post into one tag (one job per tag, from the outbox's INSERT). First page:
+ * the tag-feed entry and the trend count (trending.ts). Every page: copies into one page of the
+ * tag's push followers' home feeds — not the author's (the post's own fan-out writes theirs), not
+ * followers the author's controls shield (hidden.ts: who muted or blocked the author, or whom the
+ * author blocked). A copy has the post's rk, the key an author's fan-out and every other tag's use:
+ * a post reaching a feed by two roads is one item, and a redelivered page rewrites the same keys.
+ *
+ * Delete-safety is fanout.ts's: checked before (a deleted post writes nothing) and re-checked after
+ * the writes (copies and entry written after the DELETE's mark are taken back); a redelivered page
+ * whose post is gone takes back what an earlier attempt may have written. Strongly consistent reads
+ * make the two orders exhaustive.
+ *
+ * Cost per post and tag: the entry (1 write), the trend count (trending.ts), and per push follower
+ * one copy write; reads: one check before and one after, one follower page and one control-partition
+ * Query per page of FOLLOWER_PAGE followers.
+ */
+import { ticksOfRangeKey } from '../../model/range-key.js';
+import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
+import { deleteTagEntries, putTagEntries } from '../../stores/tag-store.js';
+import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import type { JobOf, JobRunner } from '../jobs/define.js';
+import { liveWithOwnCopies, notLive } from '../live-originals.js';
+import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
+import { shieldedFrom } from './hidden.js';
+import { tagFanoutJob } from './tag-jobs.js';
+import { countTrend } from './trending.js';
+
+type TagFanoutJob = JobOf<typeof tagFanoutJob>;
+
+/** Take back what this page may have written: its followers' copies, and on the first page the entry. */
+async function takeBack(job: TagFanoutJob, rk: bigint, owners: readonly string[]): Promise<void> {
+  await Promise.all([removeCopies(owners.map((owner) => ({ owner, rk }))), job.cursor ? undefined : deleteTagEntries([{ tag: job.tag, rk }])]);
+}
+
+export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise<void> {
+  const rk = BigInt(job.rk);
+  const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false }]);
+  if (!check!.live) {
+    if (redelivered) await takeBack(job, rk, await tagFollowersAt(job));
+    return;
+  }
+  const fields = itemOfImage(job.image as StreamImage);
+  const source = { ...fields, rk };
+  if (!job.cursor) {
+    await putTagEntries([{ source, tag: job.tag }]);
+    await countTrend(job.author, job.tag, fields.tags, ticksOfRangeKey(rk));
+  }
+  const [followers, shielded] = await Promise.all([tagFollowerPage(job), shieldedFrom(job.author)]);
+  const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
+  await writeCopies(owners.map((owner) => ({ owner, source })));
+  if ((await notLive([{ author: job.author, rk }])).length) await takeBack(job, rk, owners);
+}
+
+export const tagFanoutRunner: JobRunner<typeof tagFanoutJob> = {
+  def: tagFanoutJob,
+  run: (job) => tagFanout(job),
+  runBatch: (jobs, redelivered) => jobs.map((job, i) => tagFanout(job, redelivered[i] === true)),
+};

@@ -1,0 +1,17 @@
+/**
+ * The tags a post carries (model/tags.ts): checked before anything is written, so 11 tags are a
+ * 400 that leaves no trace.
+ */
+import { ValidationError } from '../../model/errors.js';
+import { MAX_TAGS, parseTag, tagsOf } from '../../model/tags.js';
+
+/** A post's tags as stored (as first written), or a 400 naming `field` (e.g. `body`, `body.activities.3`). */
+export function tagsOfPost(input: { readonly content?: string; readonly tags?: readonly string[] }, field = 'body'): string[] {
+  const bad = (input.tags ?? []).findIndex((t) => parseTag(t) === undefined);
+  if (bad >= 0) throw new ValidationError('Not a tag.', [{ field: `${field}.tags.${bad}`, message: 'letters, digits and _ (not digits only), at most 100, with or without a leading #' }]);
+  const tags = tagsOf(input.content, input.tags);
+  if (tags.length > MAX_TAGS) {
+    throw new ValidationError('Too many tags.', [{ field: `${field}.tags`, message: `at most ${MAX_TAGS} distinct tags, counting the #hashtags of content (found ${tags.length})` }]);
+  }
+  return tags;
+}
