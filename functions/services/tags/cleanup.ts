@@ -40,7 +40,8 @@ async function followedTags(user: string): Promise<Set<string>> {
 export async function tagCleanup(job: JobOf<typeof tagCleanupJob>): Promise<void> {
   if (await getTagFollow(job.user, job.tag)) return; // followed again: keep the feed as it is
   const others = await followedTags(job.user);
-  const oldest = rangeKeyOf(BigInt(job.followedAt) - BigInt(FANOUT_SLACK_MS) * 1_000_000n, 0n); // posted before: rk above
+  const since = BigInt(job.followedAt) - BigInt(FANOUT_SLACK_MS) * 1_000_000n;
+  const oldest = rangeKeyOf(since > 0n ? since : 0n, 0n); // posted before: rk above
   let after: bigint | undefined;
   let read = 0;
   while (read < CLEANUP_LIMIT) {
