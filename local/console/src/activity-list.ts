@@ -137,5 +137,8 @@ function activityRow(a: Activity, user: string): HTMLLIElement {
       h('time', { datetime: a.time, title: a.time }, ago(a.time)),
     ),
     a.content ? h('p', { class: 'content' }, a.content) : null,
+    a.tags?.length
+      ? h('p', { class: 'tags' }, ...a.tags.flatMap((tag) => [h('a', { href: hrefOf({ user, view: 'tags', params: { tag } }) }, `#${tag}`), ' ']))
+      : null,
   );
 }
