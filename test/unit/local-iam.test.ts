@@ -37,7 +37,7 @@ describe('local IAM: DynamoDB', () => {
     expect(() => checkDynamoCall('feedRead', 'GetItemCommand', { TableName: 'local-feed' }, env)).not.toThrow();
     expect(() => checkDynamoCall('feedRead', 'ScanCommand', { TableName: 'local-feed' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('feedRead', 'PutItemCommand', { TableName: 'local-feed' }, env)).toThrow(denied);
-    expect(() => checkDynamoCall('feedRead', 'QueryCommand', { TableName: 'local-graph' }, env)).toThrow(denied);
+    expect(() => checkDynamoCall('feedRead', 'QueryCommand', { TableName: 'local-stats' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('feedRead', 'QueryCommand', { TableName: 'local-feed', IndexName: 'byAuthor' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('health', 'GetItemCommand', { TableName: 'local-graph' }, env)).toThrow(denied);
   });
