@@ -16,6 +16,7 @@ import { tagKeysOf } from '../../model/tags.js';
 import { standingControls } from '../../stores/controls-store.js';
 import { getTagFollow, tagEntryKeys, tagFollowsPage } from '../../stores/tag-store.js';
 import { removeCopies } from '../home-feed-copies.js';
+import { pushFeedRemovals } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { tagCleanupJob } from './tag-jobs.js';
 
@@ -50,7 +51,9 @@ export async function tagCleanup(job: JobOf<typeof tagCleanupJob>): Promise<void
     read += page.items.length;
     const candidates = inRange.filter((e) => e.actor !== job.user && !tagKeysOf(e.tags).some((k) => k !== job.tag && others.has(k)));
     const { following } = await standingControls([], { follower: job.user, followees: [...new Set(candidates.map((e) => e.actor))] });
-    await removeCopies(candidates.filter((e) => !following.has(e.actor)).map((e) => ({ owner: job.user, rk: e.rk })));
+    const gone = candidates.filter((e) => !following.has(e.actor));
+    await removeCopies(gone.map((e) => ({ owner: job.user, rk: e.rk })));
+    await pushFeedRemovals(gone.map((e) => ({ owner: job.user, author: e.actor, rk: e.rk })));
     if (page.last === undefined || inRange.length < page.items.length) break;
     after = page.last;
   }

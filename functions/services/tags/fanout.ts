@@ -19,6 +19,7 @@ import { ticksOfRangeKey } from '../../model/range-key.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { deleteTagEntries, putTagEntries } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { pushFeedItems } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies, notLive } from '../live-originals.js';
 import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
@@ -48,8 +49,11 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   }
   const [followers, shielded] = await Promise.all([tagFollowerPage(job), shieldedFrom(job.author)]);
   const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
-  await writeCopies(owners.map((owner) => ({ owner, source })));
-  if ((await notLive([{ author: job.author, rk }])).length) await takeBack(job, rk, owners);
+  const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));
+  if ((await notLive([{ author: job.author, rk }])).length) return takeBack(job, rk, owners);
+  // After the re-check, as fanout.ts does: a copy about to be taken back is not announced. A reader
+  // reached by two roads may hear of the post twice; a client keeps one item per id.
+  await pushFeedItems(copies, written);
 }
 
 export const tagFanoutRunner: JobRunner<typeof tagFanoutJob> = {

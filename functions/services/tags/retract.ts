@@ -11,6 +11,7 @@ import { tagFollowKey, userOfTagFollowPk } from '../../model/tag-items.js';
 import { readGraphKeys } from '../../stores/follow-store.js';
 import { deleteTagEntries } from '../../stores/tag-store.js';
 import { removeCopies } from '../home-feed-copies.js';
+import { pushFeedRemovals } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { tagFollowerPage } from './follower-pages.js';
 import { tagRetractJob } from './tag-jobs.js';
@@ -35,7 +36,9 @@ export async function tagRetract(job: TagRetractJob): Promise<void> {
   if (!job.cursor) await deleteTagEntries([{ tag: job.tag, rk }]);
   const followers = (await tagFollowerPage(job)).filter((f) => f !== job.author);
   const kept = job.keptTags ? await reachedOtherwise(job, followers, job.keptTags) : new Set<string>();
-  await removeCopies(followers.filter((f) => !kept.has(f)).map((owner) => ({ owner, rk })));
+  const owners = followers.filter((f) => !kept.has(f));
+  await removeCopies(owners.map((owner) => ({ owner, rk })));
+  await pushFeedRemovals(owners.map((owner) => ({ owner, author: job.author, rk })));
 }
 
 export const tagRetractRunner: JobRunner<typeof tagRetractJob> = { def: tagRetractJob, run: tagRetract };
