@@ -790,6 +790,10 @@ export interface components {
                 /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
                 userId: string | null;
             }[];
+            /** @description The tags they follow, as they wrote them. */
+            followedTags: {
+                tag: string;
+            }[];
             /** @description First part only. */
             activityWindow: {
                 buckets: {

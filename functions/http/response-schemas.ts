@@ -207,6 +207,7 @@ export const exportPartSchema = z
     notifications: z.array(notificationGroupSchema),
     mutes: z.array(controlEntry),
     blocks: z.array(controlEntry),
+    followedTags: z.array(z.object({ tag: z.string() })).describe('The tags they follow, as they wrote them.'),
     activityWindow: z
       .object({ buckets: z.array(z.object({ start: isoInstant, count: int })), total: int, segment: z.enum(['power', 'casual', 'inactive']) })
       .nullable()
