@@ -1,6 +1,6 @@
 /**
  * Trending tags, counted by distinct authors per clock bucket (pure). Stats table:
- *   `trendm#<bucket>#<tag>` / `<author>`   marker: the author used the tag in the bucket (written
+ *   `trendm#<bucket>#<tag>` / `<hash(author)>` marker: the author used the tag in the bucket (written
  *                                          once: attribute_not_exists), `expiresAt`
  *   `trendc#<tag>` / `<bucket>`            counter: `n` distinct authors, `tag` as first written
  *                                          there; bumped in the marker's transaction, so only a
@@ -10,6 +10,8 @@
  * Buckets: `h<YYYY-MM-DDTHH>` (a UTC hour: window=1h) and `d<YYYY-MM-DD>` (a UTC day: window=24h).
  * Reading a window is one GetItem of its top list.
  */
+
+import { shortHash } from './short-hash.js';
 
 export type TrendWindow = '1h' | '24h';
 export const TREND_WINDOWS: readonly TrendWindow[] = ['1h', '24h'];
@@ -30,7 +32,8 @@ export function trendBucket(window: TrendWindow, ms: number): { bucket: string; 
   return { bucket: `d${iso.slice(0, 10)}`, from, endsMs: Date.parse(from) + 86_400_000 };
 }
 
-export const trendMarkerKey = (bucket: string, tag: string, author: string) => ({ pk: `trendm#${bucket}#${tag}`, sk: author });
+/** The author as a hash: an erase need not find these (they expire with their period). */
+export const trendMarkerKey = (bucket: string, tag: string, author: string) => ({ pk: `trendm#${bucket}#${tag}`, sk: shortHash(author) });
 export const trendCounterKey = (tag: string, bucket: string) => ({ pk: `trendc#${tag}`, sk: bucket });
 export const trendTopKey = (bucket: string) => ({ pk: `trendtop#${bucket}`, sk: 'top' });
 

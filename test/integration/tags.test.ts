@@ -83,7 +83,9 @@ describe('a followed tag', () => {
     await followTag(tagOnly, t1);
     await followTag(tagOnly, t1); // idempotent
     expect((await api('PUT', `/following/${author}`, { as: both })).status).toBe(204);
-    expect((await api('GET', '/me/tags', { as: both })).body).toEqual({ items: [{ tag: t1 }, { tag: t2 }].sort((a, b) => (a.tag < b.tag ? -1 : 1)), next: null });
+    const followed = [{ tag: t1 }, { tag: t2 }].sort((a, b) => (a.tag < b.tag ? -1 : 1));
+    expect((await api('GET', '/me/tags', { as: both })).body).toEqual({ items: followed, next: null });
+    expect((await api('GET', '/me/export', { as: both })).body.followedTags).toEqual(followed);
 
     const post = await mustPost(author, { verb: 'post', content: `hello #${t1} #${t2}` });
     await eventually(async () => (await homeIds(tagOnly)).includes(post.id) && (await homeIds(both)).includes(post.id));

@@ -25,7 +25,7 @@ import { hiddenAuthorsOf, without } from './hidden.js';
 /** One page of the tag `key`'s feed as `reader` may see it. */
 export async function readTagFeed(reader: string, key: string, req: PageRequest): Promise<Page> {
   const range = rangeOf(req, ageBound(nowTicks(), timelinePolicy().ttlMs), 1);
-  const [page, hidden] = await Promise.all([runPage(tagFeedPageInput(key, range)), hiddenAuthorsOf(reader)]);
+  const [page, hidden] = await Promise.all([runPage(tagFeedPageInput(key, range, req.verbs)), hiddenAuthorsOf(reader)]);
   const source = sourceOf(page.items, page.last, req.limit);
   // A frontier from a full page is the last kept item: with items dropped, the next page starts there anyway.
   return mergeSources([without(source, hidden)], req);
