@@ -1,13 +1,14 @@
 /**
  * Hashtags end to end on the shared stack (FANOUT_PULL_THRESHOLD = 50): a tagged post in its tag's
  * feed and, exactly once, in a tag follower's home feed — also by a second road (its author followed,
- * two followed tags) and under redelivery of the tag fan-out; an unfollow that keeps what another
+ * two followed tags) and under redelivery of the tag fan-out; an edit that moves a post between tags
+ * (retag); an unfollow that keeps what another
  * road brought; mutes and blocks in tag feeds and the tag fan-out; delete and erase leaving no entry;
  * a hot tag merged at read time; 11 tags refused with nothing written; trending by distinct authors,
  * exact after redeliveries. Background work is waited for by its effect (`eventually`); the
  * redeliveries run the job's code in this process with the job body the outbox sends.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../functions/model/activity.js';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
@@ -21,6 +22,7 @@ import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
 import type { Job } from '../../functions/services/jobs/jobs.js';
 import { tagCleanup } from '../../functions/services/tags/cleanup.js';
 import { tagFanout } from '../../functions/services/tags/fanout.js';
+import { retag } from '../../functions/services/tags/retag.js';
 import { countTrend } from '../../functions/services/tags/trending.js';
 import { countTrendUse } from '../../functions/stores/tag-store.js';
 import { forEachLimit } from '../../functions/platform/pool.js';
@@ -132,6 +134,31 @@ describe('a followed tag', () => {
     await eventually(async () => (await homeIds(fans[0]!)).includes(post.id), { what: 'a push follower got the copy' });
     expect(count(await homeIds(late), post.id)).toBe(1); // merged from the tag's feed
     expect(await feedRks(late)).not.toContain(post.rangeKey); // never copied
+  }, 60_000);
+});
+
+describe('an edit that changes the tags (retag)', () => {
+  it('moves the post: out of the tag it left and its followers\' feeds, unless another road brings it; into the tag it joined', async () => {
+    const [author, oldOnly, newOnly, viaAuthor] = [uid('author'), uid('oldonly'), uid('newonly'), uid('viaauthor')];
+    const [before, after] = [freshTag('before'), freshTag('after')];
+    await followTag(oldOnly, before);
+    await followTag(viaAuthor, before);
+    await followTag(newOnly, after);
+    expect((await api('PUT', `/following/${author}`, { as: viaAuthor })).status).toBe(204);
+    const post = await mustPost(author, { verb: 'post', content: `#${before} hi` });
+    await eventually(async () => (await homeIds(oldOnly)).includes(post.id) && (await homeIds(viaAuthor)).includes(post.id));
+
+    // The edit as the edits feature stores it (same rk, new content and tags), then its retag.
+    const key = timelineKey(author, BigInt(post.rangeKey));
+    const { Attributes } = await doc.send(
+      new UpdateCommand({ TableName: stack.tableNames.feed, Key: key, UpdateExpression: 'SET content = :c, tags = :t', ExpressionAttributeValues: { ':c': `#${after} hi`, ':t': [after] }, ReturnValues: 'ALL_NEW' }),
+    );
+    await retag({ ...Attributes!, rk: BigInt(post.rangeKey), actor: author }, [before], [after]);
+
+    expect(await tagIds(oldOnly, before)).not.toContain(post.id); // at once
+    await eventually(async () => (await homeIds(newOnly)).includes(post.id) && !(await homeIds(oldOnly)).includes(post.id), { what: 'the post moved' });
+    expect(await tagIds(oldOnly, after)).toContain(post.id);
+    expect(await homeIds(viaAuthor)).toContain(post.id); // its author is followed: it stays
   }, 60_000);
 });
 

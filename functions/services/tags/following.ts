@@ -8,7 +8,8 @@
  * (as Mastodon's tag follows): the home feed shows the tag's posts from then on.
  *
  * An unfollow of a push follow starts the cleanup (cleanup.ts) at once and again after
- * CONTROL_SETTLE; a pull follow had no copies, and leaving the head ends the merge.
+ * CONTROL_SETTLE (queued first: unfollowTagKey); a pull follow had no copies, and leaving the head
+ * ends the merge.
  */
 import { setting } from '../../../lib/defs/config.js';
 import { type TagFollow } from '../../model/tag-items.js';
@@ -43,20 +44,25 @@ export async function unfollowTag(user: string, text: string): Promise<void> {
   await unfollowTagKey(user, tagOfPath(text).key);
 }
 
-/** Unfollow by key (an erase too: `cleanup` false, its feed is going anyway). */
+/**
+ * Unfollow by key (an erase too: `cleanup` false, its feed is going anyway). The settle run of the
+ * cleanup is queued before the follow goes, so a crash right after the transaction loses nothing (a
+ * repeat finds no follow); had the transaction not happened, that run finds the follow and does
+ * nothing.
+ */
 export async function unfollowTagKey(user: string, key: string, opts: { cleanup: boolean } = { cleanup: true }): Promise<void> {
-  const left = await retrying(`unfollow tag ${key}`, RETRY.request, async (): Promise<TagFollow | undefined | typeof AGAIN> => {
-    const follow = await getTagFollow(user, key);
+  const first = await getTagFollow(user, key);
+  if (!first) return;
+  const cleanupOf = (f: TagFollow) => ({ kind: 'tagCleanup' as const, user, tag: key, followedAt: String(f.followedAt) });
+  const cleans = opts.cleanup && first.mode === 'push';
+  if (cleans) await enqueueJob(cleanupOf(first), controlSettleSeconds());
+  const left = await retrying(`unfollow tag ${key}`, RETRY.request, async (attempt): Promise<TagFollow | undefined | typeof AGAIN> => {
+    const follow = attempt === 1 ? first : await getTagFollow(user, key);
     if (!follow) return undefined;
     const out = await unfollowTagTx(user, follow);
     return out === 'done' ? follow : out === 'gone' ? undefined : AGAIN;
   });
-  // A repeat after a crash here finds no follow and queues nothing: the copies stay until the feed's
-  // retention takes them (a follower who unfollowed sees at most what the tag had brought).
-  if (!left || left.mode !== 'push' || !opts.cleanup) return;
-  const job = { kind: 'tagCleanup' as const, user, tag: key, followedAt: String(left.followedAt) };
-  await enqueueJob(job);
-  await enqueueJob(job, controlSettleSeconds());
+  if (left && cleans) await enqueueJob(cleanupOf(left));
 }
 
 /** The tags `user` follows, by tag key, each as they wrote it: `{ items: [{ tag }], next }`. */
