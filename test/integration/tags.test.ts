@@ -2,8 +2,7 @@
  * Hashtags end to end on the shared stack (FANOUT_PULL_THRESHOLD = 50): a tagged post in its tag's
  * feed and, exactly once, in a tag follower's home feed — also by a second road (its author followed,
  * two followed tags) and under redelivery of the tag fan-out; an edit that moves a post between tags
- * (retag); an unfollow that keeps what another
- * road brought; mutes and blocks in tag feeds and the tag fan-out; delete and erase leaving no entry;
+ * (retag); an unfollow that keeps what another road brought; mutes and blocks in tag feeds and the tag fan-out; delete and erase leaving no entry;
  * a hot tag merged at read time; 11 tags refused with nothing written; trending by distinct authors,
  * exact after redeliveries. Background work is waited for by its effect (`eventually`); the
  * redeliveries run the job's code in this process with the job body the outbox sends.
