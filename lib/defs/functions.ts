@@ -149,7 +149,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'Query', 'BatchGetItem', 'DeleteItem'],
       stats: ['GetItem', 'PutItem', 'UpdateItem'],
     },
-    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE'],
+    // TIMELINE_TTL: a tag-feed entry expires with its original.
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'TIMELINE_TTL'],
     realtime: { pushes: true },
   }),
   /**

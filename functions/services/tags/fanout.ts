@@ -20,6 +20,8 @@ import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { deleteTagEntries, putTagEntries } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItems } from '../realtime/push.js';
+import { expiresAtFor } from '../retention/bounds.js';
+import { timelinePolicy } from '../retention/policy.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies, notLive } from '../live-originals.js';
 import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
@@ -44,7 +46,8 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   const fields = itemOfImage(job.image as StreamImage);
   const source = { ...fields, rk };
   if (!job.cursor) {
-    await putTagEntries([{ source, tag: job.tag }]);
+    // The entry expires with its original (TIMELINE_TTL from the post's instant; the stream image carries no expiresAt).
+    await putTagEntries([{ source: { ...source, expiresAt: expiresAtFor(ticksOfRangeKey(rk), timelinePolicy().ttlMs) }, tag: job.tag }]);
     await countTrend(job.author, job.tag, fields.tags, ticksOfRangeKey(rk));
   }
   const [followers, shielded] = await Promise.all([tagFollowerPage(job), shieldedFrom(job.author)]);
