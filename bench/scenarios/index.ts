@@ -8,6 +8,7 @@ import { realtime } from './realtime.js';
 import { rollups } from './rollups.js';
 import { social } from './social.js';
 import { steadyLoad } from './steady-load.js';
+import { tags } from './tags.js';
 import { follows } from './follows.js';
 import { workload } from './workload.js';
 
@@ -19,4 +20,4 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, activity, realtime, bundles, limits, migrate, edits];
+export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, activity, realtime, bundles, limits, migrate, edits, tags];

@@ -9,6 +9,8 @@ export type NotificationGroup = components['schemas']['NotificationGroup'];
 export type AggregatedGroup = components['schemas']['AggregatedGroup'];
 export type ActivityPatch = components['schemas']['ActivityPatch'];
 export type ActivityVersion = components['schemas']['ActivityVersion'];
+/** `GET /tags/trending`: the tags most distinct authors used in the current UTC hour or day. */
+export type TrendingTags = components['schemas']['TrendingTags'];
 
 /** A bearer token, or a function returning the current one: called before every request. */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -28,6 +30,7 @@ type ItemOf<Get extends { responses: { 200: { content: { 'application/json': { i
 /** Page size, and `before` to resume after a cursor. `since` is left out: it pages newer, not older. */
 export type FeedItemsQuery = Omit<QueryOf<paths['/feed']['get']>, 'since'>;
 export type TimelineItemsQuery = Omit<QueryOf<paths['/users/{userId}/activities']['get']>, 'since'>;
+export type TagItemsQuery = Omit<QueryOf<paths['/tags/{tag}/activities']['get']>, 'since'>;
 /** Page size, and `before` (a page's `lastRangeKey`) to resume after it. */
 export type AggregatedFeedQuery = QueryOf<paths['/feed/aggregated']['get']>;
 /**
@@ -38,6 +41,8 @@ export type ListQuery = QueryOf<paths['/mutes']['get']>;
 export type FollowListEntry = ItemOf<paths['/users/{userId}/followers']['get']>;
 /** A muted or blocked user; `userId` null: one who was erased. */
 export type UserListEntry = ItemOf<paths['/mutes']['get']>;
+/** A tag the caller follows, as they wrote it. */
+export type FollowedTag = ItemOf<paths['/me/tags']['get']>;
 
 type Items<T> = AsyncGenerator<T, void, undefined>;
 
@@ -69,6 +74,10 @@ export interface TickfeedClient extends Client<paths> {
   mutes(query?: ListQuery): Items<UserListEntry>;
   /** Whom the caller blocked, by user id. */
   blocks(query?: ListQuery): Items<UserListEntry>;
+  /** A tag's activities (`#` optional, any case), newest first, without authors the caller muted or blocked. */
+  tagItems(tag: string, query?: TagItemsQuery): Items<Activity>;
+  /** The tags the caller follows (follow one: `PUT /following/tags/{tag}`; unfollow: `DELETE`). */
+  followedTags(query?: ListQuery): Items<FollowedTag>;
 }
 
 /** What openapi-fetch resolves to: `data` on a 2xx, `error` otherwise. */
@@ -117,6 +126,8 @@ function listItems<T>(label: string, query: ListQuery, get: (query: ListQuery) =
  * const client = createTickfeedClient({ baseUrl: 'http://127.0.0.1:3000', token: () => session.token() });
  * const { data } = await client.GET('/feed', { params: { query: { limit: 20 } } });
  * for await (const activity of client.feedItems()) console.log(activity.verb, activity.time);
+ * await client.PUT('/following/tags/{tag}', { params: { path: { tag: 'café' } } });
+ * const { data: trending } = await client.GET('/tags/trending', { params: { query: { window: '24h' } } });
  */
 export function createTickfeedClient(options: TickfeedClientOptions): TickfeedClient {
   const { baseUrl, token } = options;
@@ -153,5 +164,8 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
     notifications: (query: ListQuery = {}) => listItems('GET /notifications', query, (q) => api.GET('/notifications', { params: { query: q } })),
     mutes: (query: ListQuery = {}) => listItems('GET /mutes', query, (q) => api.GET('/mutes', { params: { query: q } })),
     blocks: (query: ListQuery = {}) => listItems('GET /blocks', query, (q) => api.GET('/blocks', { params: { query: q } })),
+    tagItems: (tag: string, query: TagItemsQuery = {}) =>
+      feedItems(`GET /tags/${tag}/activities`, query, (q) => api.GET('/tags/{tag}/activities', { params: { path: { tag }, query: q } })),
+    followedTags: (query: ListQuery = {}) => listItems('GET /me/tags', query, (q) => api.GET('/me/tags', { params: { query: q } })),
   });
 }

@@ -14,13 +14,16 @@ export {
   type Comment,
   createTickfeedClient,
   type FeedItemsQuery,
+  type FollowedTag,
   type FollowListEntry,
   type ListQuery,
   type NotificationGroup,
+  type TagItemsQuery,
   type TickfeedClient,
   type TickfeedClientOptions,
   type TimelineItemsQuery,
   type TokenSource,
+  type TrendingTags,
   type UserListEntry,
 } from './client.js';
 export { type Problem, TickfeedApiError } from './errors.js';

@@ -250,6 +250,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tags/{tag}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tag's activities, newest first (by the server's clock), without those of authors the caller muted or blocked or who blocked the caller.
+         * @description The feed contract of GET /feed. A page may hold fewer than `limit` items where hidden authors' posts were left out; `lastRangeKey` still continues where it stopped. A deleted activity leaves at once; a new one appears once its tag fan-out ran (usually well under a second).
+         */
+        get: operations["getTagActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags most distinct authors used in the current UTC hour (`1h`) or day (`24h`), with their counts: one read. */
+        get: operations["getTrendingTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/following/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Follow a tag: its new posts come into the caller's home feed (once, also when they come by another road). Idempotent. */
+        put: operations["followTag"];
+        post?: never;
+        /** Unfollow a tag: the posts only it brought leave the caller's home feed. Idempotent. */
+        delete: operations["unfollowTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags the caller follows. */
+        get: operations["listFollowedTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/activities/{id}/reactions/{kind}": {
         parameters: {
             query?: never;
@@ -567,6 +639,8 @@ export interface components {
             foreignId: string | null;
             /** @description The users the post was addressed to (each got a notification). */
             to: string[] | null;
+            /** @description Its tags: the content's #hashtags and the post's `tags`, each as first written (null: none). */
+            tags: string[] | null;
             /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
             time: string;
             /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
@@ -608,6 +682,8 @@ export interface components {
             foreignId: string | null;
             /** @description The users the post was addressed to (each got a notification). */
             to: string[] | null;
+            /** @description Its tags: the content's #hashtags and the post's `tags`, each as first written (null: none). */
+            tags: string[] | null;
             /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
             time: string;
             /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
@@ -695,6 +771,8 @@ export interface components {
             time?: string;
             /** @description The author: the activity goes to their timeline and their followers. */
             actor: string;
+            /** @description Tags beside the #hashtags of `content`: at most 10 distinct tags in all (400 beyond, nothing written). */
+            tags?: string[];
         };
         BulkFollows: {
             /** @description 1–1000 follow edges. Fastest when each follower's follows come together (as an export lists them); an edge given twice counts once. */
@@ -781,6 +859,10 @@ export interface components {
             blocks: {
                 /** @description null: a user who was erased; the mute or block stays in force should the same id come back. */
                 userId: string | null;
+            }[];
+            /** @description The tags they follow, as they wrote them. */
+            followedTags: {
+                tag: string;
             }[];
             /** @description First part only. */
             activityWindow: {
@@ -913,6 +995,8 @@ export interface components {
             actor?: string;
             /** @description Users to notify (at most 20), with the activity's verb and object; the author is never notified. */
             to?: string[];
+            /** @description Tags beside the #hashtags of `content`: at most 10 distinct tags in all (400 beyond, nothing written). */
+            tags?: string[];
         };
         PostComment: {
             /** @description 1–2000 characters. */
@@ -961,6 +1045,28 @@ export interface components {
                  */
                 t: string;
                 value: number;
+            }[];
+        };
+        TagFollowPage: {
+            /** @description By tag (NFKC, lower case). */
+            items: {
+                /** @description As the caller wrote it when following. */
+                tag: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
+        };
+        TrendingTags: {
+            /** @enum {string} */
+            window: "1h" | "24h";
+            /** @description Start of the period counted (RFC 3339): the current UTC hour or day. */
+            from: string;
+            /** @description Most distinct authors first (at most 50). */
+            tags: {
+                /** @description As first written in the period. */
+                tag: string;
+                /** @description Distinct authors who used it in the period. */
+                authors: number;
             }[];
         };
         UserListPage: {
@@ -1871,6 +1977,195 @@ export interface operations {
                 };
             };
             /** @description Bad limit or cursor, or an unknown parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTagActivities: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description Return items strictly older than this range key (next page). */
+                before?: string;
+                /** @description Return items strictly newer than this range key: the `limit` ones closest to it, newest first. */
+                since?: string;
+                /** @description Only activities with one of these verbs (comma-separated, at most 10). A filtered page pays for every item it reads to find its matches (at most 16 × (limit + 1) items in 4 Queries) and may come back short, with a `lastRangeKey` to continue from. */
+                verbs?: string;
+                /** @description `reactions`: each item carries `reactions` (counts and the caller's own kinds), at the cost of two batch reads per page. */
+                enrich?: "reactions";
+            };
+            header?: never;
+            path: {
+                /** @description A hashtag, with or without `#`; case- and width-insensitive (NFKC, then lower case). */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            /** @description Not a tag. Bad limit or cursor, an unknown parameter, or both `before` and `since`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTrendingTags: {
+        parameters: {
+            query?: {
+                /** @description `1h`: the current UTC hour so far (default); `24h`: the current UTC day so far. */
+                window?: "1h" | "24h";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The top tags. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendingTags"];
+                };
+            };
+            /** @description A window other than 1h or 24h, or an unknown parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    followTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hashtag, with or without `#`; case- and width-insensitive (NFKC, then lower case). */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Following (also when already following). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a tag. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unfollowTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hashtag, with or without `#`; case- and width-insensitive (NFKC, then lower case). */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not following (also when not following before). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a tag. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFollowedTags: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagFollowPage"];
+                };
+            };
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
             400: {
                 headers: {
                     [name: string]: unknown;

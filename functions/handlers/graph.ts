@@ -1,10 +1,11 @@
 /**
  * The follow graph over HTTP: follow and unfollow (204, idempotent), a user's followers and
  * following (newest follow first, `{ items: [{ userId }], next }` pages: services/list-page.ts),
- * and a user's follow counts.
+ * and a user's follow counts; following tags (services/tags/following.ts).
  */
 import type { FollowList } from '../model/follow-lists.js';
 import { follow, listFollows, profileOf, unfollow } from '../services/following.js';
+import { followTag, listFollowedTags, unfollowTag } from '../services/tags/following.js';
 import { json, routes } from '../http/handler.js';
 import { type ListQuery, listRequest } from '../http/schemas.js';
 import type { HttpResult } from '../http/types.js';
@@ -27,4 +28,13 @@ export const handler = routes('graph', {
   listFollowers: async ({ path, query }) => list('followers', path.userId, query),
   listFollowing: async ({ path, query }) => list('following', path.userId, query),
   getFollowCounts: async ({ path }) => json(200, { userId: path.userId, ...(await profileOf(path.userId)) }),
+  followTag: async ({ caller, path }) => {
+    await followTag(caller.userId, path.tag);
+    return noContent;
+  },
+  unfollowTag: async ({ caller, path }) => {
+    await unfollowTag(caller.userId, path.tag);
+    return noContent;
+  },
+  listFollowedTags: async ({ caller, query }) => json(200, await listFollowedTags(caller.userId, listRequest(query))),
 });

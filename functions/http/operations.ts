@@ -47,6 +47,8 @@ import {
   activityHistoryPageSchema,
   followCountsSchema,
   followListPageSchema,
+  tagFollowPageSchema,
+  trendingSchema,
   bulkActivitiesResultSchema,
   bulkFollowsResultSchema,
   healthSchema,
@@ -72,6 +74,8 @@ import {
   editActivityBody,
   rollupPath,
   rollupQuery,
+  tagPath,
+  trendingQuery,
   userIdPath,
 } from './schemas.js';
 
@@ -236,6 +240,33 @@ export const operations = {
     responses: { 200: { description: 'A page of groups, newest first.', schema: aggregatedPageSchema } },
     problems: { 400: 'Bad limit or cursor, or an unknown parameter.' },
   },
+  getTagActivities: {
+    summary: "A tag's activities, newest first (by the server's clock), without those of authors the caller muted or blocked or who blocked the caller.",
+    description:
+      'The feed contract of GET /feed. A page may hold fewer than `limit` items where hidden authors\' posts were left out; `lastRangeKey` still continues where it stopped. A deleted activity leaves at once; a new one appears once its tag fan-out ran (usually well under a second).',
+    path: tagPath,
+    query: pageQuery,
+    responses: pageOk,
+    problems: { 400: `Not a tag. ${pageProblems[400]}` },
+  },
+  getTrendingTags: {
+    summary: 'The tags most distinct authors used in the current UTC hour (`1h`) or day (`24h`), with their counts: one read.',
+    query: trendingQuery,
+    responses: { 200: { description: 'The top tags.', schema: trendingSchema } },
+    problems: { 400: 'A window other than 1h or 24h, or an unknown parameter.' },
+  },
+  followTag: {
+    summary: "Follow a tag: its new posts come into the caller's home feed (once, also when they come by another road). Idempotent.",
+    path: tagPath,
+    responses: { 204: { description: 'Following (also when already following).' } },
+    problems: { 400: 'Not a tag.' },
+  },
+  unfollowTag: {
+    summary: "Unfollow a tag: the posts only it brought leave the caller's home feed. Idempotent.",
+    path: tagPath,
+    responses: { 204: { description: 'Not following (also when not following before).' } },
+    problems: { 400: 'Not a tag.' },
+  },
   react: {
     summary: 'React to an activity (one per caller, kind and activity: a repeat changes nothing).',
     path: reactionPath,
@@ -331,6 +362,12 @@ export const operations = {
     summary: 'The users the caller blocked.',
     query: listQuery,
     responses: { 200: { description: 'A page.', schema: controlListPageSchema } },
+    problems: { 400: listProblem },
+  },
+  listFollowedTags: {
+    summary: 'The tags the caller follows.',
+    query: listQuery,
+    responses: { 200: { description: 'A page.', schema: tagFollowPageSchema } },
     problems: { 400: listProblem },
   },
   exportMe: {

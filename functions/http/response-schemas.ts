@@ -47,6 +47,7 @@ export const activitySchema = z
     attributes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).nullable(),
     foreignId: z.string().nullable(),
     to: z.array(z.string()).nullable().describe('The users the post was addressed to (each got a notification).'),
+    tags: z.array(z.string()).nullable().describe("Its tags: the content's #hashtags and the post's `tags`, each as first written (null: none)."),
     time: z.string().describe("The activity's own time, RFC 3339 (the client's `time`, else when it was posted)."),
     rangeKey: z
       .string()
@@ -98,6 +99,18 @@ export const followCountsSchema = z
   .meta({ id: 'FollowCounts' });
 
 export const followListPageSchema = listPageSchema('FollowListPage', z.object({ userId: z.string() }), 'Newest follow first.');
+
+export const tagFollowPageSchema = listPageSchema('TagFollowPage', z.object({ tag: z.string().describe('As the caller wrote it when following.') }), 'By tag (NFKC, lower case).');
+
+export const trendingSchema = z
+  .object({
+    window: z.enum(['1h', '24h']),
+    from: z.string().describe('Start of the period counted (RFC 3339): the current UTC hour or day.'),
+    tags: z
+      .array(z.object({ tag: z.string().describe('As first written in the period.'), authors: int.describe('Distinct authors who used it in the period.') }))
+      .describe('Most distinct authors first (at most 50).'),
+  })
+  .meta({ id: 'TrendingTags' });
 
 export const rollupSeriesSchema = z
   .object({
@@ -203,6 +216,7 @@ export const exportPartSchema = z
     notifications: z.array(notificationGroupSchema),
     mutes: z.array(controlEntry),
     blocks: z.array(controlEntry),
+    followedTags: z.array(z.object({ tag: z.string() })).describe('The tags they follow, as they wrote them.'),
     activityWindow: z
       .object({ buckets: z.array(z.object({ start: isoInstant, count: int })), total: int, segment: z.enum(['power', 'casual', 'inactive']) })
       .nullable()

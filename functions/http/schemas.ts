@@ -14,6 +14,7 @@ import { MAX_COMMENT_CHARS } from '../model/comment.js';
 import { parseGroupId } from '../model/notification.js';
 import { MAX_TICKS, parseRangeKey } from '../model/range-key.js';
 import { COMMENT_KIND, REACTION_KIND } from '../model/reaction.js';
+import { MAX_TAG_CHARS, MAX_TAGS, parseTag } from '../model/tags.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 import type { ListRequest } from '../services/list-page.js';
@@ -95,6 +96,13 @@ export const timeSchema = z
     "RFC 3339: the activity's own time (ns precision kept; rollups count it in its minute), at most 5 minutes ahead of the server's clock; defaults to when it is posted. It never positions the activity: feeds are ordered by the server's clock (`rangeKey`).",
   );
 
+/** A tag as a client writes it (model/tags.ts): `#` optional. */
+export const tagSchema = z
+  .string()
+  .max(MAX_TAG_CHARS + 1)
+  .refine((t) => parseTag(t) !== undefined, { message: `Expected a tag: letters, digits and _ (not digits only), at most ${MAX_TAG_CHARS}, with or without a leading #.` })
+  .describe('A hashtag, with or without `#`; case- and width-insensitive (NFKC, then lower case).');
+
 export const postActivityBody = z
   .strictObject({
     verb: verbSchema,
@@ -115,6 +123,11 @@ export const postActivityBody = z
       .max(LIMITS.to, { message: `At most ${LIMITS.to} users.` })
       .optional()
       .describe('Users to notify (at most 20), with the activity\'s verb and object; the author is never notified.'),
+    tags: z
+      .array(tagSchema)
+      .max(MAX_TAGS, { message: `At most ${MAX_TAGS} tags.` })
+      .optional()
+      .describe(`Tags beside the #hashtags of \`content\`: at most ${MAX_TAGS} distinct tags in all (400 beyond, nothing written).`),
   })
   .meta({ id: 'PostActivity' });
 export type PostActivityBody = z.infer<typeof postActivityBody>;
@@ -190,6 +203,15 @@ export type PageQuery = z.infer<typeof pageQuery>;
 
 /** Path of the routes about one user. */
 export const userIdPath = z.strictObject({ userId: userIdSchema });
+
+/** Path of the routes about one tag (`/tags/{tag}/…`, `/following/tags/{tag}`). */
+export const tagPath = z.strictObject({ tag: tagSchema });
+
+/** Query of GET /tags/trending. */
+export const trendingQuery = z.strictObject({
+  window: z.enum(['1h', '24h']).optional().describe('`1h`: the current UTC hour so far (default); `24h`: the current UTC day so far.'),
+});
+export type TrendingQuery = z.infer<typeof trendingQuery>;
 
 /** Path of the routes about one activity. Any string: an id that names nothing is a 404. */
 export const activityIdPath = z.strictObject({ id: z.string().describe('Activity id (`id` of an activity).') });

@@ -20,6 +20,8 @@ export interface ActivityInput {
   readonly actor?: string;
   /** Users to notify explicitly (≤ 20), with the activity's verb and object. */
   readonly to?: readonly string[];
+  /** Tags beside the content's #hashtags (model/tags.ts); as stored, all of the activity's tags. */
+  readonly tags?: readonly string[];
 }
 
 /** The wire shape. Absent optional fields are `null`. */
@@ -33,6 +35,8 @@ export interface Activity {
   foreignId: string | null;
   /** The users the post was addressed to (each got a notification). */
   to: string[] | null;
+  /** Its tags (the content's #hashtags and the post's `tags`), each as first written. */
+  tags: string[] | null;
   /** The activity's own time: the client's `time`, else when it was posted. */
   time: string;
   /** Where it sits in every feed: MAX − server ticks at posting, as a decimal string. */
@@ -73,6 +77,7 @@ export function toActivity(item: { readonly [field: string]: unknown }): Activit
       : null,
     foreignId: str(item.foreignId),
     to: Array.isArray(item.to) ? (item.to as unknown[]).map(String) : null,
+    tags: Array.isArray(item.tags) ? (item.tags as unknown[]).map(String) : null,
     time: String(item.time),
     rangeKey: String(item.rk),
     version: item.version === undefined ? 1 : num(item.version),

@@ -3,6 +3,8 @@
  * returns it for free):
  *   pulled    string set: the pulled authors (≥ FANOUT_PULL_THRESHOLD followers) the owner
  *             follows — their posts are merged at read time instead of copied;
+ *   tags      string set: the tags the owner follows as a pull follower (a tag with more than
+ *             FANOUT_PULL_THRESHOLD followers: services/tags/) — their feeds are merged at read time;
  *   top       rk of the newest copy when the last count trim ran: copies above it are the ones
  *             written since, which is all a trim attempt needs to read (retention/trim.ts);
  *   activeUntil  ticks: the bound stamped on all the owner's follows — posts after it may be
@@ -18,6 +20,8 @@ export const feedHeadKey = (owner: string) => ({ pk: homeFeedPartition(owner), r
 
 export interface FeedHead {
   readonly pulled: readonly string[];
+  /** Tag keys followed as pull (merged at read time). */
+  readonly tags: readonly string[];
   readonly top?: bigint;
   readonly activeUntil?: bigint;
 }
@@ -26,8 +30,10 @@ export const isFeedHead = (item: Record<string, unknown>): boolean => rkOf(item.
 
 export function parseFeedHead(item: Record<string, unknown> | undefined): FeedHead {
   const pulled = item?.pulled;
+  const tags = item?.tags;
   return {
     pulled: pulled instanceof Set ? [...(pulled as Set<string>)].sort() : [],
+    tags: tags instanceof Set ? [...(tags as Set<string>)].sort() : [],
     top: item?.top === undefined ? undefined : rkOf(item.top),
     activeUntil: item?.activeUntil === undefined ? undefined : rkOf(item.activeUntil),
   };

@@ -7,6 +7,8 @@
 import { MAX_TICKS } from './range-key.js';
 
 export const followEdgeKey = (follower: string, followee: string) => ({ pk: `follow#${follower}`, sk: followee });
+/** The follower an edge's partition `follow#<follower>` names. */
+export const followerOfEdgePk = (pk: string): string => pk.slice('follow#'.length);
 
 export type EdgeState = 'active' | 'gone';
 export type PendingFlag = 'backfillPending' | 'cleanupPending';

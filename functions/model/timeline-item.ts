@@ -3,7 +3,7 @@
  * table. What the author owns: no home-feed retention reaches it; it stays until DELETE (or an
  * operator's TIMELINE_TTL). Its stream INSERT starts the fan-out and counts in the rollups.
  *
- * Stored: `pk, rk, id, actor, verb, object?, content?, attributes?, foreignId?, time, expiresAt?`,
+ * Stored: `pk, rk, id, actor, verb, object?, content?, attributes?, foreignId?, to?, tags?, time, expiresAt?`,
  * once edited `version` (absent = 1) and `editedAt` (services/edits/), and, once DELETE marked it, `deletedAt` — the tombstone stays (hidden) for TOMBSTONE_SECONDS,
  * so a backfill, cleanup or unpull running late still sees the post was deleted.
  */
@@ -36,6 +36,8 @@ export type TimelineItem = {
   attributes?: ActivityInput['attributes'];
   foreignId?: string;
   to?: string[];
+  /** The activity's tags as first written (the caller computed them: services/tags/post-tags.ts). */
+  tags?: string[];
   time: string;
   expiresAt?: number;
   /** Absent until the first edit (version 1). */
@@ -66,6 +68,7 @@ export function timelineItem(
     attributes: input.attributes,
     foreignId: input.foreignId,
     to: input.to && input.to.length ? [...new Set(input.to)] : undefined,
+    tags: input.tags && input.tags.length ? [...input.tags] : undefined,
     time: input.time ?? postedAt,
     expiresAt,
   };

@@ -1,6 +1,7 @@
 /**
  * GET /me/export: everything tickfeed holds about the caller, in parts. A part walks the sections
- * in order — activities, following, followers, reactions, comments, notifications, mutes, blocks —
+ * in order — activities, following, followers, reactions, comments, notifications, mutes, blocks,
+ * followed tags —
  * a page at a time until it holds about PART_BYTES of JSON; `next` names the section and key where
  * the next part starts (null on the last). The profile and the activity window come with the first
  * part. Parts stay far below API Gateway's 10 MB and Lambda's 6 MB response limits.
@@ -14,8 +15,10 @@ import { isOrderSk, toNotificationGroup } from '../model/notification.js';
 import { controlEntry, isControlTarget } from '../model/user-controls.js';
 import { isLedgerKey, parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
+import { isNormalTag } from '../model/tags.js';
 import { controlPage } from '../stores/controls-store.js';
 import { listPage } from '../stores/follow-store.js';
+import { tagFollowsPage } from '../stores/tag-store.js';
 import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';
@@ -27,7 +30,8 @@ import { readActivityWindow } from './rollups/windows.js';
 export const PART_BYTES = 1_000_000;
 const PAGE = 100;
 
-const SECTIONS = ['activities', 'following', 'followers', 'reactions', 'comments', 'notifications', 'mutes', 'blocks'] as const;
+/** In part order; a new section goes last, so a cursor handed out before it still names the same section. */
+const SECTIONS = ['activities', 'following', 'followers', 'reactions', 'comments', 'notifications', 'mutes', 'blocks', 'followedTags'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Position {
@@ -83,6 +87,13 @@ const sections: Record<Section, { read: (user: string, after?: string) => Promis
   },
   mutes: { read: (user, after) => controls('mute', user, after), isKey: isControlTarget },
   blocks: { read: (user, after) => controls('block', user, after), isKey: isControlTarget },
+  followedTags: {
+    read: async (user, after) => {
+      const page = await tagFollowsPage(user, PAGE, after);
+      return { items: page.items.map((f) => ({ tag: f.tag })), last: page.last };
+    },
+    isKey: isNormalTag,
+  },
 };
 
 async function followList(which: 'following' | 'followers', user: string, after?: string): Promise<SectionPage> {

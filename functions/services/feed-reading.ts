@@ -17,6 +17,7 @@
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts). A returning
  * reader (their activity bound passed: model/reader-activity.ts) pays one Query of their follows
  * and one per followee more, merged the same way, until their stamp job wrote their copies back.
+ * Pulled (hot) tags add one Query each, and one of the reader's controls (tags/pulled-tags.ts).
  * A verb-filtered page (`verbs`) pays for every item it reads to find its matches (up to
  * FILTERED_PAGE in stores/feed-store.ts) and may end short, with a cursor where it stopped.
  * Retention by age is part of the key condition (free); count and span are enforced by trims
@@ -33,6 +34,7 @@ import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { askStampIfDue } from './reader-activity/ask.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
+import { pulledTagSources } from './tags/pulled-tags.js';
 
 export type { Page };
 
@@ -69,12 +71,14 @@ export async function readTimeline(userId: string, req: PageRequest, viewer: str
 }
 
 /**
- * What a home-feed page merges besides the stored feed, as its head says: the pulled authors the
- * reader follows, and — for a reader whose copies stopped (their activity bound passed: model/
- * reader-activity.ts) — their followees' posts since then, until the stamp job wrote them back.
+ * What a home-feed page merges besides the stored feed, as its head says: the pulled authors' and
+ * pulled tags' feeds (tags/pulled-tags.ts) the reader follows, and — for a reader whose copies
+ * stopped (their activity bound passed: model/reader-activity.ts) — their followees' posts since
+ * then, until the stamp job wrote them back.
  */
 interface MergePlan {
   readonly pulled: readonly string[];
+  readonly tags: readonly string[];
   readonly missing?: { readonly since: bigint; readonly followees: readonly string[] };
 }
 
@@ -96,10 +100,10 @@ const RETURN_FOLLOWS_READ = 1000;
 async function planOf(owner: string, head: FeedHead, now: bigint): Promise<MergePlan> {
   const since = missingSince(head.activeUntil, now);
   const [follows] = await Promise.all([since === undefined ? undefined : followeesPage(owner, RETURN_FOLLOWS_READ), askStampIfDue(owner, head.activeUntil, now)]);
-  if (since === undefined || follows === undefined) return { pulled: head.pulled };
+  if (since === undefined || follows === undefined) return { pulled: head.pulled, tags: head.tags };
   const pulled = new Set(head.pulled);
   const followees = follows.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee);
-  return { pulled: head.pulled, missing: { since, followees } };
+  return { pulled: head.pulled, tags: head.tags, missing: { since, followees } };
 }
 
 /** One page of `owner`'s home feed, merged with the pulled authors they follow (and, returning, their followees). */
@@ -132,12 +136,15 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
     const missingRange = { ...timelineRange, below: minOf(timelineRange.below, missingFromRk(plan.missing.since)) };
     sources.push(...plan.missing.followees.slice(0, MAX_PULLED_PER_READ).map((author) => ({ author, range: missingRange })));
   }
-  if (sources.length === 0) return mergeSources([home], req);
-  const others = await Promise.all(
-    sources.map(async ({ author, range: r }) => {
-      const p = await runPage(timelinePageInput(author, r, req.verbs));
-      return sourceOf(p.items, p.last, req.limit);
-    }),
-  );
-  return mergeSources([home, ...others], req);
+  if (sources.length === 0 && plan.tags.length === 0) return mergeSources([home], req);
+  const [others, tagged] = await Promise.all([
+    Promise.all(
+      sources.map(async ({ author, range: r }) => {
+        const p = await runPage(timelinePageInput(author, r, req.verbs));
+        return sourceOf(p.items, p.last, req.limit);
+      }),
+    ),
+    pulledTagSources(owner, plan.tags.slice(0, MAX_PULLED_PER_READ), timelineRange, req.limit, req.verbs),
+  ]);
+  return mergeSources([home, ...others, ...tagged], req);
 }

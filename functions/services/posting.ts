@@ -3,6 +3,9 @@
  * own); the author's own home-feed copy is written at once so they see the post in the response's
  * wake; the timeline's stream INSERT fans it out (services/fanout/).
  *
+ * An activity's tags (services/tags/) are checked here, before any write, and stored with the
+ * original; the stream INSERT starts each tag's fan-out (its feed entry and its followers' copies).
+ *
  * Order comes from the server: the range key is MAX − this server's ticks at the write. A client's
  * `time` is the activity's own time (rollups count it in its minute) and never positions it; one
  * more than FUTURE_TOLERANCE_MS ahead of the server's clock is refused.
@@ -23,6 +26,8 @@ import { assertNotHiddenFrom } from './controls-state.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
 import { timelinePolicy } from './retention/policy.js';
+import { tagsOfPost } from './tags/post-tags.js';
+import { removeTagEntries } from './tags/tag-feed.js';
 
 /** How far ahead of the server's clock a client's `time` may be. */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -48,9 +53,10 @@ export async function postActivity(caller: string, admin: boolean, input: Activi
       { field: 'body.time', message: `must not be more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock` },
     ]);
   }
+  const tags = tagsOfPost(input); // 400 beyond MAX_TAGS, before anything is written
   // The activity's own time, normalized to UTC with nanoseconds (the schema checked it parses).
   const time = input.time === undefined ? undefined : isoFromTicks(ticksFromIso(input.time)!);
-  const item = timelineItem(actor, { ...input, time }, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
+  const item = timelineItem(actor, { ...input, time, tags }, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
   const result = item.foreignId === undefined ? (await putOriginal(item), { created: true, activity: toActivity(item) }) : await postOnce(item as TimelineItem & { foreignId: string });
   if (result.created) {
     // The author sees their post at once. The fan-out job writes this copy too, so a failure here
@@ -123,6 +129,7 @@ export async function deleteActivity(caller: string, id: string): Promise<void> 
   await closeCounter(activityIdOf(actor, rk), nowSeconds() + TOMBSTONE_SECONDS);
   if (typeof marked.foreignId === 'string') await releaseForeignId(actor, marked.foreignId, rk);
   // The author's own copy goes now, so their home feed hides it at once; the retract job deletes
-  // every follower's (and this one again, harmlessly).
-  await removeCopies([{ owner: actor, rk }]);
+  // every follower's (and this one again, harmlessly). Its tags' feeds drop it now too, as its
+  // timeline does; the tag retract jobs take the tag followers' copies.
+  await Promise.all([removeCopies([{ owner: actor, rk }]), removeTagEntries(rk, marked.tags)]);
 }

@@ -196,6 +196,15 @@ export async function controlPage(kind: Control, user: string, limit: number, af
 export const allControls = (user: string): Promise<Item[]> =>
   queryAll({ TableName: graph(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': controlPartition(user) }, ConsistentRead: true });
 
+/**
+ * The sort keys of a user's control partition (their mutes and blocks, and who muted or blocked
+ * them), eventually consistent: what a tag page or a tag fan-out page filters by, one Query.
+ */
+export async function controlSortKeys(user: string): Promise<string[]> {
+  const items = await queryAll({ TableName: graph(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': controlPartition(user) }, ProjectionExpression: 'sk' });
+  return items.map((i) => String(i.sk));
+}
+
 /** Delete one control item by key (erase: both sides, one at a time, idempotent). */
 export async function deleteControlItem(key: { pk: string; sk: string }): Promise<void> {
   await doc.send(new DeleteCommand({ TableName: graph(), Key: key }));

@@ -198,11 +198,13 @@ export interface EditedState {
   readonly content?: string;
   readonly object?: string;
   readonly attributes?: Readonly<Record<string, AttributeValue>>;
+  /** The tags the edited content carries (services/tags/post-tags.ts editedTags). */
+  readonly tags?: readonly string[];
   readonly version: number;
   readonly editedAt: string;
 }
 
-const EDITABLE = ['content', 'object', 'attributes'] as const;
+const EDITABLE = ['content', 'object', 'attributes', 'tags'] as const;
 
 /**
  * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
@@ -513,6 +515,22 @@ export const addPulledUpdate = (owner: string, author: string) => ({
   Key: feedHeadKey(owner),
   UpdateExpression: 'ADD pulled :a',
   ExpressionAttributeValues: { ':a': new Set([author]) },
+});
+
+/** The update that adds the tag `key` to `owner`'s pulled tags (a pull follow of a tag: services/tags/). */
+export const addPulledTagUpdate = (owner: string, key: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'ADD tags :t',
+  ExpressionAttributeValues: { ':t': new Set([key]) },
+});
+
+/** The update that removes the tag `key` from `owner`'s pulled tags. */
+export const removePulledTagUpdate = (owner: string, key: string) => ({
+  TableName: feed(),
+  Key: feedHeadKey(owner),
+  UpdateExpression: 'DELETE tags :t',
+  ExpressionAttributeValues: { ':t': new Set([key]) },
 });
 
 /** The update that removes `author` from `owner`'s pulled set. */

@@ -133,8 +133,9 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // (ConditionCheckItem); a follow first reads the mute, the erase mark and the follower-count
     // shard it adds to (pulled) in one BatchGetItem. A follow asks whether the followee ever posted
     // (feed Query, Limit 1) to skip a backfill that would copy nothing.
+    // Tag follows: one transaction (graph Put/Update/Delete; the head's pulled tags, feed UpdateItem).
     tables: { ...RATE_LIMITED, graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
-    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup; the follow notification; pull/unpull and the settle cleanup
+    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup, tagCleanup; the follow notification; pull/unpull and the settle cleanups
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/runners.ts).
@@ -150,7 +151,13 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
     // (services/jobs/legacy-queue.ts), until the release after 0.2.0. A post's further pages go to fanoutTail.
     sendsTo: ['fanout', 'fanoutTail', 'followup', 'notify', 'maintenance'],
-    ...FANOUT_ACCESS,
+    // tagFanout: tag-feed entries (feed BatchWriteItem), tag followers and the author's controls
+    // (graph Query), trend markers and counters (stats PutItem/UpdateItem in a transaction, GetItem),
+    // the top list (stats GetItem, PutItem).
+    tables: { ...FANOUT_ACCESS.tables, stats: ['GetItem', 'PutItem', 'UpdateItem'] },
+    // TIMELINE_TTL: a tag-feed entry expires with its original.
+    config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL'],
+    realtime: FANOUT_ACCESS.realtime,
   }),
   /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */
   fanoutTailWorker: { ...laneWorkerDef('fanoutTail', FANOUT_ACCESS), entry: 'functions/handlers/fanout-tail-worker.ts' },
@@ -164,6 +171,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   // edges re-checked after a rebuild (graph BatchGetItem), the head's bound (feed UpdateItem, with
   // graph ConditionCheckItem on the erase mark in its transaction).
   followupWorker: laneWorkerDef('followup', {
+    // tagRetract, tagCleanup: follow edges and tag follows (graph BatchGetItem, Query), tag entries (feed Query, BatchWriteItem).
     tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'] },
     config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },
@@ -253,9 +261,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/feed-read.ts',
     ...http,
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
-    // counters (feed) and the caller's reactions (graph), one BatchGetItem each.
-    // graph Query: a returning reader's follows (their edges); sends their stamp job (followup).
-    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'] },
+    // counters (feed) and the caller's reactions (graph), one BatchGetItem each. Tags: the reader's
+    // control partition (graph Query), the trending top list (stats GetItem).
+    // graph Query also: a returning reader's follows (their edges); sends their stamp job (followup).
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
     sendsTo: ['followup'],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
   },

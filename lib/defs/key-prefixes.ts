@@ -14,4 +14,6 @@ export const feedPartitionPrefix = {
   counter: 'x#',
   /** An edited activity's earlier versions. */
   history: 'v#',
+  /** A hashtag's feed (entries of the posts that carry it). */
+  tag: 'g#',
 } as const;

@@ -89,6 +89,8 @@ function dataOf(body: unknown): unknown {
     if (k === 'lastRangeKey' && !('rangeKey' in body)) continue; // lists answered lastRangeKey in v2, `next` now
     if (k === 'next' || k === 'kind') continue;
     if (k === 'activityWindow') continue; // the export's window ends now: it moves with the clock
+    if (k === 'tags' && v === null && 'rangeKey' in body) continue; // activities carry their tags since 0.2.0 (none here)
+    if (k === 'followedTags' && Array.isArray(v) && v.length === 0) continue; // the export's followed tags, new in 0.2.0
     out[k] = dataOf(v);
   }
   // An addressed post's group has an id of its own now (a `to` group never shares one).

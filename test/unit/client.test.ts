@@ -4,7 +4,7 @@
  * `cursor`) and when it stops, and the error a non-2xx answer throws.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type AggregatedGroup, type Comment, createTickfeedClient, type NotificationGroup, TickfeedApiError, type UserListEntry } from '../../client/src/index.js';
+import { type AggregatedGroup, type Comment, createTickfeedClient, type FollowedTag, type NotificationGroup, TickfeedApiError, type UserListEntry } from '../../client/src/index.js';
 import { collect } from '../support/collect.js';
 
 const BASE = 'http://tickfeed.test';
@@ -109,6 +109,21 @@ describe('createTickfeedClient', () => {
     expectTypeOf(client.notifications).returns.toEqualTypeOf<AsyncGenerator<NotificationGroup, void, undefined>>();
     expectTypeOf(client.mutes).returns.toEqualTypeOf<AsyncGenerator<UserListEntry, void, undefined>>();
     expectTypeOf<UserListEntry>().toEqualTypeOf<{ userId: string | null }>();
+  });
+
+  it('tagItems pages a tag by lastRangeKey (the tag escaped); followedTags by next', async () => {
+    const server = scriptedFetch((url) =>
+      url.pathname === '/me/tags' ? { body: { items: [{ tag: 'Café' }], next: null } } : feedOf(3)(url),
+    );
+    const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
+    expect((await collect(client.tagItems('#café', { limit: 2 }))).map((a) => a.id)).toEqual(['a0', 'a1', 'a2']);
+    expect(await collect(client.followedTags())).toEqual([{ tag: 'Café' }]);
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+      '/tags/%23caf%C3%A9/activities?limit=2',
+      '/tags/%23caf%C3%A9/activities?limit=2&before=1001',
+      '/me/tags?',
+    ]);
+    expectTypeOf<FollowedTag>().toEqualTypeOf<{ tag: string }>();
   });
 
   it('aggregatedFeed pages by lastRangeKey like the other feeds, with its own item type', async () => {

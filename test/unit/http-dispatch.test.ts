@@ -43,6 +43,9 @@ describe('routes(): one function per operation, handed the parsed request', () =
     listFollowers: record('listFollowers'),
     listFollowing: record('listFollowing'),
     getFollowCounts: record('getFollowCounts'),
+    followTag: record('followTag'),
+    unfollowTag: record('unfollowTag'),
+    listFollowedTags: record('listFollowedTags'),
   });
   const bulk = routes('batchImport', { importFollows: record('importFollows'), importActivities: record('importActivities') });
 

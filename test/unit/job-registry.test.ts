@@ -34,6 +34,10 @@ const queuedBefore: Record<JobKind, string[]> = {
   stamp: ['{"kind":"stamp","reader":"bob","until":"1764000000000000000"}', '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}'],
   // Added with edits (after the registry): its bodies as the outbox and its own pages send them.
   edit: ['{"kind":"edit","author":"alice","rk":"12","version":2}', '{"kind":"edit","author":"alice","rk":"12","version":3,"cursor":"c1"}'],
+  // New with hashtags (after the registry): the bodies this release sends.
+  tagFanout: ['{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}}}', '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}},"cursor":"bob"}'],
+  tagRetract: ['{"kind":"tagRetract","author":"alice","rk":"12","tag":"café"}', '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café","keptTags":["tea"]}'],
+  tagCleanup: ['{"kind":"tagCleanup","user":"bob","tag":"café","followedAt":"17"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -51,6 +55,9 @@ const laneBefore: Record<JobKind, string> = {
   migrate: 'maintenance',
   stamp: 'followup',
   edit: 'fanout',
+  tagFanout: 'fanout',
+  tagRetract: 'followup',
+  tagCleanup: 'followup',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

@@ -38,6 +38,7 @@ describe('local IAM: DynamoDB', () => {
     expect(() => checkDynamoCall('feedRead', 'ScanCommand', { TableName: 'local-feed' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('feedRead', 'PutItemCommand', { TableName: 'local-feed' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('feedRead', 'ScanCommand', { TableName: 'local-graph' }, env)).toThrow(denied);
+    expect(() => checkDynamoCall('feedRead', 'QueryCommand', { TableName: 'local-stats' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('feedRead', 'QueryCommand', { TableName: 'local-feed', IndexName: 'byAuthor' }, env)).toThrow(denied);
     expect(() => checkDynamoCall('health', 'GetItemCommand', { TableName: 'local-graph' }, env)).toThrow(denied);
   });

@@ -117,14 +117,15 @@ describe('home-feed head', () => {
   });
 
   it('parses an absent head as no pulled authors and no trim yet', () => {
-    expect(parseFeedHead(undefined)).toEqual({ pulled: [], top: undefined });
-    expect(parseFeedHead({ ...feedHeadKey('bob') })).toEqual({ pulled: [], top: undefined });
+    expect(parseFeedHead(undefined)).toEqual({ pulled: [], tags: [], top: undefined });
+    expect(parseFeedHead({ ...feedHeadKey('bob') })).toEqual({ pulled: [], tags: [], top: undefined });
   });
 
   it('parses the pulled set (sorted) and the last trim’s mark as stored', () => {
     const top = rangeKeyOf(ticks, 3n);
-    expect(parseFeedHead({ ...feedHeadKey('bob'), pulled: new Set(['zed', 'amy']), top: numberValue(top) })).toEqual({
+    expect(parseFeedHead({ ...feedHeadKey('bob'), pulled: new Set(['zed', 'amy']), tags: new Set(['tea', 'café']), top: numberValue(top) })).toEqual({
       pulled: ['amy', 'zed'],
+      tags: ['café', 'tea'],
       top,
     });
   });
@@ -143,6 +144,7 @@ describe('activities on the wire', () => {
       attributes: { n: 2.5, s: 'v', b: false },
       foreignId: null,
       to: null,
+      tags: null,
       time: postedAt,
       rangeKey: rk.toString(),
       version: 1,

@@ -13,6 +13,7 @@ const activity = {
   attributes: { score: 3, ok: true },
   foreignId: null,
   to: null,
+  tags: null,
   time: '2026-11-23T10:00:00.000Z',
   rangeKey: '9223370000000000000000000000000',
   version: 1,

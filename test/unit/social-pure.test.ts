@@ -213,7 +213,7 @@ describe('comments and the aggregated feed', () => {
 
   const act = (actor: string, verb: string, ticks: bigint): Activity => {
     const rk = rangeKeyOf(ticks, 1n);
-    return { id: activityIdOf(actor, rk), actor, verb, object: null, content: null, attributes: null, foreignId: null, to: null, time: isoFromTicks(ticks), rangeKey: rk.toString(), version: 1, editedAt: null };
+    return { id: activityIdOf(actor, rk), actor, verb, object: null, content: null, attributes: null, foreignId: null, to: null, tags: null, time: isoFromTicks(ticks), rangeKey: rk.toString(), version: 1, editedAt: null };
   };
 
   it('folds consecutive same actor + verb + UTC day, newest first, showing at most 5', () => {

@@ -5,12 +5,12 @@
  * the server's clock, so the batch keeps its order there; a `time` in the past stays the
  * activity's own time (what rollups count), as a post's does.
  *
- * What would refuse one activity is checked for all before any is posted (a time too far ahead, a
- * foreignId naming a deleted activity), so a 4xx writes nothing. A foreignId posted before is an
- * update (Stream's import semantics): its `content`, `object` and `attributes` become the ones
- * given (an edit, services/edits/: a new version where they changed, nothing written where they
- * did not), answered 200 with its version; without foreignIds, a retried batch posts its
- * activities again.
+ * What would refuse one activity is checked for all before any is posted (a time too far ahead,
+ * more than MAX_TAGS tags, a foreignId naming a deleted activity), so a 4xx writes nothing. A
+ * foreignId posted before is an update (Stream's import semantics): its `content`, `object` and
+ * `attributes` become the ones given (an edit, services/edits/: a new version where they changed,
+ * nothing written where they did not), answered 200 with its version; without foreignIds, a
+ * retried batch posts its activities again.
  */
 import type { Activity, ActivityPatch } from '../../model/activity.js';
 import { ConflictError, ValidationError } from '../../model/errors.js';
@@ -20,6 +20,7 @@ import { forEachLimit } from '../../platform/pool.js';
 import { getOriginal, markedOriginal } from '../../stores/feed-store.js';
 import { editActivity } from '../edits/edit.js';
 import { FUTURE_TOLERANCE_MS, postActivity } from '../posting.js';
+import { tagsOfPost } from '../tags/post-tags.js';
 
 export interface ImportedActivity {
   readonly actor: string;
@@ -29,6 +30,7 @@ export interface ImportedActivity {
   readonly attributes?: Record<string, string | number | boolean>;
   readonly foreignId?: string;
   readonly time?: string;
+  readonly tags?: readonly string[];
 }
 
 export interface ImportActivitiesResult {
@@ -53,6 +55,7 @@ export async function importActivities(caller: string, activities: readonly Impo
 }
 
 async function assertPostable(activities: readonly ImportedActivity[]): Promise<void> {
+  activities.forEach((a, i) => tagsOfPost(a, `body.activities.${i}`)); // 400 beyond MAX_TAGS, before any post
   const latest = nowTicks() + BigInt(FUTURE_TOLERANCE_MS) * 1_000_000n;
   const ahead = activities.flatMap((a, i) => (a.time !== undefined && ticksFromIso(a.time)! > latest ? [i] : []));
   if (ahead.length) {

@@ -31,7 +31,12 @@ import { noticeEdit } from './notices.js';
 /** UpdateItem calls in flight per page. */
 const UPDATE_CONCURRENCY = 32;
 
-const stateOf = (original: Item): EditedState => ({ ...editableOf(original), version: versionOf(original), editedAt: String(original.editedAt) });
+const stateOf = (original: Item): EditedState => ({
+  ...editableOf(original),
+  ...(Array.isArray(original.tags) ? { tags: original.tags as string[] } : {}),
+  version: versionOf(original),
+  editedAt: String(original.editedAt),
+});
 
 export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const rk = BigInt(job.rk);

@@ -6,7 +6,7 @@
  *   followers      each follower's edge removed (counts exact), the user's posts taken out of
  *                  their feed — while the (marked) originals still say which copies can exist
  *   following      each followee's edge removed (counts), the user taken out of their follow
- *                  notifications
+ *                  notifications; then each followed tag unfollowed
  *   originals      per original: its reactions, comments (and their ledger entries), the
  *                  notifications about it, the user out of `to` groups, its edit history; then it
  *                  is deleted outright
@@ -49,6 +49,9 @@ import { hideFromNotifications } from '../notifications/hide.js';
 import { forgetActor, forgetActorEverywhere } from '../notifications/forget.js';
 import { deleteActivity } from '../posting.js';
 import { untilSettled } from '../reactions.js';
+import { unfollowTagKey } from '../tags/following.js';
+import { removeTagEntries } from '../tags/tag-feed.js';
+import { tagFollowsPage } from '../../stores/tag-store.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 
 /** Items per step: small enough that a step ends well inside the worker's timeout. */
@@ -90,7 +93,11 @@ const following: Step = async (user) => {
     await deleteEdgeItem(user, followee);
     await forgetActor(followee, user, { object: followee, kind: 'follow' });
   }
-  return page.items.length > 0;
+  if (page.items.length > 0) return true;
+  // Then the tags: off their follower lists (counts exact); no cleanup, the feed phase deletes the feed.
+  const tags = await tagFollowsPage(user, STEP);
+  for (const { key } of tags.items) await unfollowTagKey(user, key, { cleanup: false });
+  return tags.items.length > 0;
 };
 
 const originals: Step = async (user) => {
@@ -107,6 +114,7 @@ const originals: Step = async (user) => {
     for (const recipient of new Set(post.to ?? [])) await forgetActor(recipient, user, { gid: toGroup });
     await deleteCounter(id);
     await eraseHistory(id, o);
+    await removeTagEntries(rk, o.tags); // DELETE removed them; a fan-out racing the mark may have written one back
     await deleteOriginal(user, rk);
   }
   return page.length > 0;

@@ -3,7 +3,7 @@ import { defineJob } from '../jobs/define.js';
 import { cursor, rk, userId } from '../jobs/fields.js';
 
 /** A DynamoDB stream image (attribute-value JSON). Numbers stay strings: exact for 31-digit keys. */
-const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unknown } | undefined)?.N !== undefined, 'image needs rk');
+export const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unknown } | undefined)?.N !== undefined, 'image needs rk');
 
 /**
  * Copy a post into the feeds of one page of the author's followers, then the next page (fanout.ts).

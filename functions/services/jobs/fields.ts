@@ -1,5 +1,6 @@
 /** Field schemas that several job kinds' bodies share (define.ts). */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
+import { isNormalTag } from '../../model/tags.js';
 import { isValidUserId } from '../../model/user-id.js';
 
 export const userId = z.string().refine(isValidUserId, 'invalid user id');
@@ -7,3 +8,5 @@ export const userId = z.string().refine(isValidUserId, 'invalid user id');
 export const cursor = z.string().min(1).optional();
 /** A range key as a decimal string: exact for 31-digit keys. */
 export const rk = z.string().regex(/^\d{1,38}$/);
+/** A tag key (model/tags.ts: NFKC, lower case). */
+export const tagKey = z.string().refine(isNormalTag, 'invalid tag key');

@@ -3,18 +3,21 @@
  * so "the write succeeded but the job was never enqueued" cannot happen — a crash before the
  * enqueue just means the stream delivers the record again.
  *
- *   INSERT of an original (a `t#` timeline item)       → fanout job, and notify jobs for its
- *                                                        mentions and `to` targets
- *   MODIFY of an original that gains `deletedAt`       → retract job (copies) and purge job
- *                                                        (reactions, comments, notifications)
+ *   INSERT of an original (a `t#` timeline item)       → fanout job, a tagFanout job per tag
+ *                                                        (services/tags/), and notify jobs for
+ *                                                        its mentions and `to` targets
+ *   MODIFY of an original that gains `deletedAt`       → retract job (copies), a tagRetract job
+ *                                                        per tag, and purge job (reactions,
+ *                                                        comments, notifications)
  *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts)
  *     (an edit)                                          and notify jobs (edits/notices.ts)
  *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
- *   everything else → nothing: home-feed copies and heads (`f#`), comments (`c#`), trims and TTL
+ *   everything else → nothing: home-feed copies and heads (`f#`), tag-feed entries (`g#`), comments (`c#`), trims and TTL
  *   removals, a reaction's removal (it clears `ev`), the tombstone's own expiry
  */
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { activityOfCounterPk, parseCounterEvent } from '../../model/reaction.js';
+import { tagKeysOf } from '../../model/tags.js';
 import { authorOfTimelinePk } from '../../model/timeline-item.js';
 import { editMentionDeliveries, notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
 import { ticksFromIso } from '../../platform/clock.js';
@@ -50,11 +53,13 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
       content: image.content?.S,
       to: stringsOf(image.to),
     };
-    return [{ kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> }, ...notifyJobs(postDeliveries(post))];
+    const tagged = tagKeysOf(stringsOf(image.tags)).map((tag): Job => ({ kind: 'tagFanout', author, rk, tag, image: rest as Record<string, AttributeValue> }));
+    return [{ kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> }, ...tagged, ...notifyJobs(postDeliveries(post))];
   }
   if (record.eventName === 'MODIFY' && image.deletedAt && !d?.OldImage?.deletedAt) {
     return [
       { kind: 'retract', author, rk },
+      ...tagKeysOf(stringsOf(image.tags)).map((tag): Job => ({ kind: 'tagRetract', author, rk, tag })),
       { kind: 'purge', author, rk },
     ];
   }

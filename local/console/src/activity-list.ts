@@ -152,5 +152,8 @@ function activityRow(a: Activity, user: string): HTMLLIElement {
       a.editedAt ? h('span', { class: 'muted', title: a.editedAt, 'data-testid': 'edited' }, ' · edited') : null,
     ),
     a.content ? h('p', { class: 'content' }, a.content) : null,
+    a.tags?.length
+      ? h('p', { class: 'tags' }, ...a.tags.flatMap((tag) => [h('a', { href: hrefOf({ user, view: 'tags', params: { tag } }) }, `#${tag}`), ' ']))
+      : null,
   );
 }

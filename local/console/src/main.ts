@@ -15,12 +15,14 @@ import { renderFeed } from './views/feed.js';
 import { renderFollows } from './views/follows.js';
 import { renderNotifications } from './views/notifications.js';
 import { renderRollups } from './views/rollups.js';
+import { renderTags } from './views/tags.js';
 import { renderTimeline } from './views/timeline.js';
 
 const RENDERERS: Record<View, ViewRenderer> = {
   feed: renderFeed,
   timeline: renderTimeline,
   follows: renderFollows,
+  tags: renderTags,
   notifications: renderNotifications,
   rollups: renderRollups,
   activity: renderActivity,

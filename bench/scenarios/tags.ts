@@ -1,0 +1,136 @@
+/**
+ * Scenario — tags. Three costs of hashtags, each against its minimum:
+ *   a tag-feed page   GET /tags/{tag}/activities?limit=20 of a 500-entry tag feed (entries built with
+ *                     the model, written raw), through the handler in-process: calls, read units and
+ *                     p50 — against a raw Query of the same page (Limit 21) plus the one read any
+ *                     mute-and-block-aware page must make, a raw Query of the reader's control
+ *                     partition; p50 against the raw page Query alone.
+ *   tag fan-out       write units of one tagFanout job (first delivery, run in-process on the
+ *                     handlers' metered client) to a tag with 500 push followers, per follower —
+ *                     against one copy write (1 unit for a copy ≤ 1 KB) per follower. The post is
+ *                     made without a #hashtag, so the stack's own outbox starts no tag job: the
+ *                     measured run is the only one.
+ *   trending          read units of GET /tags/trending against one eventually consistent GetItem of
+ *                     the top list.
+ */
+import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tagEntryOf, tagFeedPartition, tagFollowerKey } from '../../functions/model/tag-items.js';
+import { controlPartition } from '../../functions/model/user-controls.js';
+import { trendBucket, trendTopKey } from '../../functions/model/trend.js';
+import { nowTicks } from '../../functions/platform/clock.js';
+import { type CapacityTotals, timeSplit } from '../capacity.js';
+import type { BenchContext } from '../context.js';
+import { attributes, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
+import { invokeRoute } from '../invoke.js';
+import { atMost, type Figure } from '../report.js';
+import { median, round, timed } from '../stats.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'tags';
+const ENTRIES = 500;
+const FOLLOWERS = 500;
+const LIMIT = 20;
+const SAMPLES = 30;
+
+export const tags: Scenario = {
+  id: 'tags',
+  title: `A ${ENTRIES}-entry tag's page, a tag fan-out to ${FOLLOWERS} followers, trending: each against its minimum`,
+  async run(ctx) {
+    return [...(await tagPage(ctx)), ...(await tagFanoutWrites(ctx)), ...(await trendingRead(ctx))];
+  },
+};
+
+const consumedRead = (out: { ConsumedCapacity?: { CapacityUnits?: number } }) => out.ConsumedCapacity?.CapacityUnits ?? 0;
+
+async function tagPage(ctx: BenchContext): Promise<Figure[]> {
+  const tag = `bench${uid('tag').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
+  const reader = uid('tag-reader');
+  const newest = nowTicks();
+  const entries = Array.from({ length: ENTRIES }, (_, i) => tagEntryOf({ ...benchOriginal(uid('tag-author', i % 50), newest - BigInt(i) * 1_000_000n, i), tags: [tag] }, tag));
+  await writeModelItems(ctx, ctx.stack.tableNames.feed, entries);
+  const path = `/tags/${tag}/activities?limit=${LIMIT}`;
+  const check = await ctx.call('GET', path, reader);
+  if (check.status !== 200 || check.body?.items?.length !== LIMIT) throw new Error(`GET ${path}: ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
+  const rawPage = () =>
+    ctx.dynamo.send(
+      new QueryCommand({ TableName: ctx.stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: tagFeedPartition(tag) } }, Limit: LIMIT + 1, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+  const rawControls = () =>
+    ctx.dynamo.send(
+      new QueryCommand({ TableName: ctx.stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: controlPartition(reader) } }, ProjectionExpression: 'sk', ReturnConsumedCapacity: 'TOTAL' }),
+    );
+  const minimum = consumedRead(await rawPage()) + consumedRead(await rawControls());
+  const calls: number[] = [];
+  const reads: number[] = [];
+  const handler: number[] = [];
+  const raw: number[] = [];
+  const split: { ms: number; spent: CapacityTotals }[] = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    const before = ctx.handlerCapacity.snapshot();
+    const { ms } = await invokeRoute('GET', path, reader);
+    const spent = ctx.handlerCapacity.since(before);
+    split.push({ ms, spent });
+    calls.push(Object.values(spent.calls).reduce((a, b) => a + b, 0));
+    reads.push(spent.read);
+    handler.push((await ctx.handlerCapacity.unmetered(() => invokeRoute('GET', path, reader))).ms);
+    raw.push((await timed(() => rawPage())).ms);
+  }
+  const readRatio = median(reads) / minimum;
+  return [
+    { scenario: S, metric: 'tag page: DynamoDB calls (the page Query + the reader\'s controls, in parallel)', value: median(calls), unit: 'calls', target: '2', met: median(calls) === 2 },
+    { scenario: S, metric: `tag page: read units / minimum (${round(minimum)} units: raw page Query + controls Query)`, value: round(readRatio), unit: '×', ...atMost(readRatio, 1.05) },
+    { scenario: S, metric: 'tag page: handler p50', value: round(median(handler)), unit: 'ms' },
+    { scenario: S, metric: `tag page: raw Query p50 (Limit ${LIMIT + 1})`, value: round(median(raw)), unit: 'ms' },
+    { scenario: S, metric: 'tag page: handler / raw Query (p50)', value: round(median(handler) / median(raw)), unit: '×', note: `inside the handler (p50s): ${timeSplit(split)}` },
+  ];
+}
+
+async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
+  // Loaded here: handler-side modules read their env at load (after the stack starts).
+  const { tagFanout } = await import('../../functions/services/tags/fanout.js');
+  const tag = `fan${uid('t').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
+  const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid('tag-follower', i));
+  await writeModelItems(ctx, ctx.stack.tableNames.graph, followers.map((f) => ({ ...tagFollowerKey(tag, f), userId: f })));
+  const author = uid('tag-poster');
+  const posted = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'no hashtag here' });
+  if (posted.status !== 201) throw new Error(`POST /activities: ${posted.status}`);
+  await quiesce(ctx);
+  const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: { pk: `t#${author}`, rk: BigInt(posted.body.rangeKey) } }));
+  const { pk: _pk, ...fields } = Item!;
+  const image = attributes({ ...fields, tags: [tag] });
+  const before = ctx.handlerCapacity.snapshot();
+  await tagFanout({ kind: 'tagFanout', author, rk: String(posted.body.rangeKey), tag, image });
+  await quiesce(ctx); // trims a copy write may start
+  const spent = ctx.handlerCapacity.since(before);
+  const perFollower = spent.write / FOLLOWERS;
+  return [
+    {
+      scenario: S,
+      metric: `tag fan-out: write units per follower (${FOLLOWERS} followers; minimum 1 copy write each)`,
+      value: round(perFollower),
+      unit: '×',
+      ...atMost(perFollower, 1.05),
+      note: `${round(spent.write)} units in all: ${FOLLOWERS} copies, the tag entry, the trend counts; calls ${JSON.stringify(spent.calls)}`,
+    },
+  ];
+}
+
+async function trendingRead(ctx: BenchContext): Promise<Figure[]> {
+  const reader = uid('trend-reader');
+  const check = await ctx.call('GET', '/tags/trending?window=24h', reader);
+  if (check.status !== 200) throw new Error(`GET /tags/trending: ${check.status}`);
+  const raw = await ctx.dynamo.send(
+    new GetItemCommand({
+      TableName: ctx.stack.tableNames.stats,
+      Key: attributes(trendTopKey(trendBucket('24h', Date.now()).bucket)),
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  const minimum = consumedRead(raw) || 0.5;
+  const before = ctx.handlerCapacity.snapshot();
+  await invokeRoute('GET', '/tags/trending?window=24h', reader);
+  const spent = ctx.handlerCapacity.since(before);
+  const ratio = spent.read / minimum;
+  return [{ scenario: S, metric: `trending: read units / minimum (one GetItem, ${minimum} units)`, value: round(ratio), unit: '×', ...atMost(ratio, 1.05), note: `calls ${JSON.stringify(spent.calls)}` }];
+}

@@ -1,0 +1,24 @@
+/**
+ * Paging over a tag's push followers with continuation jobs, as follower-pages.ts does for an
+ * author's: a job handles ONE page and enqueues the next page's job BEFORE writing its own, so a
+ * failure after the send loses nothing (the message comes back and rewrites the same keys).
+ */
+import { tagFollowersPage } from '../../stores/tag-store.js';
+import { enqueueJob } from '../jobs/bus.js';
+import type { JobOf } from '../jobs/define.js';
+import { FOLLOWER_PAGE } from '../follower-pages.js';
+import type { tagFanoutJob, tagRetractJob } from './tag-jobs.js';
+
+type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob>;
+
+/** One page of the tag's push followers; enqueues the job for the next page first, if there is one. */
+export async function tagFollowerPage(job: TagPagedJob): Promise<string[]> {
+  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor);
+  if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
+  return page.items;
+}
+
+/** The page a job names, without enqueueing anything (a redelivered page taking back its writes). */
+export async function tagFollowersAt(job: TagPagedJob): Promise<string[]> {
+  return (await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor)).items;
+}

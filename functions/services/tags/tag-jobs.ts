@@ -1,0 +1,24 @@
+/**
+ * The job kinds of hashtags (their runners: fanout.ts, retract.ts, cleanup.ts here). Declared apart
+ * from the runners: the outbox sends the first two and must not bundle what runs them.
+ */
+import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
+import { defineJob } from '../jobs/define.js';
+import { cursor, rk, tagKey, userId } from '../jobs/fields.js';
+import { image } from '../fanout/fanout-job.js';
+
+/**
+ * A tagged post into its tag: on the first page the tag-feed entry and the trend count, on every
+ * page the copies for one page of the tag's push followers (the next page's job enqueued first).
+ */
+export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', schema: { author: userId, rk, tag: tagKey, image, cursor } });
+
+/**
+ * A deleted tagged post out of its tag: the entry, and the copies of one page of push followers at
+ * a time. `keptTags` (an edit that removed the tag, retag.ts): the post lives on with these tags, so
+ * followers who get it by another road (its author, one of these) keep their copy.
+ */
+export const tagRetractJob = defineJob('tagRetract', { lane: 'followup', schema: { author: userId, rk, tag: tagKey, cursor, keptTags: z.array(tagKey).max(10).optional() } });
+
+/** After a tag unfollow: the copies only that tag brought leave the ex-follower's feed (sent twice: at once and after the settle). */
+export const tagCleanupJob = defineJob('tagCleanup', { lane: 'followup', schema: { user: userId, tag: tagKey, followedAt: z.string().regex(/^\d{1,20}$/) } });
