@@ -208,9 +208,9 @@ const EDITABLE = ['content', 'object', 'attributes', 'tags'] as const;
 
 /**
  * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
- * realtime catch-up's `seq`); REMOVE the absent editable fields.
+ * realtime catch-up's `seq`); REMOVE the absent editable fields. Also a tag-feed entry's (tag-store).
  */
-function editExpression(state: EditedState, written?: bigint) {
+export function editExpression(state: EditedState, written?: bigint) {
   const names: Record<string, string> = { '#version': 'version', '#editedAt': 'editedAt' };
   const values: Record<string, unknown> = { ':version': state.version, ':editedAt': state.editedAt };
   const set = ['#version = :version', '#editedAt = :editedAt'];

@@ -14,7 +14,7 @@
  *   trend use                      one transaction per bucket: marker (attribute_not_exists) + counter
  *   trend top list                 GetItem; a conditional Put on its version
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CopySource } from '../model/feed-copy.js';
 import { rkOf } from '../model/range-key.js';
 import { parseTagFollow, type TagFollow, tagEntryOf, tagFeedKey, tagFeedPartition, tagFollowerKey, tagFollowersPartition, tagFollowItem, tagFollowKey, tagFollowPartition, tagMetaKey } from '../model/tag-items.js';
@@ -25,7 +25,7 @@ import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
-import { addPulledTagUpdate, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
+import { addPulledTagUpdate, editExpression, type EditedState, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
@@ -36,6 +36,30 @@ const stats = () => tableName('stats');
 /** Put the entries of originals in their tags' feeds (idempotent: same keys on every retry). */
 export async function putTagEntries(entries: readonly { source: CopySource; tag: string }[]): Promise<void> {
   await batchWriteAll(feed(), entries.map(({ source, tag }) => ({ PutRequest: { Item: tagEntryOf(source, tag) } })));
+}
+
+/**
+ * Bring the entries of the post at `rk` in `tags`' feeds to an edit's `state`, where they exist at
+ * an older version (never creating one a delete removed): one write unit each.
+ */
+export async function updateTagEntries(tags: readonly string[], rk: bigint, state: EditedState): Promise<void> {
+  const e = editExpression(state);
+  await Promise.all(
+    tags.map(async (tag) => {
+      try {
+        await doc.send(
+          new UpdateCommand({
+            TableName: feed(),
+            Key: tagFeedKey(tag, rk),
+            ...e,
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
+          }),
+        );
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    }),
+  );
 }
 
 /** Delete the entries at (tag, rk). Deleting an absent key is harmless. */

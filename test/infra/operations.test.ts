@@ -244,13 +244,13 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets feed reads Query and GetItem the feed table, batch-read reactions (enrich), Query a returning reader’s follows, spend rate-limit tokens and queue their stamp, nothing else anywhere', () => {
+  it('lets feed reads Query and GetItem the feed table, batch-read reactions (enrich), Query a returning reader’s follows and the reader’s controls (tags), read the trending list, spend rate-limit tokens and queue their stamp, nothing else anywhere', () => {
     expect(tableActions(template, 'feedRead', 'feed')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     expect(tableActions(template, 'feedRead', 'graph')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
-    expect(tableActions(template, 'feedRead', 'stats')).toEqual([]);
+    expect(tableActions(template, 'feedRead', 'stats')).toEqual(['dynamodb:GetItem']); // the trending top list
     expect(tableActions(template, 'feedRead', 'limits')).toEqual(['dynamodb:UpdateItem']);
     const other = statementsOf(template, 'feedRead').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
-    expect(other.filter((a) => !a.startsWith('sqs:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(other.filter((a) => !a.startsWith('sqs:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const queues = statementsOf(template, 'feedRead').filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:'))).map((s) => JSON.stringify(s.Resource));
     expect(queues).toEqual([expect.stringContaining('FollowupQueue')]);
   });

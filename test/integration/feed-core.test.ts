@@ -192,10 +192,11 @@ describe('auth', () => {
     expect(documented).toEqual(routes.map(routeKey).sort());
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/activities', '/activities/{id}', '/activities/{id}/comments', '/activities/{id}/comments/{commentId}',
-      '/activities/{id}/reactions/{kind}', '/batch/activities', '/batch/follows', '/blocks', '/blocks/{userId}', '/feed',
-      '/feed/aggregated', '/following/{userId}', '/health', '/me', '/me/export', '/mutes', '/mutes/{userId}', '/notifications',
-      '/notifications/counts', '/notifications/read', '/notifications/seen', '/openapi.json', '/realtime', '/realtime/missed',
-      '/rollups/{name}', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
+      '/activities/{id}/history', '/activities/{id}/reactions/{kind}', '/batch/activities', '/batch/follows', '/blocks',
+      '/blocks/{userId}', '/feed', '/feed/aggregated', '/following/tags/{tag}', '/following/{userId}', '/health', '/me',
+      '/me/export', '/me/tags', '/mutes', '/mutes/{userId}', '/notifications', '/notifications/counts', '/notifications/read',
+      '/notifications/seen', '/openapi.json', '/realtime', '/realtime/missed', '/rollups/{name}', '/tags/trending',
+      '/tags/{tag}/activities', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
       '/users/{userId}/followers', '/users/{userId}/following',
     ]);
   });

@@ -439,6 +439,9 @@ describe('requests generated from the served /openapi.json', () => {
     expect(seeded.status).toBe(201);
     actors.victimActivity = seeded.body.id as string;
     const users = [actors.user, actors.admin, actors.victim];
+    // A reader's first read stamps their activity bound (docs/lanes.md#who-gets-a-copy): a write a
+    // read may cause once per half window, made here before the snapshot, not by the fuzz.
+    for (const u of users) expect((await api('GET', '/feed', { as: u })).status).toBe(200);
     const before = await settledSnapshot(users);
 
     const bearer: Record<Caller, string | undefined> = {

@@ -27,6 +27,7 @@ import { countTrendUse } from '../../functions/stores/tag-store.js';
 import { forEachLimit } from '../../functions/platform/pool.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ADMIN, api, mustPost } from '../support/api.js';
+import { patchActivity } from '../support/edits.js';
 import { feedRks, idsOf } from '../support/feeds.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
@@ -257,5 +258,28 @@ describe('trending', () => {
     const day = (await api('GET', '/tags/trending?window=24h', { as: spammer })).body;
     expect(countOf(day, popular)).toBe(7);
     expect((await api('GET', '/tags/trending?window=7d', { as: spammer })).status).toBe(400);
+  }, 60_000);
+
+  it('an edit through PATCH moves the post between tags’ feeds and brings a kept tag’s entry to the new content', async () => {
+    const author = uid('editor');
+    const reader = uid('tagreader');
+    const [kept, left, joined] = [freshTag('kept'), freshTag('left'), freshTag('joined')];
+    const post = await mustPost(author, { verb: 'post', content: `#${kept} #${left} first` });
+    await eventually(async () => (await tagIds(reader, left)).includes(post.id), { what: 'the post in both tags’ feeds' });
+    const res = await patchActivity(post.id, { content: `#${kept} #${joined} second` }, { as: author });
+    expect(res.status).toBe(200);
+    expect(res.body.tags).toEqual([kept, joined]);
+    await eventually(async () => (await tagIds(reader, joined)).includes(post.id) && !(await tagIds(reader, left)).includes(post.id), { what: 'the post moved' });
+    await eventually(
+      async () => {
+        const page = await api<{ items: Activity[] }>('GET', `/tags/${encodeURIComponent(kept)}/activities`, { as: reader });
+        return page.body.items.find((i) => i.id === post.id)?.content === `#${kept} #${joined} second`;
+      },
+      { what: 'the kept tag’s entry at the new version' },
+    );
+    // Eleven tags by an edit: 400, nothing written.
+    const eleven = Array.from({ length: 11 }, (_, i) => `#${freshTag(`t${i}`)}`).join(' ');
+    expect((await patchActivity(post.id, { content: eleven }, { as: author })).status).toBe(400);
+    expect((await api<Activity>('GET', `/activities/${post.id}`, { as: author })).body.version).toBe(2);
   }, 60_000);
 });

@@ -90,6 +90,8 @@ function dataOf(body: unknown): unknown {
     if (k === 'next' || k === 'kind') continue;
     if (k === 'activityWindow') continue; // the export's window ends now: it moves with the clock
     if (k === 'tags' && v === null && 'rangeKey' in body) continue; // activities carry their tags since 0.2.0 (none here)
+    if (k === 'version' && v === 1 && 'rangeKey' in body) continue; // and their version since 0.2.0 (never edited here)
+    if (k === 'editedAt' && v === null && 'rangeKey' in body) continue;
     if (k === 'followedTags' && Array.isArray(v) && v.length === 0) continue; // the export's followed tags, new in 0.2.0
     out[k] = dataOf(v);
   }

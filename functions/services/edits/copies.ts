@@ -13,6 +13,8 @@
  * A pulled author has no follower copies: their followers' reads merge the timeline, and the
  * connected ones are told from the connected side.
  */
+import { tagKeysOf } from '../../model/tags.js';
+import { updateTagEntries } from '../../stores/tag-store.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
@@ -43,7 +45,8 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false, pulled: !job.cursor }]);
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version) return;
-  if (!job.cursor) await noticeEdit(job.author, rk, job.version, String(original!.editedAt));
+  // The first page also brings the post's entries in its tags' feeds to the version (tags/: one write each).
+  if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, stateOf(original!))]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
   const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
   const followers = check!.pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });

@@ -21,7 +21,6 @@ import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { deleteHistoryEntry, putHistoryEntry } from '../../stores/history-store.js';
 import { getOriginal, updateOriginal } from '../../stores/feed-store.js';
 import { editedTags } from '../tags/post-tags.js';
-import { retag } from '../tags/retag.js';
 import { etagMatches } from './etag.js';
 import { applyPatch, editableOf } from './merge-patch.js';
 
@@ -56,14 +55,13 @@ export async function editActivity(req: EditRequest): Promise<Activity> {
     }
     const { fields, changed } = applyPatch(editableOf(original!), req.patch, MAX_ATTRIBUTES);
     if (!changed) return toActivity(original!);
-    const oldTags = Array.isArray(original!.tags) ? (original!.tags as string[]) : [];
-    const tags = editedTags(original!, fields.content); // 400 here writes nothing
+    // The tags the new content carries (400 here writes nothing); the outbox retags from the MODIFY.
+    const tags = editedTags(original!, fields.content);
     const editedAt = isoFromTicks(nowTicks());
     await putHistoryEntry(historyEntry(original!, editedAt));
     wrote = version;
     const stored = await updateOriginal(key.actor, key.rk, version, { ...fields, ...(tags.length ? { tags } : {}), version: version + 1, editedAt }, nowSeconds());
     if (!stored) return AGAIN; // edited or deleted meanwhile: read it again
-    await retag({ ...stored, rk: key.rk, actor: key.actor }, oldTags, tags); // tags left or joined: their feeds and followers
     const dropped = droppedVersion(version + 1);
     if (dropped !== undefined) await deleteHistoryEntry(req.id, dropped);
     return toActivity(stored);

@@ -9,8 +9,10 @@
  *   MODIFY of an original that gains `deletedAt`       → retract job (copies), a tagRetract job
  *                                                        per tag, and purge job (reactions,
  *                                                        comments, notifications)
- *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts)
- *     (an edit)                                          and notify jobs (edits/notices.ts)
+ *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts),
+ *     (an edit)                                          tag jobs where its tags changed
+ *                                                        (tags/retag-jobs.ts), notify jobs
+ *                                                        (edits/notices.ts)
  *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
  *   everything else → nothing: home-feed copies and heads (`f#`), tag-feed entries (`g#`), comments (`c#`), trims and TTL
  *   removals, a reaction's removal (it clears `ev`), the tombstone's own expiry
@@ -22,6 +24,7 @@ import { authorOfTimelinePk } from '../../model/timeline-item.js';
 import { editMentionDeliveries, notifyJobs, postDeliveries, reactionDelivery } from '../notifications/events.js';
 import { ticksFromIso } from '../../platform/clock.js';
 import { MAX_JOB_EVENTS, type WireNotificationEvent } from '../notifications/notify-job.js';
+import { retagJobs } from '../tags/retag-jobs.js';
 import type { Job } from './jobs.js';
 
 const stringsOf = (v: AttributeValue | undefined): string[] | undefined =>
@@ -67,7 +70,9 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
   if (record.eventName === 'MODIFY' && !image.deletedAt && version !== undefined && version !== d?.OldImage?.version?.N) {
     const editedTicks = ticksFromIso(image.editedAt?.S ?? '') ?? 0n;
     const mentions = editMentionDeliveries({ author, rk: BigInt(rk), before: d?.OldImage?.content?.S, after: image.content?.S, editedTicks });
-    return [{ kind: 'edit', author, rk, version: Number(version) }, ...notifyJobs(mentions)];
+    const { pk: _pk, expiresAt: _e, ...rest } = image;
+    const retag = retagJobs(author, rk, rest as Record<string, AttributeValue>, stringsOf(d?.OldImage?.tags) ?? [], stringsOf(image.tags) ?? []);
+    return [{ kind: 'edit', author, rk, version: Number(version) }, ...retag, ...notifyJobs(mentions)];
   }
   return [];
 }

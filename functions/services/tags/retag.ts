@@ -8,12 +8,13 @@
  * @example
  *   // after the original was updated in place (same rk), with its new image:
  *   await retag(updatedOriginal, oldTags, newTags);
+ * An edit's retag comes from its stream MODIFY instead (jobs/outbox.ts, retag-jobs.ts).
  */
-import { tagChanges, tagKeysOf } from '../../model/tags.js';
+import { tagChanges } from '../../model/tags.js';
 import { imageOfItem } from '../../platform/dynamo/images.js';
 import { deleteTagEntries } from '../../stores/tag-store.js';
 import { enqueueJobs } from '../jobs/bus.js';
-import type { Job } from '../jobs/jobs.js';
+import { retagJobs } from './retag-jobs.js';
 
 /** The original as stored after the edit: its key, author and fields (`tags` the new ones). */
 export interface RetaggedOriginal {
@@ -25,15 +26,9 @@ export interface RetaggedOriginal {
 export async function retag(original: RetaggedOriginal, oldTags: readonly string[], newTags: readonly string[]): Promise<void> {
   const { removed, added } = tagChanges(oldTags, newTags);
   if (removed.length === 0 && added.length === 0) return;
-  const rk = String(original.rk);
-  const keptTags = tagKeysOf(newTags);
   if (removed.length) await deleteTagEntries(removed.map((tag) => ({ tag, rk: original.rk })));
   const { pk: _pk, expiresAt: _e, ...fields } = original;
   const image = added.length ? imageOfItem({ ...fields, tags: [...newTags] }) : {};
-  const jobs: Job[] = [
-    ...removed.map((tag): Job => ({ kind: 'tagRetract', author: original.actor, rk, tag, keptTags })),
-    ...added.map((tag): Job => ({ kind: 'tagFanout', author: original.actor, rk, tag, image })),
-  ];
-  const failed = await enqueueJobs(jobs);
+  const failed = await enqueueJobs(retagJobs(original.actor, String(original.rk), image, oldTags, newTags));
   if (failed.length) throw new Error(`could not enqueue ${failed.length} retag jobs`);
 }
