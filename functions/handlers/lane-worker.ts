@@ -14,7 +14,7 @@ import type { LaneId } from '../../lib/defs/lanes.js';
 import { logger } from '../platform/logger.js';
 import { metrics, recordJobLatency } from '../platform/metrics.js';
 import type { JobRunner } from '../services/jobs/define.js';
-import { assertLane, type Job, parseJob } from '../services/jobs/jobs.js';
+import { assertLane, type Job, lanesOfKind, parseJob } from '../services/jobs/jobs.js';
 import { runJob } from '../services/jobs/run.js';
 import { runnerOfKind } from '../services/jobs/runners.js';
 import { enqueueJob } from '../services/jobs/bus.js';
@@ -31,8 +31,9 @@ const parseOrUndefined = (r: SQSRecord): Job | undefined => {
 /**
  * The jobs of the batch that run together, by message id: those of each kind whose runner takes a
  * batch (notify: folded per recipient and applied as one batch, services/notifications/batch.ts;
- * fanout: pages sharing the reads they start and end with, services/fanout/fanout.ts). Only on
- * the kind's own lane: anywhere else a job runs alone (a settle re-run), or is forwarded
+ * fanout: pages sharing the reads they start and end with, services/fanout/fanout.ts — and told
+ * which came before, so a redelivered page takes back what it may have written). Only on the
+ * kind's own lanes (its tail lane too): anywhere else a job runs alone (a settle re-run), or is forwarded
  * (legacy-queue.ts) or refused (assertLane).
  */
 function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, Promise<void>> {
@@ -40,7 +41,7 @@ function batchedJobs(records: readonly SQSRecord[], lane: LaneId): Map<string, P
   for (const record of records) {
     const job = parseOrUndefined(record);
     const runner = job && runnerOfKind(job.kind);
-    if (!runner?.runBatch || runner.def.lane !== lane) continue;
+    if (!runner?.runBatch || !lanesOfKind(job!.kind).includes(lane)) continue;
     byRunner.set(runner, [...(byRunner.get(runner) ?? []), { job: job!, record }]);
   }
   const out = new Map<string, Promise<void>>();

@@ -30,11 +30,12 @@ export const missingFromRk = (since: bigint): bigint => newerThanBound(since);
 /**
  * Whether a read at `nowTicks` should ask for a stamp: the reader's bound is missing, passed, or
  * within half a window of passing (so one who reads at least every half window is never without
- * copies, and is stamped at most once per half window). `windowTicks` undefined (`off`): only to
- * bring back a reader whose copies stopped while a window was set.
+ * copies, and is stamped at most once per half window). `windowTicks` undefined (`off`): whenever
+ * a bound is left from a window set before — the stamp removes the bounds (and writes back what a
+ * passed one skipped), so an `off` deployment ends with none.
  */
 export function stampDue(headUntil: bigint | undefined, nowTicks: bigint, windowTicks: bigint | undefined): boolean {
-  if (windowTicks === undefined) return missingSince(headUntil, nowTicks) !== undefined;
+  if (windowTicks === undefined) return headUntil !== undefined;
   return headUntil === undefined || headUntil - nowTicks < windowTicks / 2n;
 }
 

@@ -52,7 +52,7 @@ export function parseJob(body: string): Job {
 export const laneOfKind = (kind: JobKind): LaneId => defOf.get(kind)!.lane;
 
 /** The lanes a kind's jobs run on at once: its lane, and its further pages' (a paged kind's tailLane). */
-const lanesOfKind = (kind: JobKind): LaneId[] => {
+export const lanesOfKind = (kind: JobKind): LaneId[] => {
   const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(kind)!;
   return def.tailLane ? [def.lane, def.tailLane] : [def.lane];
 };

@@ -17,9 +17,10 @@
  */
 import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
-import { stampDue } from '../../model/reader-activity.js';
+import { missingSince, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
+import type { Item } from '../../platform/dynamo/query.js';
 import { originalsSince, readHead, setHeadActiveUntil } from '../../stores/feed-store.js';
 import { followeesPage, readGraphKeys, stampFollowerEntry } from '../../stores/follow-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
@@ -33,10 +34,10 @@ import { activeWindowTicks } from './window.js';
 
 type StampJob = JobOf<typeof stampJob>;
 
-/** Follows per stamp page (one Query of the reader's edges). */
-export const STAMP_PAGE = 500;
-/** Posts written back per followee when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
-export const REBUILD_MAX_PER_FOLLOWEE = 1000;
+/** Follows per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
+export const STAMP_PAGE = 100;
+/** Posts written back per page when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
+export const REBUILD_MAX = 1000;
 
 const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : BigInt(t));
 
@@ -46,8 +47,14 @@ const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : 
  * version (live-originals.ts settleWritten, as a backfill does).
  */
 async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
-  const perFollowee = homeFeedPolicy().maxItems ?? REBUILD_MAX_PER_FOLLOWEE;
-  const originals = (await Promise.all(followees.map((f) => originalsSince(f, since, perFollowee)))).flat();
+  // The feed keeps its newest N: no page writes back more than the N newest of its followees' posts.
+  const n = homeFeedPolicy().maxItems ?? REBUILD_MAX;
+  const lists: Item[][] = [];
+  await forEachLimit([...followees.entries()], 16, async ([i, f]) => {
+    lists[i] = await originalsSince(f, since, n);
+  });
+  const byRk = (a: Item, b: Item) => (rkOf(a.rk) < rkOf(b.rk) ? -1 : rkOf(a.rk) > rkOf(b.rk) ? 1 : 0);
+  const originals = lists.flat().sort(byRk).slice(0, n);
   if (originals.length === 0) return;
   const { written, copies } = await writeCopies(originals.map((source) => ({ owner: reader, source })));
   const edges = await readGraphKeys(followees.map((f) => followEdgeKey(reader, f)));
@@ -69,8 +76,10 @@ function alreadyDone(headUntil: bigint | undefined, since: bigint | undefined): 
 
 export async function stamp(job: StampJob): Promise<void> {
   const until = optionalTicks(job.until);
-  const since = optionalTicks(job.since);
   const head = await readHead(job.reader);
+  // Where copies stopped as the read saw it — or, if the bound has passed since (the job ran late,
+  // or this is a later page), as it is now: posts after it were skipped by the fan-out.
+  const since = optionalTicks(job.since) ?? missingSince(head.activeUntil, nowTicks());
   if (!job.cursor && alreadyDone(head.activeUntil, since)) return;
   const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
   await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));

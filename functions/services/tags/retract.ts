@@ -6,6 +6,8 @@
  * another road (follows its author, or another of its tags) keeps the copy. Followers who left the
  * tag earlier had its copies cleaned up then.
  */
+import { tagKeysOf } from '../../model/tags.js';
+import { liveWithOwnCopies } from '../live-originals.js';
 import { followEdgeKey, followerOfEdgePk, parseEdge } from '../../model/follow-edge.js';
 import { tagFollowKey, userOfTagFollowPk } from '../../model/tag-items.js';
 import { readGraphKeys } from '../../stores/follow-store.js';
@@ -33,6 +35,11 @@ async function reachedOtherwise(job: TagRetractJob, followers: readonly string[]
 
 export async function tagRetract(job: TagRetractJob): Promise<void> {
   const rk = BigInt(job.rk);
+  // An edit that took the tag out and a later one that put it back: the later one's tagFanout owns it now.
+  if (!job.cursor && job.keptTags) {
+    const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false }]);
+    if (check!.live && tagKeysOf(check!.original?.tags).includes(job.tag)) return;
+  }
   if (!job.cursor) await deleteTagEntries([{ tag: job.tag, rk }]);
   const followers = (await tagFollowerPage(job)).filter((f) => f !== job.author);
   const kept = job.keptTags ? await reachedOtherwise(job, followers, job.keptTags) : new Set<string>();
