@@ -12,6 +12,7 @@
  */
 import { type Activity, toActivity } from '../model/activity.js';
 import { rkOf } from '../model/range-key.js';
+import { versionOf } from '../model/timeline-item.js';
 
 export interface Page {
   items: Activity[];
@@ -30,7 +31,14 @@ export interface SourceResult {
 export function mergeSources(results: readonly SourceResult[], req: { readonly limit: number; readonly since?: bigint }): Page {
   const sinceMode = req.since !== undefined;
   const byRk = new Map<bigint, Record<string, unknown>>();
-  for (const r of results) for (const item of r.items) if (!byRk.has(rkOf(item.rk))) byRk.set(rkOf(item.rk), item);
+  for (const r of results) {
+    for (const item of r.items) {
+      // One item per post; where two sources hold it, the newer version (a copy written before its
+      // author was pulled is not updated by the author's edits; the timeline is).
+      const held = byRk.get(rkOf(item.rk));
+      if (!held || versionOf(item) > versionOf(held)) byRk.set(rkOf(item.rk), item);
+    }
+  }
   const frontiers = results.map((r) => r.frontier).filter((f): f is bigint => f !== undefined);
   // Newest-first pages move to larger rk: safe up to the smallest frontier. `since` pages move to
   // smaller rk from the cursor: safe down to the largest frontier.

@@ -60,6 +60,13 @@ describe('mergeSources', () => {
     expect(page.lastRangeKey).toBeNull();
   });
 
+  it('of two items with the same rk, shows the newer version (a pre-pull copy the author’s edit did not reach)', () => {
+    const copy = { ...row(4, 'feed'), content: 'v1' };
+    const original = { ...row(4, 'celeb'), content: 'v2', version: 2, editedAt: '2026-11-27T00:00:00Z' };
+    expect(mergeSources([{ items: [copy] }, { items: [original] }], { limit: 10 }).items.map((i) => i.content)).toEqual(['v2']);
+    expect(mergeSources([{ items: [original] }, { items: [copy] }], { limit: 10 }).items.map((i) => i.content)).toEqual(['v2']);
+  });
+
   it('cuts a full page at `limit` and points the cursor at the last item shown', () => {
     const page = mergeSources([{ items: [row(1, 'a'), row(3, 'a')] }, { items: [row(2, 'b'), row(4, 'b')] }], { limit: 3 });
     expect(ids(page)).toEqual(['a-1', 'b-2', 'a-3']);
