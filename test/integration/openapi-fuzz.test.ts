@@ -16,7 +16,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, api, token } from '../support/api.js';
 import { uid } from '../support/ids.js';
-import { stack } from '../support/local.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
+import { doc, stack } from '../support/local.js';
+import { eventually } from '../support/wait.js';
 import { snapshotUsers } from '../support/snapshot.js';
 
 // ---- a tiny JSON Schema (2020-12 subset) toolkit over the served document -------------------
@@ -442,6 +445,9 @@ describe('requests generated from the served /openapi.json', () => {
     // A reader's first read stamps their activity bound (docs/lanes.md#who-gets-a-copy): a write a
     // read may cause once per half window, made here before the snapshot, not by the fuzz.
     for (const u of users) expect((await api('GET', '/feed', { as: u })).status).toBe(200);
+    const stamped = async (u: string) =>
+      parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(u), ConsistentRead: true }))).Item).activeUntil !== undefined;
+    await eventually(async () => (await Promise.all(users.map(stamped))).every(Boolean), { what: 'the fuzz users stamped' });
     const before = await settledSnapshot(users);
 
     const bearer: Record<Caller, string | undefined> = {
