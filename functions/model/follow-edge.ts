@@ -42,6 +42,9 @@ export function activeEdgeItem(follower: string, followee: string, ticks: bigint
   };
 }
 
+/** The edge still wants the followee's posts in the follower's feed: active and not muted. */
+export const wantsPosts = (edge: Edge | undefined): boolean => edge?.state === 'active' && !edge.muted;
+
 export function parseEdge(item: Record<string, unknown> | undefined): Edge | undefined {
   if (!item) return undefined;
   return {

@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Connection, connectionItem, connectionKey, parseConnection, PRESENCE_PARTITION, userConnectionsPrefix } from '../model/connection.js';
-import { followEdgeKey, parseEdge } from '../model/follow-edge.js';
+import { followEdgeKey, parseEdge, wantsPosts } from '../model/follow-edge.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { queryAll } from '../platform/dynamo/query.js';
@@ -51,7 +51,7 @@ export async function followingAmong(candidates: readonly string[], followee: st
   for (const item of items) {
     const edge = parseEdge(item);
     const follower = byPk.get(String(item.pk));
-    if (follower !== undefined && edge?.state === 'active' && !edge.muted) out.add(follower);
+    if (follower !== undefined && wantsPosts(edge)) out.add(follower);
   }
   return out;
 }

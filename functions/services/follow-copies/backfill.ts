@@ -6,7 +6,7 @@
  * a post edited meanwhile is copied again at its new version (live-originals.ts settleWritten).
  */
 import { setting } from '../../../lib/defs/config.js';
-import type { Edge } from '../../model/follow-edge.js';
+import { wantsPosts } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
 import { clearPending, getEdge, getProfile } from '../../stores/follow-store.js';
@@ -18,16 +18,13 @@ import { backfillJob } from './backfill-job.js';
 
 const backfillLimit = () => setting('BACKFILL_LIMIT');
 
-/** The edge still wants the followee's posts in the follower's feed: active and not muted. */
-const wanted = (edge: Edge | undefined) => edge?.state === 'active' && !edge.muted;
-
 export async function backfill(follower: string, followee: string): Promise<void> {
-  if (!wanted(await getEdge(follower, followee))) return; // unfollowed or muted meanwhile
+  if (!wantsPosts(await getEdge(follower, followee))) return; // unfollowed or muted meanwhile
   if (!(await getProfile(followee, { consistent: true })).pulled) {
     const originals = await newestOriginals(followee, backfillLimit(), { tombstones: false });
     const rks = originals.map((o) => rkOf(o.rk));
     const { written, copies } = await writeCopies(originals.map((source) => ({ owner: follower, source })));
-    if (!wanted(await getEdge(follower, followee))) {
+    if (!wantsPosts(await getEdge(follower, followee))) {
       await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
       return;
     }

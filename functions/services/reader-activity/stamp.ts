@@ -15,7 +15,7 @@
  * Cost: one write per follow per stamp (at most once per half window of reading) plus, on a
  * return, the copies the reader missed — never more than copy-everyone would have written.
  */
-import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
+import { followEdgeKey, parseEdge, wantsPosts } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { missingSince, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
@@ -58,7 +58,7 @@ async function rebuild(reader: string, followees: readonly string[], since: bigi
   if (originals.length === 0) return;
   const { written, copies } = await writeCopies(originals.map((source) => ({ owner: reader, source })));
   const edges = await readGraphKeys(followees.map((f) => followEdgeKey(reader, f)));
-  const wanted = new Set(edges.map((e) => [String(e.sk), parseEdge(e)] as const).filter(([, e]) => e?.state === 'active' && !e.muted).map(([f]) => f));
+  const wanted = new Set(edges.map((e) => [String(e.sk), parseEdge(e)] as const).filter(([, e]) => wantsPosts(e)).map(([f]) => f));
   const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
   const { gone, kept } = await settleWritten(groups.filter((g) => wanted.has(g.author)));
   await removeCopies([...groups.filter((g) => !wanted.has(g.author)), ...gone].map((g) => ({ owner: reader, rk: g.rk })));
