@@ -10,6 +10,8 @@
  *                                                    and region), beside the maintenance lane's jobs
  *   npm run migrate -- --endpoint http://127.0.0.1:N a DynamoDB Local holding the local table names
  *   --status                                         only print the version and each segment's checkpoint
+ *   --page-size N                                    items per Scan page (default 500): smaller pages
+ *                                                    checkpoint more often, for a table short of capacity
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -30,9 +32,15 @@ const { values } = parseArgs({
     outputs: { type: 'string' },
     endpoint: { type: 'string' },
     status: { type: 'boolean', default: false },
+    'page-size': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
+const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
+if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+  console.error('--page-size must be a whole number of items from 1 to 1000');
+  process.exit(2);
+}
 if (values.help) {
   console.log(readFileSync(new URL(import.meta.url), 'utf8').split('*/')[0]!.replace(/^\/\*\*|^ \* ?/gm, '').trim());
   process.exit(0);
@@ -121,6 +129,7 @@ try {
     const started = performance.now();
     const outcome = await migrateToCurrent({
       totalSegments: MIGRATION_SEGMENTS,
+      pageSize,
       enqueue: values.outputs ? queueRepairs : undefined,
       onPage: (p) => {
         pages++;
