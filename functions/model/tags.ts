@@ -58,6 +58,9 @@ export function tagKeysOf(stored: unknown): string[] {
   return [...new Set(list.filter((t): t is string => typeof t === 'string').map(tagKeyOf))];
 }
 
+/** Whether an activity (as stored or read) carries the tag whose key is `key`. */
+export const carriesTag = (activity: object | undefined, key: string): boolean => tagKeysOf((activity as { tags?: unknown } | undefined)?.tags).includes(key);
+
 /** What moves when an activity's tags change (an edit): keys it leaves and keys it joins. */
 export function tagChanges(oldTags: readonly string[], newTags: readonly string[]): { removed: string[]; added: string[] } {
   const before = new Set(tagKeysOf(oldTags));

@@ -2,12 +2,12 @@
  * Hashtags end to end on the shared stack (FANOUT_PULL_THRESHOLD = 50): a tagged post in its tag's
  * feed and, exactly once, in a tag follower's home feed — also by a second road (its author followed,
  * two followed tags) and under redelivery of the tag fan-out; an edit that moves a post between tags
- * (retag); an unfollow that keeps what another road brought; mutes and blocks in tag feeds and the tag fan-out; delete and erase leaving no entry;
+ * (retag), and one that keeps a tag reaching that tag's followers' copies; an unfollow that keeps what another road brought; mutes and blocks in tag feeds and the tag fan-out; delete and erase leaving no entry;
  * a hot tag merged at read time; 11 tags refused with nothing written; trending by distinct authors,
  * exact after redeliveries. Background work is waited for by its effect (`eventually`); the
  * redeliveries run the job's code in this process with the job body the outbox sends.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../functions/model/activity.js';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
@@ -22,13 +22,12 @@ import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
 import type { Job } from '../../functions/services/jobs/jobs.js';
 import { tagCleanup } from '../../functions/services/tags/cleanup.js';
 import { tagFanout } from '../../functions/services/tags/fanout.js';
-import { retag } from '../../functions/services/tags/retag.js';
 import { countTrend } from '../../functions/services/tags/trending.js';
 import { countTrendUse } from '../../functions/stores/tag-store.js';
 import { forEachLimit } from '../../functions/platform/pool.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ADMIN, api, mustPost } from '../support/api.js';
-import { patchActivity } from '../support/edits.js';
+import { patchActivity, storedCopy } from '../support/edits.js';
 import { feedRks, idsOf } from '../support/feeds.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
@@ -149,17 +148,29 @@ describe('an edit that changes the tags (retag)', () => {
     const post = await mustPost(author, { verb: 'post', content: `#${before} hi` });
     await eventually(async () => (await homeIds(oldOnly)).includes(post.id) && (await homeIds(viaAuthor)).includes(post.id));
 
-    // The edit as the edits feature stores it (same rk, new content and tags), then its retag.
-    const key = timelineKey(author, BigInt(post.rangeKey));
-    const { Attributes } = await doc.send(
-      new UpdateCommand({ TableName: stack.tableNames.feed, Key: key, UpdateExpression: 'SET content = :c, tags = :t', ExpressionAttributeValues: { ':c': `#${after} hi`, ':t': [after] }, ReturnValues: 'ALL_NEW' }),
-    );
-    await retag({ ...Attributes!, rk: BigInt(post.rangeKey), actor: author }, [before], [after]);
-
-    expect(await tagIds(oldOnly, before)).not.toContain(post.id); // at once
+    const edited = await patchActivity(post.id, { content: `#${after} hi` }, { as: author });
+    expect(edited.status).toBe(200);
+    await eventually(async () => !(await tagIds(oldOnly, before)).includes(post.id), { what: 'the entry of the tag it left gone' });
     await eventually(async () => (await homeIds(newOnly)).includes(post.id) && !(await homeIds(oldOnly)).includes(post.id), { what: 'the post moved' });
     expect(await tagIds(oldOnly, after)).toContain(post.id);
     expect(await homeIds(viaAuthor)).toContain(post.id); // its author is followed: it stays
+  }, 60_000);
+
+  it('brings the copies of a tag it kept to the new version, for tag followers who do not follow the author', async () => {
+    const [author, tagOnly, viaAuthor] = [uid('author'), uid('tagonly'), uid('viaauthor')];
+    const tag = freshTag('kept');
+    await followTag(tagOnly, tag);
+    await followTag(viaAuthor, tag);
+    expect((await api('PUT', `/following/${author}`, { as: viaAuthor })).status).toBe(204);
+    const post = await mustPost(author, { verb: 'post', content: `#${tag} typo` });
+    await eventually(async () => (await homeIds(tagOnly)).includes(post.id) && (await homeIds(viaAuthor)).includes(post.id));
+
+    expect((await patchActivity(post.id, { content: `#${tag} fixed` }, { as: author })).status).toBe(200);
+    const copyOf = async (owner: string) => (await storedCopy(owner, post.id)) as { content?: string; version?: number } | undefined;
+    await eventually(async () => (await copyOf(tagOnly))?.version === 2 && (await copyOf(viaAuthor))?.version === 2, { what: 'both copies at version 2' });
+    expect((await copyOf(tagOnly))!.content).toBe(`#${tag} fixed`);
+    const page = (await api<{ items: Activity[] }>('GET', '/feed?limit=100', { as: tagOnly })).body.items;
+    expect(page.filter((a) => a.id === post.id).map((a) => [a.content, a.version])).toEqual([[`#${tag} fixed`, 2]]);
   }, 60_000);
 });
 

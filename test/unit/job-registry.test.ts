@@ -38,6 +38,8 @@ const queuedBefore: Record<JobKind, string[]> = {
   tagFanout: ['{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}}}', '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}},"cursor":"bob"}'],
   tagRetract: ['{"kind":"tagRetract","author":"alice","rk":"12","tag":"café"}', '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café","keptTags":["tea"]}'],
   tagCleanup: ['{"kind":"tagCleanup","user":"bob","tag":"café","followedAt":"17"}'],
+  // New with edits reaching tag followers: the bodies this release sends.
+  tagEdit: ['{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2}', '{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2,"cursor":"bob"}'],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -58,6 +60,7 @@ const laneBefore: Record<JobKind, string> = {
   tagFanout: 'fanout',
   tagRetract: 'followup',
   tagCleanup: 'followup',
+  tagEdit: 'fanout',
 };
 
 const kinds = jobDefs.map((def) => def.kind);

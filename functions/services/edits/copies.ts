@@ -33,7 +33,8 @@ import { noticeEdit } from './notices.js';
 /** UpdateItem calls in flight per page. */
 const UPDATE_CONCURRENCY = 32;
 
-const stateOf = (original: Item): EditedState => ({
+/** What an edit sets on a copy: the original's editable fields, tags, version and edit time. */
+export const editedStateOf = (original: Item): EditedState => ({
   ...editableOf(original),
   ...(Array.isArray(original.tags) ? { tags: original.tags as string[] } : {}),
   version: versionOf(original),
@@ -46,12 +47,12 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version) return;
   // The first page also brings the post's entries in its tags' feeds to the version (tags/: one write each).
-  if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, stateOf(original!))]);
+  if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!))]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
   const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
   const followers = check!.pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });
   const owners = job.cursor ? followers : [job.author, ...followers];
-  const state = stateOf(original!);
+  const state = editedStateOf(original!);
   const written = nowTicks();
   const updated: string[] = [];
   await forEachLimit(owners, UPDATE_CONCURRENCY, async (owner) => {

@@ -18,11 +18,11 @@ import { notifyJob } from '../notifications/notify-job.js';
 import { pullJob } from '../pulled-authors/pull-job.js';
 import { unpullJob } from '../pulled-authors/unpull-job.js';
 import { stampJob } from '../reader-activity/stamp-job.js';
-import { tagCleanupJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
+import { tagCleanupJob, tagEditJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './errors.js';
 
-export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, stampJob, editJob, tagFanoutJob, tagRetractJob, tagCleanupJob] as const;
+export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, stampJob, editJob, tagFanoutJob, tagRetractJob, tagCleanupJob, tagEditJob] as const;
 
 type JobDefs = (typeof jobDefs)[number];
 export type JobKind = JobDefs['kind'];

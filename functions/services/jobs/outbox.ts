@@ -10,8 +10,8 @@
  *                                                        per tag, and purge job (reactions,
  *                                                        comments, notifications)
  *   MODIFY of a live original whose version moved      → edit job (its copies: edits/copies.ts),
- *     (an edit)                                          tag jobs where its tags changed
- *                                                        (tags/retag-jobs.ts), notify jobs
+ *     (an edit)                                          tag jobs (tags/retag-jobs.ts: a tag left,
+ *                                                        joined or kept), notify jobs
  *                                                        (edits/notices.ts)
  *   INSERT/MODIFY of a counter (`x#`) carrying `ev`    → notify job for the activity's author
  *   everything else → nothing: home-feed copies and heads (`f#`), tag-feed entries (`g#`), comments (`c#`), trims and TTL
@@ -71,8 +71,9 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
     const editedTicks = ticksFromIso(image.editedAt?.S ?? '') ?? 0n;
     const mentions = editMentionDeliveries({ author, rk: BigInt(rk), before: d?.OldImage?.content?.S, after: image.content?.S, editedTicks });
     const { pk: _pk, expiresAt: _e, ...rest } = image;
-    const retag = retagJobs(author, rk, rest as Record<string, AttributeValue>, stringsOf(d?.OldImage?.tags) ?? [], stringsOf(image.tags) ?? []);
-    return [{ kind: 'edit', author, rk, version: Number(version) }, ...retag, ...notifyJobs(mentions)];
+    const edit = { author, rk, version: Number(version) };
+    const retag = retagJobs(edit, rest as Record<string, AttributeValue>, stringsOf(d?.OldImage?.tags) ?? [], stringsOf(image.tags) ?? []);
+    return [{ kind: 'edit', ...edit }, ...retag, ...notifyJobs(mentions)];
   }
   return [];
 }

@@ -16,12 +16,13 @@ import { pullRunner } from '../pulled-authors/pull.js';
 import { unpullRunner } from '../pulled-authors/unpull.js';
 import { stampRunner } from '../reader-activity/stamp.js';
 import { tagCleanupRunner } from '../tags/cleanup.js';
+import { tagEditRunner } from '../tags/edit-copies.js';
 import { tagFanoutRunner } from '../tags/fanout.js';
 import { tagRetractRunner } from '../tags/retract.js';
 import type { JobRunner } from './define.js';
 import type { Job, JobKind } from './jobs.js';
 
-const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, stampRunner, editRunner, tagFanoutRunner, tagRetractRunner, tagCleanupRunner] as const;
+const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, stampRunner, editRunner, tagFanoutRunner, tagRetractRunner, tagCleanupRunner, tagEditRunner] as const;
 
 type Unrun = Exclude<JobKind, (typeof runners)[number]['def']['kind']>;
 /** Names, at compile time, a kind nothing runs. */

@@ -16,7 +16,7 @@
  * Query per page of FOLLOWER_PAGE followers.
  */
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { tagKeysOf } from '../../model/tags.js';
+import { carriesTag } from '../../model/tags.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { deleteTagEntries, putTagEntries } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
@@ -32,9 +32,6 @@ import { countTrend } from './trending.js';
 
 type TagFanoutJob = JobOf<typeof tagFanoutJob>;
 
-/** Whether the original (as read) carries the tag whose key is `tag`. */
-const hasTag = (original: Record<string, unknown> | undefined, tag: string) => tagKeysOf(original?.tags).includes(tag);
-
 /** Take back what this page may have written: its followers' copies, and on the first page the entry. */
 async function takeBack(job: TagFanoutJob, rk: bigint, owners: readonly string[]): Promise<void> {
   await Promise.all([removeCopies(owners.map((owner) => ({ owner, rk }))), job.cursor ? undefined : deleteTagEntries([{ tag: job.tag, rk }])]);
@@ -45,7 +42,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false }]);
   // Live and still carrying the tag: an edit may have taken it out since this job was queued (its
   // tagRetract, on another lane, may have run first — then this page must write nothing).
-  if (!check!.live || !hasTag(check!.original, job.tag)) {
+  if (!check!.live || !carriesTag(check!.original, job.tag)) {
     if (redelivered) await takeBack(job, rk, await tagFollowersAt(job));
     return;
   }
@@ -62,7 +59,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.
   const { gone, kept } = await settleWritten([{ author: job.author, rk, source, owners, written }]);
-  if (gone.length || kept.some((g) => !hasTag(g.source, job.tag))) return takeBack(job, rk, owners);
+  if (gone.length || kept.some((g) => !carriesTag(g.source, job.tag))) return takeBack(job, rk, owners);
   // After the re-check, as fanout.ts does: a copy about to be taken back is not announced. A reader
   // reached by two roads may hear of the post twice; a client keeps one item per id.
   await pushFeedItemsOf(kept.map((g) => ({ copies: g.owners.map((owner) => ({ owner, source: g.source })), seq: g.written })));

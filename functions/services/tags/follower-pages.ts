@@ -7,9 +7,9 @@ import { tagFollowersPage } from '../../stores/tag-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf } from '../jobs/define.js';
 import { FOLLOWER_PAGE } from '../follower-pages.js';
-import type { tagFanoutJob, tagRetractJob } from './tag-jobs.js';
+import type { tagEditJob, tagFanoutJob, tagRetractJob } from './tag-jobs.js';
 
-type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob>;
+type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob> | JobOf<typeof tagEditJob>;
 
 /** One page of the tag's push followers; enqueues the job for the next page first, if there is one. */
 export async function tagFollowerPage(job: TagPagedJob): Promise<string[]> {

@@ -14,6 +14,13 @@ import { image } from '../fanout/fanout-job.js';
 export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', schema: { author: userId, rk, tag: tagKey, image, cursor } });
 
 /**
+ * An edited post's copies in one page of a tag's push followers' home feeds, brought to `version`
+ * (edit-copies.ts): sent for each tag the edit kept (a tag it joined gets a tagFanout, which writes
+ * the current version; a tag it left, a tagRetract). The fan-out lanes, as the author's edit job.
+ */
+export const tagEditJob = defineJob('tagEdit', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor } });
+
+/**
  * A deleted tagged post out of its tag: the entry, and the copies of one page of push followers at
  * a time. `keptTags` (an edit that removed the tag, retag.ts): the post lives on with these tags, so
  * followers who get it by another road (its author, one of these) keep their copy.
