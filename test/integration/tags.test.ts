@@ -166,9 +166,9 @@ describe('an edit that changes the tags (retag)', () => {
     await eventually(async () => (await homeIds(tagOnly)).includes(post.id) && (await homeIds(viaAuthor)).includes(post.id));
 
     expect((await patchActivity(post.id, { content: `#${tag} fixed` }, { as: author })).status).toBe(200);
-    const copyOf = async (owner: string) => (await storedCopy(owner, post.id)) as { content?: string; version?: number } | undefined;
-    await eventually(async () => (await copyOf(tagOnly))?.version === 2 && (await copyOf(viaAuthor))?.version === 2, { what: 'both copies at version 2' });
-    expect((await copyOf(tagOnly))!.content).toBe(`#${tag} fixed`);
+    const versionOf = async (owner: string) => Number((await storedCopy(owner, post.id))?.version);
+    await eventually(async () => (await versionOf(tagOnly)) === 2 && (await versionOf(viaAuthor)) === 2, { what: 'both copies at version 2' });
+    expect((await storedCopy(tagOnly, post.id))!.content).toBe(`#${tag} fixed`);
     const page = (await api<{ items: Activity[] }>('GET', '/feed?limit=100', { as: tagOnly })).body.items;
     expect(page.filter((a) => a.id === post.id).map((a) => [a.content, a.version])).toEqual([[`#${tag} fixed`, 2]]);
   }, 60_000);
