@@ -19,16 +19,17 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CopySource } from '../model/feed-copy.js';
-import { newerThanBound, rkOf } from '../model/range-key.js';
+import { rkOf } from '../model/range-key.js';
 import { parseTagFollow, type TagFollow, tagEntryOf, tagFeedKey, tagFeedPartition, tagFollowerKey, tagFollowersPartition, tagFollowItem, tagFollowKey, tagFollowPartition, tagMetaKey } from '../model/tag-items.js';
 import { parseTopList, type TopList, trendCounterKey, trendMarkerKey, trendTopKey } from '../model/trend.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
-import { type Item, mapPage, type Page, queryAll, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
+import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
-import { addPulledTagUpdate, editExpression, type EditedState, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
+import { stampGraphEntry } from './follow-store.js';
+import { addPulledTagUpdate, editExpression, type EditedState, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
@@ -90,18 +91,8 @@ export async function tagEntryKeys(tag: string, limit: number, after?: bigint): 
  * strongly consistent: a stamp that raised the bound first must see every entry a fan-out page
  * wrote before it read that bound).
  */
-export async function tagEntriesSince(key: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
-  if (limit <= 0) return [];
-  return queryAll(
-    {
-      TableName: feed(),
-      KeyConditionExpression: 'pk = :pk AND rk < :newer',
-      ExpressionAttributeValues: { ':pk': tagFeedPartition(key), ':newer': newerThanBound(sinceTicks) },
-      ConsistentRead: true,
-      Limit: limit,
-    },
-    limit,
-  );
+export function tagEntriesSince(key: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+  return itemsSince(tagFeedPartition(key), sinceTicks, limit, { ConsistentRead: true });
 }
 
 // ---- following tags ----------------------------------------------------------------------------
@@ -199,21 +190,8 @@ export async function tagFollowersPage(key: string, limit: number, after?: strin
  * never lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`),
  * remove it (as follow-store's stampFollowerEntry does for a followers entry).
  */
-export async function stampTagFollowerEntry(key: string, user: string, until: bigint | undefined): Promise<void> {
-  const raise = until !== undefined;
-  try {
-    await doc.send(
-      new UpdateCommand({
-        TableName: graph(),
-        Key: tagFollowerKey(key, user),
-        UpdateExpression: raise ? 'SET activeUntil = :u' : 'REMOVE activeUntil',
-        ConditionExpression: raise ? 'attribute_exists(pk) AND (attribute_not_exists(activeUntil) OR activeUntil < :u)' : 'attribute_exists(pk)',
-        ...(raise ? { ExpressionAttributeValues: { ':u': until } } : {}),
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error; // unfollowed, or a later stamp was here first
-  }
+export function stampTagFollowerEntry(key: string, user: string, until: bigint | undefined): Promise<void> {
+  return stampGraphEntry(tagFollowerKey(key, user), until);
 }
 
 // ---- trending ------------------------------------------------------------------------------------
