@@ -8,13 +8,23 @@
  *                                   (model/feed-head.ts), so it is ≤ each stamped entry's bound:
  *                                   posts after it may be missing from the stored feed. Absent:
  *                                   never stamped, nothing missing.
+ * A push tag follower's entry (`tagfollowers#<tag>` / `<user>`) carries `activeUntil` as a
+ * followers entry does, with the same meaning; the stamp moves it with the rest.
  * A stamping job (services/reader-activity/) moves both: entries first, the head last, and only
  * ever up — so a head never claims more than its entries hold.
  */
-import { newerThanBound } from './range-key.js';
+import { newerThanBound, ticksOfRangeKey } from './range-key.js';
+import { tagKeysOf } from './tags.js';
 
 /** A followers entry's bound wants a copy of a post made at `postTicks`. */
 export const wantsCopy = (entryUntil: bigint | undefined, postTicks: bigint): boolean => entryUntil === undefined || entryUntil >= postTicks;
+
+/**
+ * The instant a fan-out page (a post's, a tag's) asks each follower's bound to reach for a copy of
+ * the post at `rk`: the post's own (a late page still copies to whoever was reading then), or
+ * undefined with `off` (`windowTicks` undefined: every follower gets one).
+ */
+export const copyCutoffOf = (rk: bigint, windowTicks: bigint | undefined): bigint | undefined => (windowTicks === undefined ? undefined : ticksOfRangeKey(rk));
 
 /**
  * The instant from which the stored feed may lack posts (the head's bound, passed), or undefined
@@ -26,6 +36,21 @@ export const missingSince = (headUntil: bigint | undefined, nowTicks: bigint): b
 
 /** The rk bound below which (newer than `since`) a returning reader's followees' posts are merged. */
 export const missingFromRk = (since: bigint): bigint => newerThanBound(since);
+
+/**
+ * Where a returning reader's copies of a push-followed tag stopped: the head's bound — or the
+ * follow, if later (a tag follow brings no post made before it, as for a reader who never left).
+ */
+export const tagMissingSince = (since: bigint, followedAt: bigint): bigint => (followedAt > since ? followedAt : since);
+
+/**
+ * Whether a copy a tag brought still has a road into `reader`'s feed (as a tag unfollow's cleanup
+ * decides): one of the post's tags still followed, its author followed (active, not muted), or
+ * the reader's own post.
+ */
+export function stillBrought(post: { readonly actor: string; readonly tags: unknown }, reader: string, followedTags: ReadonlySet<string>, followedAuthors: ReadonlySet<string>): boolean {
+  return post.actor === reader || followedAuthors.has(post.actor) || tagKeysOf(post.tags).some((k) => followedTags.has(k));
+}
 
 /**
  * Whether a read at `nowTicks` should ask for a stamp: the reader's bound is missing, passed, or

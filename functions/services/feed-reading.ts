@@ -15,8 +15,9 @@
  * every `since` page that reaches the top; `before` pages use what this function instance learned
  * in the last HEAD_CACHE_MS, or read the head in parallel with the page (never in series).
  * A reader following k pulled authors pays 1 + k Queries (merged, see feed-merge.ts). A returning
- * reader (their activity bound passed: model/reader-activity.ts) pays one Query of their follows
- * and one per followee more, merged the same way, until their stamp job wrote their copies back.
+ * reader (their activity bound passed: model/reader-activity.ts) pays one Query of their follows,
+ * one of their followed tags, and one per followee and push-followed tag more (with one of their
+ * controls if they follow tags), merged the same way, until their stamp job wrote their copies back.
  * Pulled (hot) tags add one Query each, and one of the reader's controls (tags/pulled-tags.ts).
  * A verb-filtered page (`verbs`) pays for every item it reads to find its matches (up to
  * FILTERED_PAGE in stores/feed-store.ts) and may end short, with a cursor where it stopped.
@@ -25,16 +26,17 @@
  * trims (see retention/trim.ts).
  */
 import { type FeedHead, isFeedHead, parseFeedHead } from '../model/feed-head.js';
-import { missingFromRk, missingSince } from '../model/reader-activity.js';
+import { missingFromRk, missingSince, tagMissingSince } from '../model/reader-activity.js';
 import { nowTicks } from '../platform/clock.js';
 import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
 import { followeesPage } from '../stores/follow-store.js';
+import { tagFollowsPage } from '../stores/tag-store.js';
 import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { askStampIfDue } from './reader-activity/ask.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
-import { pulledTagSources } from './tags/pulled-tags.js';
+import { tagFeedSources, type TagSource } from './tags/pulled-tags.js';
 
 export type { Page };
 
@@ -46,7 +48,10 @@ export interface PageRequest {
   readonly verbs?: readonly string[];
 }
 
-/** Bound on the pulled authors merged per read (a reader following more celebrities sees these). */
+/**
+ * Bound on the pulled authors merged per read (a reader following more celebrities sees these),
+ * and apart on a returning reader's followees and push-followed tags together.
+ */
 export const MAX_PULLED_PER_READ = 100;
 /** How long a function instance trusts a reader's pulled set learned from an earlier page. */
 export const HEAD_CACHE_MS = 30_000;
@@ -73,13 +78,14 @@ export async function readTimeline(userId: string, req: PageRequest, viewer: str
 /**
  * What a home-feed page merges besides the stored feed, as its head says: the pulled authors' and
  * pulled tags' feeds (tags/pulled-tags.ts) the reader follows, and — for a reader whose copies
- * stopped (their activity bound passed: model/reader-activity.ts) — their followees' posts since
- * then, until the stamp job wrote them back.
+ * stopped (their activity bound passed: model/reader-activity.ts) — their followees' and
+ * push-followed tags' posts since then (a tag's since its follow, if later), until the stamp job
+ * wrote them back.
  */
 interface MergePlan {
   readonly pulled: readonly string[];
   readonly tags: readonly string[];
-  readonly missing?: { readonly since: bigint; readonly followees: readonly string[] };
+  readonly missing?: { readonly since: bigint; readonly followees: readonly string[]; readonly tags: readonly { key: string; since: bigint }[] };
 }
 
 const headCache = new Map<string, { plan: MergePlan; at: number }>();
@@ -94,16 +100,22 @@ const RETURN_FOLLOWS_READ = 1000;
 
 /**
  * The merge plan a head calls for; asks for the reader's stamp when it is due (ask.ts). A returning
- * reader costs one more Query here (their follows, from their edges: muted ones left out, pulled
- * ones merged already).
+ * reader costs two more Queries here, in parallel: their follows (from their edges: muted ones left
+ * out, pulled ones merged already) and their followed tags (push ones: pull ones are merged already).
  */
 async function planOf(owner: string, head: FeedHead, now: bigint): Promise<MergePlan> {
   const since = missingSince(head.activeUntil, now);
-  const [follows] = await Promise.all([since === undefined ? undefined : followeesPage(owner, RETURN_FOLLOWS_READ), askStampIfDue(owner, head.activeUntil, now)]);
-  if (since === undefined || follows === undefined) return { pulled: head.pulled, tags: head.tags };
+  const returning = since !== undefined;
+  const [follows, tagFollows] = await Promise.all([
+    returning ? followeesPage(owner, RETURN_FOLLOWS_READ) : undefined,
+    returning ? tagFollowsPage(owner, RETURN_FOLLOWS_READ) : undefined,
+    askStampIfDue(owner, head.activeUntil, now),
+  ]);
+  if (since === undefined || follows === undefined || tagFollows === undefined) return { pulled: head.pulled, tags: head.tags };
   const pulled = new Set(head.pulled);
   const followees = follows.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee);
-  return { pulled: head.pulled, tags: head.tags, missing: { since, followees } };
+  const tags = tagFollows.items.filter((f) => f.mode === 'push').map((f) => ({ key: f.key, since: tagMissingSince(since, f.followedAt) }));
+  return { pulled: head.pulled, tags: head.tags, missing: { since, followees, tags } };
 }
 
 /** One page of `owner`'s home feed, merged with the pulled authors they follow (and, returning, their followees). */
@@ -131,12 +143,16 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   const home = sourceOf(items, page.last, req.limit);
   const timelineRange = rangeOf(req, bound, 1);
   const sources = plan.pulled.slice(0, MAX_PULLED_PER_READ).map((author) => ({ author, range: timelineRange }));
+  const tagSources: TagSource[] = plan.tags.slice(0, MAX_PULLED_PER_READ).map((key) => ({ key, range: timelineRange }));
   if (plan.missing) {
     // Only what the stored feed may lack: posts made since the copies stopped.
-    const missingRange = { ...timelineRange, below: minOf(timelineRange.below, missingFromRk(plan.missing.since)) };
-    sources.push(...plan.missing.followees.slice(0, MAX_PULLED_PER_READ).map((author) => ({ author, range: missingRange })));
+    const missingRange = (since: bigint) => ({ ...timelineRange, below: minOf(timelineRange.below, missingFromRk(since)) });
+    const followees = plan.missing.followees.slice(0, MAX_PULLED_PER_READ);
+    sources.push(...followees.map((author) => ({ author, range: missingRange(plan.missing!.since) })));
+    const tags = plan.missing.tags.slice(0, MAX_PULLED_PER_READ - followees.length);
+    tagSources.push(...tags.map((t) => ({ key: t.key, range: missingRange(t.since) })));
   }
-  if (sources.length === 0 && plan.tags.length === 0) return mergeSources([home], req);
+  if (sources.length === 0 && tagSources.length === 0) return mergeSources([home], req);
   const [others, tagged] = await Promise.all([
     Promise.all(
       sources.map(async ({ author, range: r }) => {
@@ -144,7 +160,7 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
         return sourceOf(p.items, p.last, req.limit);
       }),
     ),
-    pulledTagSources(owner, plan.tags.slice(0, MAX_PULLED_PER_READ), timelineRange, req.limit, req.verbs),
+    tagFeedSources(owner, tagSources, req.limit, req.verbs),
   ]);
   return mergeSources([home, ...others, ...tagged], req);
 }

@@ -138,14 +138,19 @@ export async function newestOriginals(author: string, limit: number, opts: { tom
  * Up to `limit` of `author`'s newest live originals posted at or after `sinceTicks` (full items):
  * what a returning reader's feed may lack (services/reader-activity/).
  */
-export async function originalsSince(author: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+export function originalsSince(author: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+  return itemsSince(timelinePartition(author), sinceTicks, limit, { FilterExpression: 'attribute_not_exists(deletedAt)' });
+}
+
+/** Up to `limit` of a feed-table partition's newest items made at or after `sinceTicks` (full items), the Query's `extra` options added. */
+export async function itemsSince(partition: string, sinceTicks: bigint, limit: number, extra: Pick<QueryCommandInput, 'FilterExpression' | 'ConsistentRead'> = {}): Promise<Item[]> {
   if (limit <= 0) return [];
   return queryAll(
     {
       TableName: feed(),
       KeyConditionExpression: 'pk = :pk AND rk < :newer',
-      ExpressionAttributeValues: { ':pk': timelinePartition(author), ':newer': newerThanBound(sinceTicks) },
-      FilterExpression: 'attribute_not_exists(deletedAt)',
+      ExpressionAttributeValues: { ':pk': partition, ':newer': newerThanBound(sinceTicks) },
+      ...extra,
       Limit: limit,
     },
     limit,

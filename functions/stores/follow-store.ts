@@ -376,13 +376,21 @@ export async function followeesPage(reader: string, limit: number, after?: strin
  * Raise `reader`'s activity bound on their entry in `followee`'s followers list to `until` — never
  * lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`), remove it.
  */
-export async function stampFollowerEntry(followee: string, order: string, reader: string, until: bigint | undefined): Promise<void> {
+export function stampFollowerEntry(followee: string, order: string, reader: string, until: bigint | undefined): Promise<void> {
+  return stampGraphEntry(followListKey('followers', followee, order, reader), until);
+}
+
+/**
+ * Raise the activity bound on the graph entry at `key` (a followers entry, a tag's push follower:
+ * tag-store) to `until`, never lower, never creating a deleted entry; `until` undefined removes it.
+ */
+export async function stampGraphEntry(key: { pk: string; sk: string }, until: bigint | undefined): Promise<void> {
   const raise = until !== undefined;
   try {
     await doc.send(
       new UpdateCommand({
         TableName: graph(),
-        Key: followListKey('followers', followee, order, reader),
+        Key: key,
         UpdateExpression: raise ? 'SET activeUntil = :u' : 'REMOVE activeUntil',
         ConditionExpression: raise ? 'attribute_exists(pk) AND (attribute_not_exists(activeUntil) OR activeUntil < :u)' : 'attribute_exists(pk)',
         ...(raise ? { ExpressionAttributeValues: { ':u': until } } : {}),

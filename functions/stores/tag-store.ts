@@ -8,7 +8,10 @@
  *   tag-feed page                  one Query of `g#<tag>` by rk range (feed-store pageInput)
  *   tag-feed entries in and out    BatchWriteItem puts/deletes by (g#tag, rk)
  *   a user's followed tags         Query `tagf#<user>` (GET /me/tags; cleanups)
- *   a tag's push followers         Query `tagfollowers#<tag>` (the tag fan-out's pages)
+ *   a tag's push followers         Query `tagfollowers#<tag>` (the tag fan-out's pages), with
+ *                                  each one's activity bound (model/reader-activity.ts)
+ *   a follower's activity bound    conditional UpdateItem of their `tagfollowers#` entry (stamp)
+ *   a tag's entries since          Query `g#<tag>` by rk (a returning reader's write-back)
  *   follow / unfollow a tag        one transaction: the follow, the follower entry and count (push)
  *                                  or the follow and the head's pulled tags (pull)
  *   trend use                      one transaction per bucket: marker (attribute_not_exists) + counter
@@ -25,7 +28,8 @@ import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
-import { addPulledTagUpdate, editExpression, type EditedState, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
+import { stampGraphEntry } from './follow-store.js';
+import { addPulledTagUpdate, editExpression, type EditedState, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
@@ -80,6 +84,15 @@ export async function tagEntryKeys(tag: string, limit: number, after?: bigint): 
     Limit: limit,
   });
   return mapPage(page, (i) => ({ rk: rkOf(i.rk), actor: String(i.actor), tags: i.tags }), (k) => rkOf(k.rk));
+}
+
+/**
+ * Up to `limit` of the tag `key`'s newest entries made at or after `sinceTicks` (full items,
+ * strongly consistent: a stamp that raised the bound first must see every entry a fan-out page
+ * wrote before it read that bound).
+ */
+export function tagEntriesSince(key: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+  return itemsSince(tagFeedPartition(key), sinceTicks, limit, { ConsistentRead: true });
 }
 
 // ---- following tags ----------------------------------------------------------------------------
@@ -157,9 +170,28 @@ export async function tagFollowsPage(user: string, limit: number, after?: string
   return mapPage(await graphListPage(tagFollowPartition(user), limit, after), (i) => parseTagFollow(i)!, String);
 }
 
+/** A tag's push follower as its entry says: `activeUntil`, their activity bound (model/reader-activity.ts; absent: always copied). */
+export interface TagFollower {
+  readonly userId: string;
+  readonly activeUntil?: bigint;
+}
+
 /** One page of a tag's push followers; `last` a user id (the sort key). */
-export async function tagFollowersPage(key: string, limit: number, after?: string): Promise<Page<string, string>> {
-  return mapPage(await graphListPage(tagFollowersPartition(key), limit, after, 'sk'), (i) => String(i.sk), String);
+export async function tagFollowersPage(key: string, limit: number, after?: string): Promise<Page<TagFollower, string>> {
+  return mapPage(
+    await graphListPage(tagFollowersPartition(key), limit, after, 'sk, activeUntil'),
+    (i) => ({ userId: String(i.sk), ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }) }),
+    String,
+  );
+}
+
+/**
+ * Raise `user`'s activity bound on their entry among the tag `key`'s push followers to `until` —
+ * never lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`),
+ * remove it (as follow-store's stampFollowerEntry does for a followers entry).
+ */
+export function stampTagFollowerEntry(key: string, user: string, until: bigint | undefined): Promise<void> {
+  return stampGraphEntry(tagFollowerKey(key, user), until);
 }
 
 // ---- trending ------------------------------------------------------------------------------------

@@ -169,7 +169,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    */
   // stamp jobs: the reader's edges (graph Query), their followers entries (graph UpdateItem), the
   // edges re-checked after a rebuild (graph BatchGetItem), the head's bound (feed UpdateItem, with
-  // graph ConditionCheckItem on the erase mark in its transaction).
+  // graph ConditionCheckItem on the erase mark in its transaction); their followed tags and controls
+  // (graph Query), tag-follower entries (graph UpdateItem), tag feeds since the bound (feed Query).
   followupWorker: laneWorkerDef('followup', {
     // tagRetract, tagCleanup: follow edges and tag follows (graph BatchGetItem, Query), tag entries (feed Query, BatchWriteItem).
     tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'] },
@@ -263,7 +264,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
     // counters (feed) and the caller's reactions (graph), one BatchGetItem each. Tags: the reader's
     // control partition (graph Query), the trending top list (stats GetItem).
-    // graph Query also: a returning reader's follows (their edges); sends their stamp job (followup).
+    // graph Query also: a returning reader's follows (their edges) and followed tags; sends their stamp job (followup).
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
     sendsTo: ['followup'],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],

@@ -86,11 +86,15 @@ describe('the job registry', () => {
     expect([...new Set(laneList.flatMap((lane) => kindsOfLane(lane.id)))].sort()).toEqual([...kinds].sort());
   });
 
-  it('sends a fan-out’s further pages to the tail lane, and still runs those a release before it queued on the fanout lane', () => {
+  it('sends a fan-out’s (and a tag fan-out’s) further pages to the tail lane, and still runs those a release before it queued on the fanout lane', () => {
     const [first, further] = queuedBefore.fanout.map((body) => parseJob(body));
     expect(laneOfJob(first!)).toBe('fanout');
     expect(laneOfJob(further!)).toBe('fanoutTail');
     expect(laneOfJob({ kind: 'retract', cursor: 'c1' })).toBe('followup'); // a kind without a tail lane keeps its pages
+    const [tagFirst, tagFurther] = queuedBefore.tagFanout.map((body) => parseJob(body));
+    expect(laneOfJob(tagFirst!)).toBe('fanout');
+    expect(laneOfJob(tagFurther!)).toBe('fanoutTail'); // a hot tag's further pages, as a post's
+    expect(assertLane(tagFurther!, 'fanout')).toBe(tagFurther);
     expect(assertLane(further!, 'fanoutTail')).toBe(further);
     expect(assertLane(further!, 'fanout')).toBe(further);
     expect(() => assertLane(first!, 'followup')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));

@@ -1,6 +1,6 @@
 /** Who gets a copy and when a read asks for a stamp (functions/model/reader-activity.ts): pure rules, at their edges. */
 import { describe, expect, it } from 'vitest';
-import { missingFromRk, missingSince, stampBound, stampDue, wantsCopy } from '../../functions/model/reader-activity.js';
+import { copyCutoffOf, missingFromRk, missingSince, stampBound, stampDue, stillBrought, tagMissingSince, wantsCopy } from '../../functions/model/reader-activity.js';
 import { rangeKeyOf } from '../../functions/model/range-key.js';
 
 const NOW = 1_800_000_000_000_000_000n;
@@ -38,5 +38,26 @@ describe('reader activity', () => {
   it('stamps a window ahead, or removes the bound with `off`', () => {
     expect(stampBound(NOW, WINDOW)).toBe(NOW + WINDOW);
     expect(stampBound(NOW, undefined)).toBeUndefined();
+  });
+
+  it('asks a follower’s bound to reach the post’s own instant — nothing with `off`', () => {
+    const rk = rangeKeyOf(NOW, 123n);
+    expect(copyCutoffOf(rk, WINDOW)).toBe(NOW);
+    expect(copyCutoffOf(rk, undefined)).toBeUndefined();
+  });
+
+  it('merges and writes back a push tag’s posts from the head’s bound, or from the follow if later', () => {
+    expect(tagMissingSince(NOW, NOW - 5n)).toBe(NOW);
+    expect(tagMissingSince(NOW, NOW + 5n)).toBe(NOW + 5n);
+  });
+
+  it('keeps a tag’s copy while a road brings it: a tag still followed (any spelling), its followed author, the reader’s own post', () => {
+    const none = new Set<string>();
+    expect(stillBrought({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', none, none)).toBe(false);
+    expect(stillBrought({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', new Set(['café']), none)).toBe(true);
+    expect(stillBrought({ actor: 'alice', tags: ['x'] }, 'bob', new Set(['café']), none)).toBe(false);
+    expect(stillBrought({ actor: 'alice', tags: ['x'] }, 'bob', none, new Set(['alice']))).toBe(true);
+    expect(stillBrought({ actor: 'bob', tags: ['x'] }, 'bob', none, none)).toBe(true);
+    expect(stillBrought({ actor: 'alice', tags: undefined }, 'bob', new Set(['x']), none)).toBe(false);
   });
 });

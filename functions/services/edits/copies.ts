@@ -15,7 +15,7 @@
  */
 import { tagKeysOf } from '../../model/tags.js';
 import { updateTagEntries } from '../../stores/tag-store.js';
-import { ticksOfRangeKey } from '../../model/range-key.js';
+import { copyCutoffOf } from '../../model/reader-activity.js';
 import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
@@ -49,7 +49,7 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   // The first page also brings the post's entries in its tags' feeds to the version (tags/: one write each).
   if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!))]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
-  const activeAt = activeWindowTicks() === undefined ? undefined : ticksOfRangeKey(rk);
+  const activeAt = copyCutoffOf(rk, activeWindowTicks());
   const followers = check!.pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });
   const owners = job.cursor ? followers : [job.author, ...followers];
   const state = editedStateOf(original!);

@@ -1,5 +1,6 @@
 /**
- * stamp job: one page of a reader's follows (from their edges, STAMP_PAGE at a time, in series).
+ * stamp job: one page of a reader's follows (from their edges, STAMP_PAGE at a time, in series),
+ * then of their followed tags (tags/write-back.ts does for push tag follows what 1 and 2 do here).
  *   1. Raise the activity bound on each follow's followers-list entry to `until`: from then on every
  *      fan-out of those followees copies to the reader again (fanout.ts reads the bound on the
  *      entry it reads anyway).
@@ -23,18 +24,20 @@ import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { originalsSince, readHead, setHeadActiveUntil } from '../../stores/feed-store.js';
 import { followeesPage, readGraphKeys, stampFollowerEntry } from '../../stores/follow-store.js';
+import { tagFollowsPage } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
 import { homeFeedPolicy } from '../retention/policy.js';
+import { stampTagFollows, writeBackTagCopies } from '../tags/write-back.js';
 import { stampJob } from './stamp-job.js';
 import { activeWindowTicks } from './window.js';
 
 type StampJob = JobOf<typeof stampJob>;
 
-/** Follows per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
+/** Follows (or followed tags) per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
 export const STAMP_PAGE = 100;
 /** Posts written back per page when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
 export const REBUILD_MAX = 1000;
@@ -46,9 +49,11 @@ const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : 
  * say is no longer wanted (follows undone or muted, posts deleted) and bring edited ones to their
  * version (live-originals.ts settleWritten, as a backfill does).
  */
+/** The feed keeps its newest N: no page writes back more than the N newest of its posts. */
+const rebuildMax = () => homeFeedPolicy().maxItems ?? REBUILD_MAX;
+
 async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
-  // The feed keeps its newest N: no page writes back more than the N newest of its followees' posts.
-  const n = homeFeedPolicy().maxItems ?? REBUILD_MAX;
+  const n = rebuildMax();
   const lists: Item[][] = [];
   await forEachLimit([...followees.entries()], 16, async ([i, f]) => {
     lists[i] = await originalsSince(f, since, n);
@@ -80,14 +85,21 @@ export async function stamp(job: StampJob): Promise<void> {
   // Where copies stopped as the read saw it — or, if the bound has passed since (the job ran late,
   // or this is a later page), as it is now: posts after it were skipped by the fan-out.
   const since = optionalTicks(job.since) ?? missingSince(head.activeUntil, nowTicks());
-  if (!job.cursor && alreadyDone(head.activeUntil, since)) return;
-  const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
-  await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
-  if (since !== undefined) {
-    const pulled = new Set(head.pulled); // merged at read time: never copied
-    await rebuild(job.reader, page.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee), since);
+  if (!job.cursor && !job.tags && alreadyDone(head.activeUntil, since)) return;
+  if (!job.tags) {
+    const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
+    await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
+    if (since !== undefined) {
+      const pulled = new Set(head.pulled); // merged at read time: never copied
+      await rebuild(job.reader, page.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee), since);
+    }
+    if (page.last !== undefined) return enqueueJob({ ...job, cursor: page.last });
   }
-  if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
+  // The followed tags, from their first page on the follows' last (most readers follow few tags: no second job).
+  const tagPage = await tagFollowsPage(job.reader, STAMP_PAGE, job.tags ? job.cursor : undefined);
+  await stampTagFollows(job.reader, tagPage.items, until);
+  if (since !== undefined) await writeBackTagCopies(job.reader, tagPage.items, since, rebuildMax());
+  if (tagPage.last !== undefined) await enqueueJob({ ...job, tags: true, cursor: tagPage.last });
   else await setHeadActiveUntil(job.reader, until);
 }
 

@@ -13,6 +13,7 @@
  * Cost per page: one check, one follower page, one UpdateItem per follower — a follower without a
  * copy costs its failed condition's write unit.
  */
+import { copyCutoffOf } from '../../model/reader-activity.js';
 import { carriesTag } from '../../model/tags.js';
 import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
@@ -22,6 +23,7 @@ import { editedStateOf } from '../edits/copies.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates } from '../realtime/push.js';
+import { activeWindowTicks } from '../reader-activity/window.js';
 import { tagFollowerPage } from './follower-pages.js';
 import { shieldedFrom } from './hidden.js';
 import { tagEditJob } from './tag-jobs.js';
@@ -34,7 +36,9 @@ export async function tagEditCopies(job: JobOf<typeof tagEditJob>): Promise<void
   const [check] = await liveWithOwnCopies([{ author: job.author, rk, ownCopy: false }]);
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version || !carriesTag(original, job.tag)) return;
-  const [followers, shielded] = await Promise.all([tagFollowerPage(job), shieldedFrom(job.author)]);
+  // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
+  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const [followers, shielded] = await Promise.all([tagFollowerPage(job, { activeAt }), shieldedFrom(job.author)]);
   const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
   const state = editedStateOf(original!);
   const written = nowTicks();

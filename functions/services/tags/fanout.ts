@@ -3,7 +3,9 @@
  * the tag-feed entry and the trend count (trending.ts). Every page: copies into one page of the
  * tag's push followers' home feeds — not the author's (the post's own fan-out writes theirs), not
  * followers the author's controls shield (hidden.ts: who muted or blocked the author, or whom the
- * author blocked). A copy has the post's rk, the key an author's fan-out and every other tag's use:
+ * author blocked), not followers whose activity bound passed before the post (FANOUT_ACTIVE_WINDOW:
+ * the bound rides the follower entry the page reads anyway; the reader's stamp writes back what
+ * they missed, services/reader-activity/). A copy has the post's rk, the key an author's fan-out and every other tag's use:
  * a post reaching a feed by two roads is one item, and a redelivered page rewrites the same keys.
  *
  * Delete-safety is fanout.ts's: checked before (a deleted post writes nothing) and re-checked after
@@ -16,6 +18,7 @@
  * Query per page of FOLLOWER_PAGE followers.
  */
 import { ticksOfRangeKey } from '../../model/range-key.js';
+import { copyCutoffOf } from '../../model/reader-activity.js';
 import { carriesTag } from '../../model/tags.js';
 import { itemOfImage, type StreamImage } from '../../platform/dynamo/images.js';
 import { deleteTagEntries, putTagEntries } from '../../stores/tag-store.js';
@@ -25,6 +28,7 @@ import { expiresAtFor } from '../retention/bounds.js';
 import { timelinePolicy } from '../retention/policy.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies, settleWritten } from '../live-originals.js';
+import { activeWindowTicks } from '../reader-activity/window.js';
 import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
 import { shieldedFrom } from './hidden.js';
 import { tagFanoutJob } from './tag-jobs.js';
@@ -54,7 +58,8 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
     await putTagEntries([{ source: { ...source, expiresAt: expiresAtFor(ticksOfRangeKey(rk), timelinePolicy().ttlMs) }, tag: job.tag }]);
     await countTrend(job.author, job.tag, itemOfImage(job.image as StreamImage).tags, ticksOfRangeKey(rk));
   }
-  const [followers, shielded] = await Promise.all([tagFollowerPage(job), shieldedFrom(job.author)]);
+  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const [followers, shielded] = await Promise.all([tagFollowerPage(job, { activeAt }), shieldedFrom(job.author)]);
   const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.

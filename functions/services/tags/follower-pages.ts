@@ -3,6 +3,7 @@
  * author's: a job handles ONE page and enqueues the next page's job BEFORE writing its own, so a
  * failure after the send loses nothing (the message comes back and rewrites the same keys).
  */
+import { wantsCopy } from '../../model/reader-activity.js';
 import { tagFollowersPage } from '../../stores/tag-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf } from '../jobs/define.js';
@@ -11,14 +12,18 @@ import type { tagEditJob, tagFanoutJob, tagRetractJob } from './tag-jobs.js';
 
 type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob> | JobOf<typeof tagEditJob>;
 
-/** One page of the tag's push followers; enqueues the job for the next page first, if there is one. */
-export async function tagFollowerPage(job: TagPagedJob): Promise<string[]> {
+/**
+ * One page of the tag's push followers; enqueues the job for the next page first, if there is one.
+ * `activeAt`: only followers whose activity bound (on the entry read anyway) reaches that instant
+ * (model/reader-activity.ts wantsCopy); absent, every follower of the page.
+ */
+export async function tagFollowerPage(job: TagPagedJob, opts: { readonly activeAt?: bigint } = {}): Promise<string[]> {
   const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor);
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
-  return page.items;
+  return page.items.filter((f) => opts.activeAt === undefined || wantsCopy(f.activeUntil, opts.activeAt)).map((f) => f.userId);
 }
 
-/** The page a job names, without enqueueing anything (a redelivered page taking back its writes). */
+/** The page a job names, every follower of it, without enqueueing anything (a redelivered page taking back its writes). */
 export async function tagFollowersAt(job: TagPagedJob): Promise<string[]> {
-  return (await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor)).items;
+  return (await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor)).items.map((f) => f.userId);
 }

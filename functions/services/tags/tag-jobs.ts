@@ -10,8 +10,10 @@ import { image } from '../fanout/fanout-job.js';
 /**
  * A tagged post into its tag: on the first page the tag-feed entry and the trend count, on every
  * page the copies for one page of the tag's push followers (the next page's job enqueued first).
+ * Further pages run on fanoutTail, as a post's do: a hot tag's pages never queue in front of the
+ * next post's first page.
  */
-export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', schema: { author: userId, rk, tag: tagKey, image, cursor } });
+export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, tag: tagKey, image, cursor } });
 
 /**
  * An edited post's copies in one page of a tag's push followers' home feeds, brought to `version`

@@ -1,0 +1,85 @@
+/**
+ * A reader's push tag follows in their stamp (services/reader-activity/stamp.ts), as their follows
+ * of authors are:
+ *   1. Raise the activity bound on their entry among each tag's push followers: from then on every
+ *      tag fan-out copies to them again (fanout.ts reads the bound on the entry it reads anyway).
+ *   2. Where copies stopped (`since`), write back the tags' entries made since — or since the tag's
+ *      follow, if later (model/reader-activity.ts tagMissingSince) — after step 1: a tag fan-out page
+ *      writes the tag's entry before it reads its followers, so a page that read the old bound had
+ *      its entry written before this job read the tag's feed (strongly consistent), and a page that
+ *      read later copies to the reader itself. Not the reader's own posts (their post wrote their
+ *      copy), not authors hidden from or by them (hidden.ts, as the tag fan-out leaves them out).
+ *   3. The re-checks: copies of posts deleted meanwhile are taken back and edited ones rewritten
+ *      (live-originals.ts settleWritten); a copy no road brings any longer — its tags unfollowed
+ *      meanwhile, its author not followed — is taken back, as a tag unfollow's cleanup decides
+ *      (cleanup.ts). An unfollow after that re-check has its own cleanup, which comes after our
+ *      writes and covers every post since the follow.
+ * Cost per page of tag follows: one UpdateItem per push follow, and on a return one Query of each
+ * tag's feed, one of the reader's controls, one BatchGetItem of the posts' tag follows and authors'
+ * edges, the originals' re-check and the copies (never more than the feed keeps).
+ */
+import { followEdgeKey, parseEdge, wantsPosts } from '../../model/follow-edge.js';
+import { rkOf } from '../../model/range-key.js';
+import { stillBrought, tagMissingSince } from '../../model/reader-activity.js';
+import type { TagFollow } from '../../model/tag-items.js';
+import { tagFollowKey, userOfTagFollowPk } from '../../model/tag-items.js';
+import { tagKeysOf } from '../../model/tags.js';
+import type { Item } from '../../platform/dynamo/query.js';
+import { forEachLimit } from '../../platform/pool.js';
+import { readGraphKeys } from '../../stores/follow-store.js';
+import { stampTagFollowerEntry, tagEntriesSince } from '../../stores/tag-store.js';
+import { removeCopies, writeCopies } from '../home-feed-copies.js';
+import { settleWritten } from '../live-originals.js';
+import { pushFeedItemsOf } from '../realtime/push.js';
+import { hiddenAuthorsOf } from './hidden.js';
+
+/** Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`). */
+export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined): Promise<void> {
+  await forEachLimit(follows.filter((f) => f.mode === 'push'), 16, (f) => stampTagFollowerEntry(f.key, reader, until));
+}
+
+/** The tag keys and authors of `posts` that `reader` follows now (one strongly consistent BatchGet). */
+async function followedNow(reader: string, posts: readonly Item[]): Promise<{ tags: Set<string>; authors: Set<string> }> {
+  const tagKeys = [...new Set(posts.flatMap((p) => tagKeysOf(p.tags)))];
+  const authors = [...new Set(posts.map((p) => String(p.actor)))];
+  const found = await readGraphKeys([...tagKeys.map((k) => tagFollowKey(reader, k)), ...authors.map((a) => followEdgeKey(reader, a))]);
+  const tags = new Set<string>();
+  const followed = new Set<string>();
+  for (const item of found) {
+    if (userOfTagFollowPk(String(item.pk)) !== undefined) tags.add(String(item.sk));
+    else if (wantsPosts(parseEdge(item))) followed.add(String(item.sk));
+  }
+  return { tags, authors: followed };
+}
+
+/**
+ * Steps 2 and 3 for one page of `reader`'s tag follows: at most `max` copies, the newest (a feed
+ * keeps no more).
+ */
+export async function writeBackTagCopies(reader: string, follows: readonly TagFollow[], since: bigint, max: number): Promise<void> {
+  const push = follows.filter((f) => f.mode === 'push');
+  if (push.length === 0) return;
+  const lists: Item[][] = [];
+  const [hidden] = await Promise.all([
+    hiddenAuthorsOf(reader),
+    forEachLimit([...push.entries()], 16, async ([i, f]) => {
+      lists[i] = await tagEntriesSince(f.key, tagMissingSince(since, f.followedAt), max);
+    }),
+  ]);
+  // A post with two followed tags is one copy (same rk).
+  const byRk = new Map<bigint, Item>();
+  for (const entry of lists.flat()) if (entry.actor !== reader && !hidden.has(String(entry.actor))) byRk.set(rkOf(entry.rk), entry);
+  const entries = [...byRk].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
+  if (entries.length === 0) return;
+  const sources = entries.map(([, entry]) => {
+    const { pk: _pk, expiresAt: _e, ...fields } = entry; // the original's fields, as the tag fan-out copies them
+    return fields;
+  });
+  const { written, copies } = await writeCopies(sources.map((source) => ({ owner: reader, source })));
+  const now = await followedNow(reader, copies.map((c) => c.source));
+  const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
+  const brought = (g: (typeof groups)[number]) => stillBrought({ actor: g.author, tags: g.source.tags }, reader, now.tags, now.authors);
+  const { gone, kept } = await settleWritten(groups.filter(brought));
+  await removeCopies([...groups.filter((g) => !brought(g)), ...gone].map((g) => ({ owner: reader, rk: g.rk })));
+  await pushFeedItemsOf(kept.map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
+}
