@@ -154,4 +154,19 @@ describe('the history holds only versions the original really had', () => {
     expect((await late).status).toBe(404);
     expect(await storedHistory(post.id, own)).toEqual([]);
   }, 60_000);
+
+  it("an edit landing while its author's erase reads the original: the erase takes the history it made", async () => {
+    const { phaseSteps } = await import('../../functions/services/erase/phases.js');
+    const author = uid('strayerase');
+    const post = await mustPost(author, { verb: 'post', content: 'v1' }, own); // posted after the erase's mark phase
+    const gate = holdNextWrite(post.id, 'original');
+    const step = phaseSteps.originals(author);
+    await gate.atGate; // the originals step read the post at version 1; its mark waits
+    expect((await patchActivity(post.id, { content: 'v2' }, { on: own, as: author })).status).toBe(200);
+    expect(await storedHistory(post.id, own)).toEqual([1]);
+    gate.open();
+    await step;
+    expect(await storedOriginal(post.id, own)).toBeUndefined();
+    expect(await storedHistory(post.id, own)).toEqual([]);
+  }, 60_000);
 });
