@@ -22,7 +22,7 @@ import type { AttributeValue } from '../model/activity.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { newerThanBound, rkOf } from '../model/range-key.js';
-import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
+import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition, versionOf } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
@@ -249,18 +249,19 @@ export function editedItem(original: Item, state: EditedState): Item {
 }
 
 /**
- * Apply an edit to `author`'s original at `rk` if it is still visible and still at version
- * `expected` (absent = 1), and keep the version it replaces in the history, in one
+ * Apply an edit to `author`'s original at `rk` if it is still visible and still at the version of
+ * `original` (as read; absent = 1), and keep the version it replaces in the history, in one
  * TransactWriteItems: the history then holds exactly the versions the original really had. Written
  * first and apart, an entry stayed behind whenever the update then failed (a stale version, a
  * DELETE, a crash) — a version that never became an earlier one, which the activity's erase also
  * skips when the activity is still at version 1. The price: a transaction writes each item at
  * twice the units (the original and the entry: 4 units where two plain writes cost 2; the drop,
  * past HISTORY_KEEP, 2 more). Returns the item as now stored, or undefined when the original was
- * not at `expected` any more (edited, deleted or expired) or the transaction lost a race.
+ * not at that version any more (edited, deleted or expired) or the transaction lost a race.
  */
-export async function editOriginal(author: string, rk: bigint, expected: number, state: EditedState, history: HistoryChange, nowSeconds: number, original: Item): Promise<Item | undefined> {
+export async function editOriginal(author: string, rk: bigint, original: Item, state: EditedState, history: HistoryChange, nowSeconds: number): Promise<Item | undefined> {
   const e = editExpression(state);
+  const expected = versionOf(original);
   const out = await transact([
     [
       'original',
@@ -280,8 +281,8 @@ export async function editOriginal(author: string, rk: bigint, expected: number,
     ['entry', { Put: { TableName: feed(), Item: history.entry } }],
     history.drop && ['drop', { Delete: { TableName: feed(), Key: history.drop } }],
   ]);
-  // A transaction returns no item; the condition held `original` at `expected`, and an edit is the
-  // only write that changes an original's fields while it is visible.
+  // A transaction returns no item; the condition held the original at the version read, and an edit
+  // is the only write that changes an original's fields while it is visible.
   return out.ok ? editedItem(original, state) : undefined;
 }
 

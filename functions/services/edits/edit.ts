@@ -70,7 +70,7 @@ export async function editActivity(req: EditRequest): Promise<Activity> {
     const dropped = droppedVersion(version + 1);
     const state = { ...fields, ...(tags.length ? { tags } : {}), version: version + 1, editedAt };
     const history = { entry: historyEntry(original!, editedAt), ...(dropped !== undefined && { drop: historyKey(req.id, dropped) }) };
-    const stored = await editOriginal(key.actor, key.rk, version, state, history, nowSeconds(), original!);
+    const stored = await editOriginal(key.actor, key.rk, original!, state, history, nowSeconds());
     return stored ? toActivity(stored) : AGAIN; // edited or deleted meanwhile, or a lost race: read it again
   });
 }
