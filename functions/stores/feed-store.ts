@@ -22,7 +22,7 @@ import type { AttributeValue } from '../model/activity.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { newerThanBound, rkOf } from '../model/range-key.js';
-import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition } from '../model/timeline-item.js';
+import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition, versionOf } from '../model/timeline-item.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
@@ -237,30 +237,58 @@ export function editExpression(state: EditedState, written?: bigint) {
   return { UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }
 
-/**
- * Apply an edit to `author`'s original at `rk` if it is still visible and still at version
- * `expected` (absent = 1). Returns the item as now stored, or undefined when the condition failed.
- */
-export async function updateOriginal(author: string, rk: bigint, expected: number, state: EditedState, nowSeconds: number): Promise<Item | undefined> {
-  const e = editExpression(state);
-  try {
-    const { Attributes } = await doc.send(
-      new UpdateCommand({
-        TableName: feed(),
-        Key: timelineKey(author, rk),
-        ...e,
-        ConditionExpression:
-          'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now) AND ' +
-          (expected === 1 ? '(attribute_not_exists(#version) OR #version = :expected)' : '#version = :expected'),
-        ExpressionAttributeValues: { ...e.ExpressionAttributeValues, ':now': nowSeconds, ':expected': expected },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes as Item;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return undefined;
-    throw error;
+/** The history's side of an edit: the entry that keeps the replaced version, and the key of the one it drops. */
+export interface HistoryChange {
+  readonly entry: Record<string, unknown>;
+  readonly drop?: Record<string, unknown>;
+}
+
+/** `original` as an edit to `state` leaves it (what editExpression's update makes of it). */
+export function editedItem(original: Item, state: EditedState): Item {
+  const item: Item = { ...original, version: state.version, editedAt: state.editedAt };
+  for (const field of EDITABLE) {
+    if (state[field] === undefined) delete item[field];
+    else item[field] = state[field];
   }
+  return item;
+}
+
+/**
+ * Apply an edit to `author`'s original at `rk` if it is still visible and still at the version of
+ * `original` (as read; absent = 1), and keep the version it replaces in the history, in one
+ * TransactWriteItems: the history then holds exactly the versions the original really had. Written
+ * first and apart, an entry stayed behind whenever the update then failed (a stale version, a
+ * DELETE, a crash) — a version that never became an earlier one, which the activity's erase also
+ * skips when the activity is still at version 1. The price: a transaction writes each item at
+ * twice the units (the original and the entry: 4 units where two plain writes cost 2; the drop,
+ * past HISTORY_KEEP, 2 more). Returns the item as now stored, or undefined when the original was
+ * not at that version any more (edited, deleted or expired) or the transaction lost a race.
+ */
+export async function editOriginal(author: string, rk: bigint, original: Item, state: EditedState, history: HistoryChange, nowSeconds: number): Promise<Item | undefined> {
+  const e = editExpression(state);
+  const expected = versionOf(original);
+  const out = await transact([
+    [
+      'original',
+      {
+        Update: {
+          TableName: feed(),
+          Key: timelineKey(author, rk),
+          ...e,
+          ConditionExpression:
+            'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now) AND ' +
+            (expected === 1 ? '(attribute_not_exists(#version) OR #version = :expected)' : '#version = :expected'),
+          ExpressionAttributeValues: { ...e.ExpressionAttributeValues, ':now': nowSeconds, ':expected': expected },
+        },
+      },
+    ],
+    // No condition: only the one edit that moves the original off version n writes entry n.
+    ['entry', { Put: { TableName: feed(), Item: history.entry } }],
+    history.drop && ['drop', { Delete: { TableName: feed(), Key: history.drop } }],
+  ]);
+  // A transaction returns no item; the condition held the original at the version read, and an edit
+  // is the only write that changes an original's fields while it is visible.
+  return out.ok ? editedItem(original, state) : undefined;
 }
 
 /**

@@ -1,30 +1,19 @@
 /**
- * An edited activity's earlier versions in the feed table (model/activity-history.ts); the edit
- * itself — the original's and each copy's conditional update — is feed-store's (updateOriginal,
- * updateCopy). Every key comes from model/.
+ * An edited activity's earlier versions in the feed table (model/activity-history.ts), as read
+ * and erased. An entry is written (and the oldest dropped) only in the edit's own transaction with
+ * the original's conditional update — feed-store's editOriginal, beside updateCopy — so no entry
+ * exists for a version the original never left. Every key comes from model/.
  *
  * Access patterns:
  *   history page                Query v#activityId, descending rk (newest first)
- *   history entry in / out      PutItem / DeleteItem by (v#activityId, version)
  *   history erased              a page of the partition's keys, batch-deleted
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { historyKey, historyPartition } from '../model/activity-history.js';
-import { doc } from '../platform/clients.js';
+import { historyPartition } from '../model/activity-history.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { type Item, mapPage, type Page, queryListPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 
 const feed = () => tableName('feed');
-
-/** Keep an earlier version (idempotent: the same version is the same entry). */
-export async function putHistoryEntry(entry: Record<string, unknown>): Promise<void> {
-  await doc.send(new PutCommand({ TableName: feed(), Item: entry }));
-}
-
-export async function deleteHistoryEntry(activityId: string, version: number): Promise<void> {
-  await doc.send(new DeleteCommand({ TableName: feed(), Key: historyKey(activityId, version) }));
-}
 
 /** Earlier versions of an activity, newest first, below version `before` if given. */
 export async function historyPage(activityId: string, limit: number, before?: number): Promise<Page<Item, number>> {

@@ -246,8 +246,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // readHead (GetItem), markOriginalDeleted, closeCounter and recordTrimTop (UpdateItem), the own
     // copy in/out (BatchWriteItem), trims' copyKeys (Query), the reaction counter (BatchGetItem).
     // graph: the foreignId marker — Put (in the transaction), GetItem, conditional DeleteItem; the
-    // caller's own reactions (BatchGetItem). Edits: the original (UpdateItem), its history entries
-    // (PutItem, DeleteItem; history pages: Query).
+    // caller's own reactions (BatchGetItem). Edits: one transaction of the original (UpdateItem) and
+    // its history entries (PutItem, DeleteItem); history pages (Query).
     tables: {
       ...RATE_LIMITED,
       feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem', 'DeleteItem'],
@@ -348,7 +348,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * ConditionCheckItem; feed UpdateItem: pulled sets); whether a followee has posts (feed Query).
    * Activities: as the activities function posts (feed PutItem, GetItem, UpdateItem,
    * BatchWriteItem, Query; graph PutItem in the foreignId transaction, GetItem); a known foreignId
-   * edits as the activities function does (feed UpdateItem, history PutItem/DeleteItem).
+   * edits as the activities function does (one transaction: feed UpdateItem, history PutItem/DeleteItem).
    */
   batchImport: {
     id: 'batchImport',

@@ -246,6 +246,49 @@ describe('POST /batch/activities', () => {
     expect(await timelineRks(ann)).toHaveLength(2);
   });
 
+  const six = (p: string) => Array.from({ length: 6 }, (_, i) => `${p}${i}`);
+  const importBatch = (activities: unknown) => api('POST', '/batch/activities', { ...admin(), json: { activities } });
+  const stored = async (id: string) => (await api('GET', `/activities/${id}`, { as: uid('reader') })).body as { tags: string[] | null; version: number };
+
+  it("takes an update's tags from the item, as a post does, also when nothing else changed", async () => {
+    const ann = uid('ia-ann');
+    const first = await importBatch([{ actor: ann, verb: 'post', content: 'kept', foreignId: 'tagged', tags: ['alpha'] }]);
+    const id = first.body.items[0].id;
+    const retagged = await importBatch([{ actor: ann, verb: 'post', content: 'kept #gamma', foreignId: 'tagged', tags: ['alpha', 'beta'] }]);
+    expect(retagged.body).toEqual({ items: [{ id, status: 200, version: 2 }] });
+    expect(await stored(id)).toMatchObject({ tags: ['gamma', 'alpha', 'beta'], version: 2 });
+    const only = await importBatch([{ actor: ann, verb: 'post', content: 'kept #gamma', foreignId: 'tagged', tags: ['beta'] }]);
+    expect(only.body).toEqual({ items: [{ id, status: 200, version: 3 }] });
+    expect(await stored(id)).toMatchObject({ tags: ['gamma', 'beta'], version: 3 });
+    const same = await importBatch([{ actor: ann, verb: 'post', content: 'kept #gamma', foreignId: 'tagged', tags: ['beta'] }]);
+    expect(same.body).toEqual({ items: [{ id, status: 200, version: 3 }] }); // nothing written
+  });
+
+  it("counts an update's own tags against MAX_TAGS, before anything of the batch is written", async () => {
+    const [ann, bob] = [uid('ia-ann'), uid('ia-bob')];
+    const first = await importBatch([{ actor: ann, verb: 'post', content: 'six apart', foreignId: 'six', tags: six('old') }]);
+    const id = first.body.items[0].id;
+    // Six #hashtags replacing six tags given apart: six tags, not twelve — and the new post beside it is posted.
+    const hashtags = six('new').map((t) => `#${t}`).join(' ');
+    const mixed = await importBatch([
+      { actor: bob, verb: 'post', content: 'fresh' },
+      { actor: ann, verb: 'post', content: hashtags, foreignId: 'six' },
+    ]);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.items.map((i: { status: number; version: number }) => [i.status, i.version])).toEqual([[201, 1], [200, 2]]);
+    expect(await stored(id)).toMatchObject({ tags: six('new'), version: 2 });
+
+    // Beyond MAX_TAGS in an update: its field is named, and nothing of the batch is written.
+    const over = await importBatch([
+      { actor: bob, verb: 'post', content: 'not posted' },
+      { actor: ann, verb: 'post', content: hashtags, foreignId: 'six', tags: six('more').slice(0, 5) },
+    ]);
+    expect(over.status).toBe(400);
+    expect(over.body.errors.map((e: { field: string }) => e.field)).toContain('body.activities.1.tags');
+    expect(await timelineRks(bob)).toHaveLength(1);
+    expect(await stored(id)).toMatchObject({ tags: six('new'), version: 2 });
+  });
+
   it('answers 403 to a user token and 400 to what it would refuse, and writes nothing', async () => {
     const [ann, bob] = [uid('ia-ann'), uid('ia-bob')];
     const one = { actor: ann, verb: 'post', content: 'x' };

@@ -2,8 +2,9 @@
  * PATCH /activities/{id} on the shared stack: an edit reaches every follower's copy, the timeline
  * and GET /activities/{id} at the same position; its refusals (412, 404, 400) write nothing; a
  * patch that changes nothing writes nothing; the history is newest first, bounded and erased with
- * the author; a newly mentioned user is notified once, those who reacted or commented get one
- * `edit` group a day; a connected follower gets `feed.update`.
+ * the activity and with the author (version 1's entry too); a newly mentioned user is notified
+ * once, those who reacted or commented get one `edit` group a day; a connected follower gets
+ * `feed.update`.
  */
 import { describe, expect, it } from 'vitest';
 import { HISTORY_KEEP } from '../../functions/model/activity-history.js';
@@ -145,6 +146,18 @@ describe('GET /activities/{id}/history', () => {
     expect((await api('DELETE', `/users/${author}`, { as: uid('backend'), scope: ADMIN })).status).toBe(202);
     await eventually(async () => (await storedHistory(post.id)).length === 0 && (await storedOriginal(post.id)) === undefined, { what: 'the history erased with its author', timeoutMs: 60_000 });
     expect((await api('GET', `/activities/${post.id}/history`, { as: reader })).status).toBe(404);
+  }, 90_000);
+
+  it('an activity edited once: its one entry (version 1) goes with its DELETE, and with its author', async () => {
+    const author = uid('ed');
+    const [deleted, erased] = [await mustPost(author, { verb: 'post', content: 'a1' }), await mustPost(author, { verb: 'post', content: 'b1' })];
+    for (const post of [deleted, erased]) expect((await patchActivity(post.id, { content: 'v2' }, { as: author })).status).toBe(200);
+    expect([await storedHistory(deleted.id), await storedHistory(erased.id)]).toEqual([[1], [1]]);
+    expect((await api('DELETE', `/activities/${deleted.id}`, { as: author })).status).toBe(204);
+    await eventually(async () => (await storedHistory(deleted.id)).length === 0, { what: 'the history purged with the activity', timeoutMs: 30_000 });
+    expect(await storedHistory(erased.id)).toEqual([1]);
+    expect((await api('DELETE', `/users/${author}`, { as: uid('backend'), scope: ADMIN })).status).toBe(202);
+    await eventually(async () => (await storedHistory(erased.id)).length === 0 && (await storedOriginal(erased.id)) === undefined, { what: 'the history erased with its author', timeoutMs: 60_000 });
   }, 90_000);
 });
 

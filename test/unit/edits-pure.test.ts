@@ -1,6 +1,7 @@
 /**
  * The pure parts of edits: the merge patch (RFC 7396 over content, object, attributes), the ETag
- * match, the history's bound, and the outbox's jobs for an edit's stream record.
+ * match, the history's bound, the original as an edit leaves it, and the outbox's jobs for an
+ * edit's stream record.
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -11,6 +12,7 @@ import { ValidationError } from '../../functions/model/errors.js';
 import { etagMatches, etagOf } from '../../functions/services/edits/etag.js';
 import { applyPatch, editableOf } from '../../functions/services/edits/merge-patch.js';
 import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
+import { editedItem, editExpression } from '../../functions/stores/feed-store.js';
 
 const current = { content: 'helo', object: 'photo:1', attributes: { score: 3, team: 'red' } };
 
@@ -92,5 +94,14 @@ describe('the outbox, for an edit', () => {
 
   it('sends nothing for a MODIFY that did not move the version', () => {
     expect(jobsOfRecord(modify(v2, { ...v2, expiresAt: 9 }))).toEqual([]);
+  });
+});
+
+describe('the original as an edit leaves it (the transaction returns no item)', () => {
+  it('sets what the state holds, removes the editable fields it lacks, keeps the rest: as the update expression does', () => {
+    const original = { pk: 't#ann', rk: 5n, id: 'x', actor: 'ann', verb: 'post', content: 'old #a', object: 'photo:1', attributes: { n: 1 }, tags: ['a'], time: 't' };
+    const state = { content: 'new', attributes: { n: 2 }, version: 2, editedAt: '2026-11-27T10:00:00Z' };
+    expect(editedItem(original, state)).toEqual({ pk: 't#ann', rk: 5n, id: 'x', actor: 'ann', verb: 'post', content: 'new', attributes: { n: 2 }, time: 't', version: 2, editedAt: state.editedAt });
+    expect(editExpression(state).UpdateExpression).toBe('SET #version = :version, #editedAt = :editedAt, #content = :content, #attributes = :attributes REMOVE #object, #tags');
   });
 });

@@ -7,10 +7,12 @@
  *
  * What would refuse one activity is checked for all before any is posted (a time too far ahead,
  * more than MAX_TAGS tags, a foreignId naming a deleted activity), so a 4xx writes nothing. A
- * foreignId posted before is an update (Stream's import semantics): its `content`, `object` and
- * `attributes` become the ones given (an edit, services/edits/: a new version where they changed,
- * nothing written where they did not), answered 200 with its version; without foreignIds, a
- * retried batch posts its activities again.
+ * foreignId posted before is an update (Stream's import semantics): its `content`, `object`,
+ * `attributes` and `tags` become the ones given (an edit, services/edits/: a new version where they
+ * changed, nothing written where they did not), answered 200 with its version; without foreignIds,
+ * a retried batch posts its activities again. An update's tags are derived as a post's are (the
+ * content's #hashtags and the item's `tags`), so the check before any post covers them: the
+ * original's earlier tags do not count, and no update refuses its item after others were written.
  */
 import type { Activity, ActivityPatch } from '../../model/activity.js';
 import { ConflictError, ValidationError } from '../../model/errors.js';
@@ -48,7 +50,7 @@ export async function importActivities(caller: string, activities: readonly Impo
   const items: ImportActivitiesResult['items'] = [];
   for (const input of activities) {
     const { created, activity } = await postActivity(caller, true, input);
-    const current = created ? activity : await editActivity({ caller, admin: true, id: activity.id, patch: replacementOf(activity, input) });
+    const current = created ? activity : await editActivity({ caller, admin: true, id: activity.id, patch: replacementOf(activity, input), tags: input.tags ?? [] });
     items.push({ id: current.id, status: created ? 201 : 200, version: current.version });
   }
   return { items };

@@ -31,7 +31,7 @@ import { type Control, isErasedTarget, kindOfControlSk, mirrorKey, otherOfContro
 import { parseLedgerEntry } from '../../model/user-ledger.js';
 import { allControls, deleteControlItem, keepControlOfErased } from '../../stores/controls-store.js';
 import { eraseHistory } from '../edits/erase-history.js';
-import { deleteForeignIdMarkers, deleteHomeFeedPage, deleteOriginal, originalsPage } from '../../stores/feed-store.js';
+import { deleteForeignIdMarkers, deleteHomeFeedPage, deleteOriginal, getOriginal, originalsPage } from '../../stores/feed-store.js';
 import { deleteEdgeItem, deleteOwnFollowItems, getEdge, listPage, removeEdge } from '../../stores/follow-store.js';
 import { deleteNotificationPage } from '../../stores/notification-store.js';
 import {
@@ -102,11 +102,17 @@ const following: Step = async (user) => {
 
 const originals: Step = async (user) => {
   const page = await originalsPage(user, STEP);
-  for (const o of page) {
-    const rk = rkOf(o.rk);
+  for (const read of page) {
+    const rk = rkOf(read.rk);
     const id = activityIdOf(user, rk);
-    // Posted after the mark phase: mark it now, so a fan-out still writing it takes its copies back.
-    if (o.deletedAt === undefined) await deleteActivity(user, id).catch(ignoreNotFound);
+    // Posted after the mark phase: mark it now, so a fan-out still writing it takes its copies back —
+    // and read it again, marked: an edit may have landed since the page was read, and its version
+    // (is there a history to erase?) and tags are final only once it is marked.
+    let o = read;
+    if (read.deletedAt === undefined) {
+      await deleteActivity(user, id).catch(ignoreNotFound);
+      o = (await getOriginal(user, rk)) ?? read;
+    }
     await purgeReactionsAndComments(id);
     const post = { author: user, rk, verb: String(o.verb), object: str(o.object), content: str(o.content), to: Array.isArray(o.to) ? (o.to as string[]) : undefined };
     await hideFromNotifications(post);
