@@ -44,12 +44,19 @@ export const missingFromRk = (since: bigint): bigint => newerThanBound(since);
 export const tagMissingSince = (since: bigint, followedAt: bigint): bigint => (followedAt > since ? followedAt : since);
 
 /**
- * Whether a copy a tag brought still has a road into `reader`'s feed (as a tag unfollow's cleanup
- * decides): one of the post's tags still followed, its author followed (active, not muted), or
- * the reader's own post.
+ * Whether a copy a tag brought still has a road into `reader`'s feed besides the tag `leaving`
+ * (services/tags/other-roads.ts reads what it needs): the reader's own post, its author among
+ * `followedAuthors` (a follow that wants posts, of an author not pulled), or another of its tags
+ * among `pushTags` (the tag keys the reader follows as push).
  */
-export function stillBrought(post: { readonly actor: string; readonly tags: unknown }, reader: string, followedTags: ReadonlySet<string>, followedAuthors: ReadonlySet<string>): boolean {
-  return post.actor === reader || followedAuthors.has(post.actor) || tagKeysOf(post.tags).some((k) => followedTags.has(k));
+export function hasOtherRoad(
+  post: { readonly actor: string; readonly tags: unknown },
+  reader: string,
+  leaving: string | undefined,
+  pushTags: ReadonlySet<string>,
+  followedAuthors: ReadonlySet<string>,
+): boolean {
+  return post.actor === reader || followedAuthors.has(post.actor) || tagKeysOf(post.tags).some((k) => k !== leaving && pushTags.has(k));
 }
 
 /**

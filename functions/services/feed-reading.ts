@@ -147,7 +147,9 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   if (plan.missing) {
     // Only what the stored feed may lack: posts made since the copies stopped.
     const missingRange = (since: bigint) => ({ ...timelineRange, below: minOf(timelineRange.below, missingFromRk(since)) });
-    const followees = plan.missing.followees.slice(0, MAX_PULLED_PER_READ);
+    // One cap for both, a fifth of it kept for tags: a reader of 100 authors still gets their tags.
+    const tagShare = Math.min(plan.missing.tags.length, MAX_PULLED_PER_READ / 5);
+    const followees = plan.missing.followees.slice(0, MAX_PULLED_PER_READ - tagShare);
     sources.push(...followees.map((author) => ({ author, range: missingRange(plan.missing!.since) })));
     const tags = plan.missing.tags.slice(0, MAX_PULLED_PER_READ - followees.length);
     tagSources.push(...tags.map((t) => ({ key: t.key, range: missingRange(t.since) })));

@@ -318,7 +318,7 @@ export interface FollowEntry {
  * `last` (a sort key) only when more follow. The API's lists and the jobs walking a list (fan-out,
  * erase) read it alike.
  */
-export async function listPage(which: FollowList, userId: string, limit: number, after?: string): Promise<Page<FollowEntry, string>> {
+export async function listPage(which: FollowList, userId: string, limit: number, after?: string, opts: { readonly consistent?: boolean } = {}): Promise<Page<FollowEntry, string>> {
   const partition = followListPartition(which, userId);
   const page = await queryListPage(
     {
@@ -326,6 +326,7 @@ export async function listPage(which: FollowList, userId: string, limit: number,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': partition },
       ProjectionExpression: 'sk, muted, activeUntil',
+      ...(opts.consistent ? { ConsistentRead: true } : {}),
       Limit: limit,
       ...(after ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
     },

@@ -151,13 +151,14 @@ export async function unfollowTagTx(user: string, follow: TagFollow): Promise<'d
 }
 
 /** One page of a graph partition by sort key, after `after`; `last` a sort key. */
-function graphListPage(partition: string, limit: number, after: string | undefined, projection?: string): Promise<Page<Item, string>> {
+function graphListPage(partition: string, limit: number, after: string | undefined, projection?: string, consistent = false): Promise<Page<Item, string>> {
   return queryListPage(
     {
       TableName: graph(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': partition },
       ...(projection === undefined ? {} : { ProjectionExpression: projection }),
+      ...(consistent ? { ConsistentRead: true } : {}),
       Limit: limit,
       ...(after === undefined ? {} : { ExclusiveStartKey: { pk: partition, sk: after } }),
     },
@@ -177,9 +178,9 @@ export interface TagFollower {
 }
 
 /** One page of a tag's push followers; `last` a user id (the sort key). */
-export async function tagFollowersPage(key: string, limit: number, after?: string): Promise<Page<TagFollower, string>> {
+export async function tagFollowersPage(key: string, limit: number, after?: string, opts: { readonly consistent?: boolean } = {}): Promise<Page<TagFollower, string>> {
   return mapPage(
-    await graphListPage(tagFollowersPartition(key), limit, after, 'sk, activeUntil'),
+    await graphListPage(tagFollowersPartition(key), limit, after, 'sk, activeUntil', opts.consistent),
     (i) => ({ userId: String(i.sk), ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }) }),
     String,
   );

@@ -174,6 +174,42 @@ describe('an edit that changes the tags (retag)', () => {
   }, 60_000);
 });
 
+describe('whose copy: only roads that write copies keep one', () => {
+  it('a redelivered tag fan-out of a post edited out of the tag keeps the author\'s own copy and a follower of the author\'s', async () => {
+    const [author, viaAuthor, tagOnly] = [uid('author'), uid('viaauthor'), uid('tagonly')];
+    const tag = freshTag('dropped');
+    await followTag(author, tag);
+    await followTag(viaAuthor, tag);
+    await followTag(tagOnly, tag);
+    expect((await api('PUT', `/following/${author}`, { as: viaAuthor })).status).toBe(204);
+    const post = await mustPost(author, { verb: 'post', content: `#${tag} hi` });
+    const jobs = await tagFanoutJobsOf(post);
+    await eventually(async () => (await homeIds(tagOnly)).includes(post.id) && (await homeIds(viaAuthor)).includes(post.id));
+    expect((await patchActivity(post.id, { content: 'hi' }, { as: author })).status).toBe(200);
+    await eventually(async () => !(await homeIds(tagOnly)).includes(post.id), { what: 'the tag-only copy taken back' });
+    // The first delivery's message comes back after the edit: its post lives on without the tag.
+    for (const job of jobs) await tagFanout(job, true);
+    expect(await feedRks(author)).toContain(post.rangeKey);
+    expect(await feedRks(viaAuthor)).toContain(post.rangeKey);
+    expect(await feedRks(tagOnly)).not.toContain(post.rangeKey);
+  }, 60_000);
+
+  it('a tag unfollow takes back a copy whose other tag is followed as pull, and the delete then leaves nothing', async () => {
+    const [reader, author] = [uid('reader'), uid('author')];
+    const [cold, hot] = [freshTag('cold'), freshTag('hot')];
+    await forEachLimit(Array.from({ length: 50 }, () => uid('fan')), 16, (fan) => followTag(fan, hot));
+    await followTag(reader, cold);
+    await followTag(reader, hot); // the 51st: pull, merged at read time
+    const post = await mustPost(author, { verb: 'post', content: `#${cold} #${hot}` });
+    await eventually(async () => (await feedRks(reader)).includes(post.rangeKey), { what: 'the cold tag copied it' });
+    expect((await api('DELETE', `/following/tags/${encodeURIComponent(cold)}`, { as: reader })).status).toBe(204);
+    await eventually(async () => !(await feedRks(reader)).includes(post.rangeKey), { what: 'the stored copy taken back' });
+    expect(count(await homeIds(reader), post.id)).toBe(1); // still shown, merged from the hot tag's feed
+    expect((await api('DELETE', `/activities/${post.id}`, { as: author })).status).toBe(204);
+    expect(await homeIds(reader)).not.toContain(post.id);
+  }, 90_000);
+});
+
 describe('mutes and blocks', () => {
   it('hide muted and blocked authors, and authors who blocked the reader, in tag feeds and the tag fan-out', async () => {
     const [reader, muted, blocked, blocker, other] = [uid('reader'), uid('muted'), uid('blocked'), uid('blocker'), uid('other')];

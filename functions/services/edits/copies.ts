@@ -30,8 +30,8 @@ import { editJob } from './edit-job.js';
 import { editableOf } from './merge-patch.js';
 import { noticeEdit } from './notices.js';
 
-/** UpdateItem calls in flight per page. */
-const UPDATE_CONCURRENCY = 32;
+/** UpdateItem calls in flight per page (the tag followers' edit pages too: tags/edit-copies.ts). */
+export const UPDATE_CONCURRENCY = 32;
 
 /** What an edit sets on a copy: the original's editable fields, tags, version and edit time. */
 export const editedStateOf = (original: Item): EditedState => ({

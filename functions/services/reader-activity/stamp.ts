@@ -44,14 +44,14 @@ export const REBUILD_MAX = 1000;
 
 const optionalTicks = (t: string | undefined) => (t === undefined ? undefined : BigInt(t));
 
+/** The feed keeps its newest N: no page writes back more than the N newest of its posts. */
+const rebuildMax = () => homeFeedPolicy().maxItems ?? REBUILD_MAX;
+
 /**
  * Write back `followees`' posts since `since` to `reader`'s feed, then take back what the re-checks
  * say is no longer wanted (follows undone or muted, posts deleted) and bring edited ones to their
  * version (live-originals.ts settleWritten, as a backfill does).
  */
-/** The feed keeps its newest N: no page writes back more than the N newest of its posts. */
-const rebuildMax = () => homeFeedPolicy().maxItems ?? REBUILD_MAX;
-
 async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
   const n = rebuildMax();
   const lists: Item[][] = [];

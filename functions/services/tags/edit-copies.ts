@@ -19,7 +19,7 @@ import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { updateCopy } from '../../stores/feed-store.js';
-import { editedStateOf } from '../edits/copies.js';
+import { editedStateOf, UPDATE_CONCURRENCY } from '../edits/copies.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates } from '../realtime/push.js';
@@ -27,9 +27,6 @@ import { activeWindowTicks } from '../reader-activity/window.js';
 import { tagFollowerPage } from './follower-pages.js';
 import { shieldedFrom } from './hidden.js';
 import { tagEditJob } from './tag-jobs.js';
-
-/** UpdateItem calls in flight per page (as the author's edit job). */
-const UPDATE_CONCURRENCY = 32;
 
 export async function tagEditCopies(job: JobOf<typeof tagEditJob>): Promise<void> {
   const rk = BigInt(job.rk);

@@ -30,15 +30,23 @@ import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies, settleWritten } from '../live-originals.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
 import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
+import { otherRoads } from './other-roads.js';
 import { shieldedFrom } from './hidden.js';
 import { tagFanoutJob } from './tag-jobs.js';
 import { countTrend } from './trending.js';
 
 type TagFanoutJob = JobOf<typeof tagFanoutJob>;
 
-/** Take back what this page may have written: its followers' copies, and on the first page the entry. */
-async function takeBack(job: TagFanoutJob, rk: bigint, owners: readonly string[]): Promise<void> {
-  await Promise.all([removeCopies(owners.map((owner) => ({ owner, rk }))), job.cursor ? undefined : deleteTagEntries([{ tag: job.tag, rk }])]);
+/**
+ * Take back what this page may have written: on the first page the entry, and its followers' copies
+ * — all of them when the post is gone; when it lives on without the tag (`liveTags`, an edit), only
+ * those no other road brings (other-roads.ts: the reader's own post, its author followed, another
+ * of its tags followed).
+ */
+async function takeBack(job: TagFanoutJob, rk: bigint, owners: readonly string[], liveTags?: unknown): Promise<void> {
+  const roads = liveTags === undefined ? [] : await otherRoads(owners.map((reader) => ({ reader, actor: job.author, tags: liveTags })), job.tag);
+  const gone = owners.filter((_, i) => !roads[i]);
+  await Promise.all([removeCopies(gone.map((owner) => ({ owner, rk }))), job.cursor ? undefined : deleteTagEntries([{ tag: job.tag, rk }])]);
 }
 
 export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise<void> {
@@ -47,7 +55,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   // Live and still carrying the tag: an edit may have taken it out since this job was queued (its
   // tagRetract, on another lane, may have run first — then this page must write nothing).
   if (!check!.live || !carriesTag(check!.original, job.tag)) {
-    if (redelivered) await takeBack(job, rk, await tagFollowersAt(job));
+    if (redelivered) await takeBack(job, rk, await tagFollowersAt(job), check!.live ? (check!.original?.tags ?? []) : undefined);
     return;
   }
   // The original as read (its latest version: an edit may have come before this page), not the image.
@@ -64,7 +72,9 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.
   const { gone, kept } = await settleWritten([{ author: job.author, rk, source, owners, written }]);
-  if (gone.length || kept.some((g) => !carriesTag(g.source, job.tag))) return takeBack(job, rk, owners);
+  if (gone.length) return takeBack(job, rk, owners);
+  const lost = kept.find((g) => !carriesTag(g.source, job.tag));
+  if (lost) return takeBack(job, rk, owners, (lost.source as { tags?: unknown }).tags ?? []);
   // After the re-check, as fanout.ts does: a copy about to be taken back is not announced. A reader
   // reached by two roads may hear of the post twice; a client keeps one item per id.
   await pushFeedItemsOf(kept.map((g) => ({ copies: g.owners.map((owner) => ({ owner, source: g.source })), seq: g.written })));

@@ -18,7 +18,8 @@ type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob> | Jo
  * (model/reader-activity.ts wantsCopy); absent, every follower of the page.
  */
 export async function tagFollowerPage(job: TagPagedJob, opts: { readonly activeAt?: bigint } = {}): Promise<string[]> {
-  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor);
+  // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts).
+  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: opts.activeAt !== undefined });
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
   return page.items.filter((f) => opts.activeAt === undefined || wantsCopy(f.activeUntil, opts.activeAt)).map((f) => f.userId);
 }

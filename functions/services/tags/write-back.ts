@@ -10,46 +10,29 @@
  *      read later copies to the reader itself. Not the reader's own posts (their post wrote their
  *      copy), not authors hidden from or by them (hidden.ts, as the tag fan-out leaves them out).
  *   3. The re-checks: copies of posts deleted meanwhile are taken back and edited ones rewritten
- *      (live-originals.ts settleWritten); a copy no road brings any longer — its tags unfollowed
- *      meanwhile, its author not followed — is taken back, as a tag unfollow's cleanup decides
- *      (cleanup.ts). An unfollow after that re-check has its own cleanup, which comes after our
+ *      (live-originals.ts settleWritten); then a copy no road brings any longer — its tags
+ *      unfollowed or edited away meanwhile, its author not followed — is taken back, as a tag
+ *      unfollow's cleanup decides (other-roads.ts). An unfollow after that re-check has its own cleanup, which comes after our
  *      writes and covers every post since the follow.
  * Cost per page of tag follows: one UpdateItem per push follow, and on a return one Query of each
  * tag's feed, one of the reader's controls, one BatchGetItem of the posts' tag follows and authors'
  * edges, the originals' re-check and the copies (never more than the feed keeps).
  */
-import { followEdgeKey, parseEdge, wantsPosts } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
-import { stillBrought, tagMissingSince } from '../../model/reader-activity.js';
+import { tagMissingSince } from '../../model/reader-activity.js';
 import type { TagFollow } from '../../model/tag-items.js';
-import { tagFollowKey, userOfTagFollowPk } from '../../model/tag-items.js';
-import { tagKeysOf } from '../../model/tags.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { readGraphKeys } from '../../stores/follow-store.js';
 import { stampTagFollowerEntry, tagEntriesSince } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
 import { hiddenAuthorsOf } from './hidden.js';
+import { otherRoads } from './other-roads.js';
 
 /** Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`). */
 export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined): Promise<void> {
   await forEachLimit(follows.filter((f) => f.mode === 'push'), 16, (f) => stampTagFollowerEntry(f.key, reader, until));
-}
-
-/** The tag keys and authors of `posts` that `reader` follows now (one strongly consistent BatchGet). */
-async function followedNow(reader: string, posts: readonly Item[]): Promise<{ tags: Set<string>; authors: Set<string> }> {
-  const tagKeys = [...new Set(posts.flatMap((p) => tagKeysOf(p.tags)))];
-  const authors = [...new Set(posts.map((p) => String(p.actor)))];
-  const found = await readGraphKeys([...tagKeys.map((k) => tagFollowKey(reader, k)), ...authors.map((a) => followEdgeKey(reader, a))]);
-  const tags = new Set<string>();
-  const followed = new Set<string>();
-  for (const item of found) {
-    if (userOfTagFollowPk(String(item.pk)) !== undefined) tags.add(String(item.sk));
-    else if (wantsPosts(parseEdge(item))) followed.add(String(item.sk));
-  }
-  return { tags, authors: followed };
 }
 
 /**
@@ -76,10 +59,11 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
     return fields;
   });
   const { written, copies } = await writeCopies(sources.map((source) => ({ owner: reader, source })));
-  const now = await followedNow(reader, copies.map((c) => c.source));
   const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
-  const brought = (g: (typeof groups)[number]) => stillBrought({ actor: g.author, tags: g.source.tags }, reader, now.tags, now.authors);
-  const { gone, kept } = await settleWritten(groups.filter(brought));
-  await removeCopies([...groups.filter((g) => !brought(g)), ...gone].map((g) => ({ owner: reader, rk: g.rk })));
-  await pushFeedItemsOf(kept.map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
+  const { gone, kept } = await settleWritten(groups);
+  // Asked of each copy as settled (its current version's tags: an edit may have dropped the tag
+  // meanwhile, and that edit's tagRetract may have passed before this write).
+  const roads = await otherRoads(kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })));
+  await removeCopies([...gone, ...kept.filter((_, i) => !roads[i])].map((g) => ({ owner: reader, rk: g.rk })));
+  await pushFeedItemsOf(kept.filter((_, i) => roads[i]).map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
 }
