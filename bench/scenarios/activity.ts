@@ -18,6 +18,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
+import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { followListKey } from '../../functions/model/follow-lists.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -176,17 +177,29 @@ async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
     await mustPost(ctx, authors[i % BURST_AUTHORS]!, i);
   });
   const fresh: number[] = [];
+  /** Per probe: 201 → every reader's copy stored (read straight from the table), and 201 → shown. */
+  const split: { stored: number; shown: number }[] = [];
   const probes = (async () => {
     for (let p = 0; p < 30; p++) {
       await sleep(300);
       const t0 = now();
-      const { id } = await mustPost(ctx, probe, 5000 + p);
+      const { id, rangeKey } = await mustPost(ctx, probe, 5000 + p);
+      const posted = now();
+      let stored = 0;
+      const storedAll = Promise.all(
+        probeReaders.map(async (r) => {
+          const key = homeFeedKey(r, BigInt(rangeKey));
+          while (!(await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: key, ConsistentRead: true }))).Item) await sleep(50);
+        }),
+      ).then(() => (stored = now() - posted));
       await Promise.all(
         probeReaders.map(async (r) => {
           while (!(await ctx.call('GET', '/feed?limit=5', r)).body.items.some((x: { id: string }) => x.id === id)) await sleep(50);
         }),
       );
       fresh.push(now() - t0);
+      await storedAll;
+      split.push({ stored, shown: now() - t0 });
     }
   })();
   await Promise.all([burst, probes]);
@@ -199,6 +212,17 @@ async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
     { scenario: S, metric: `burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`, value: messages, unit: 'messages', note: `peak queued at once ${peak} (fanout + fanoutTail, sampled every 250 ms); ${tailAtEnd} still on fanoutTail when the probes ended` },
     { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p50", value: round(median(fresh)), unit: 'ms', note: `${fresh.length} probes, ${PROBE_READERS} readers each, polled every 50 ms` },
     { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p99", value: round(percentile(fresh, 99)), unit: 'ms', ...atMost(percentile(fresh, 99), 5000, 'ms') },
+    {
+      scenario: S,
+      metric: 'burst: a probe post 201 → every reader’s copy stored (read from the table), p99',
+      value: round(percentile(split.map((x) => x.stored), 99)),
+      unit: 'ms',
+      note: `p50 ${round(median(split.map((x) => x.stored)))} ms; the 3 slowest probes (POST → shown / 201 → stored): ${[...split]
+        .sort((a, b) => b.shown - a.shown)
+        .slice(0, 3)
+        .map((x) => `${round(x.shown)}/${round(x.stored)} ms`)
+        .join(', ')}`,
+    },
   ];
 }
 
