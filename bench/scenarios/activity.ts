@@ -145,10 +145,11 @@ async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
     while (((await headBound(ctx, r)) ?? 0n) < nowTicks()) await sleep(20);
     back.push(now() - t0);
   }
-  const queries = 1 + 2 + RETURN_AUTHORS;
+  // The issue's bound: the home feed's Query and one per followee with posts in the window.
+  const queries = 1 + RETURN_AUTHORS;
   return [
     { scenario: S, metric: `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`, value: complete, unit: `of ${RETURNING}`, target: `${RETURNING}`, met: complete === RETURNING },
-    { scenario: S, metric: "returning reader's first page: DynamoDB calls (p50)", value: median(calls), unit: 'calls', ...atMost(median(calls), queries), note: `home feed + the reader's follows (one Query of their edges) and followed tags (one Query, none here) + one Query per followee (${RETURN_AUTHORS}); the issue's bound counts 1 + followees: the follows' two Queries are more` },
+    { scenario: S, metric: "returning reader's first page: DynamoDB calls (p50)", value: median(calls), unit: 'calls', ...atMost(median(calls), queries), note: `home feed + the reader's follows (one Query of their edges) and followed tags (one Query, none here) + one Query per followee (${RETURN_AUTHORS}); the target is the issue's 1 + followees: the two Queries of the reader's follows are over it` },
     { scenario: S, metric: "returning reader's first page p50 / p99", value: round(median(ms)), unit: 'ms', note: `p99 ${round(percentile(ms, 99))} ms; a page of a reader who never left is one Query` },
     { scenario: S, metric: "returning reader: read → copies written back (stamp job done, p50)", value: round(median(back)), unit: 'ms', note: `p99 ${round(percentile(back, 99))} ms (followup lane)` },
   ];
