@@ -70,12 +70,12 @@ afterAll(() => stopOwnStack());
 
 describe('npm run migrate', () => {
   it('resumes after a kill mid-run from its checkpoints, then finds the data current and writes nothing', async () => {
-    // 1,000 mutes: 2,000 items, in pages of 50 over 4 Scan segments run side by side (about 10 pages each).
+    // 1,000 mutes: 2,000 items, in pages of 100 over 4 Scan segments run side by side (about 5 pages each).
     const users = Array.from({ length: 1000 }, (_, i) => [uid(`m${i}`), uid('t')] as const);
     await writeItems(doc, graph(), users.flatMap(([u, t]) => v2Mute(u, t)));
     await markV2();
 
-    const pageSize = 50;
+    const pageSize = 100;
     const killAfterPages = 2;
     const killed = migrateCli({ TICKFEED_MIGRATE_KILL_AFTER_PAGES: String(killAfterPages) }, ['--endpoint', stack.dynamoEndpoint, '--page-size', String(pageSize)]);
     expect(killed.signal, killed.out).toBe('SIGKILL');
