@@ -213,7 +213,7 @@ const EDITABLE = ['content', 'object', 'attributes', 'tags'] as const;
 
 /**
  * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
- * realtime catch-up's `seq`); REMOVE the absent editable fields. Also a tag-feed entry's (tag-store).
+ * realtime catch-up's `seq`); REMOVE the absent editable fields (updateToEdit: copies and tag-feed entries).
  */
 export function editExpression(state: EditedState, written?: bigint) {
   const names: Record<string, string> = { '#version': 'version', '#editedAt': 'editedAt' };
@@ -292,17 +292,17 @@ export async function editOriginal(author: string, rk: bigint, original: Item, s
 }
 
 /**
- * Bring `owner`'s copy at `rk` to `state` if the copy exists at an older version. Returns whether
- * it changed (false: no copy there, or it is as new already). One write unit either way.
+ * Bring the feed-table item at `key` (a copy or a tag-feed entry) to an edit's `state` if it exists
+ * at an older version: never creates one a delete, retract or trim removed, never lowers one.
+ * Returns whether it changed. One write unit either way.
  */
-export async function updateCopy(owner: string, rk: bigint, state: EditedState, written: bigint): Promise<boolean> {
-  const e = editExpression(state, written);
+export async function updateToEdit(key: Item, state: EditedState, written?: bigint): Promise<boolean> {
   try {
     await doc.send(
       new UpdateCommand({
         TableName: feed(),
-        Key: homeFeedKey(owner, rk),
-        ...e,
+        Key: key,
+        ...editExpression(state, written),
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
       }),
     );
@@ -312,6 +312,9 @@ export async function updateCopy(owner: string, rk: bigint, state: EditedState, 
     throw error;
   }
 }
+
+/** Bring `owner`'s copy at `rk` to `state` if the copy exists at an older version (updateToEdit). */
+export const updateCopy = (owner: string, rk: bigint, state: EditedState, written: bigint): Promise<boolean> => updateToEdit(homeFeedKey(owner, rk), state, written);
 
 // ---- pages -------------------------------------------------------------------------------------
 

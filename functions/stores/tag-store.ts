@@ -17,7 +17,7 @@
  *   trend use                      one transaction per bucket: marker (attribute_not_exists) + counter
  *   trend top list                 GetItem; a conditional Put on its version
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CopySource } from '../model/feed-copy.js';
 import { rkOf } from '../model/range-key.js';
 import { parseTagFollow, type TagFollow, tagEntryOf, tagFeedKey, tagFeedPartition, tagFollowerKey, tagFollowersPartition, tagFollowItem, tagFollowKey, tagFollowPartition, tagMetaKey } from '../model/tag-items.js';
@@ -29,7 +29,7 @@ import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } fr
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { stampGraphEntry } from './follow-store.js';
-import { addPulledTagUpdate, editExpression, type EditedState, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
+import { addPulledTagUpdate, type EditedState, itemsSince, type KeyRange, pageInput, removePulledTagUpdate, updateToEdit } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
@@ -47,23 +47,7 @@ export async function putTagEntries(entries: readonly { source: CopySource; tag:
  * an older version (never creating one a delete removed): one write unit each.
  */
 export async function updateTagEntries(tags: readonly string[], rk: bigint, state: EditedState): Promise<void> {
-  const e = editExpression(state);
-  await Promise.all(
-    tags.map(async (tag) => {
-      try {
-        await doc.send(
-          new UpdateCommand({
-            TableName: feed(),
-            Key: tagFeedKey(tag, rk),
-            ...e,
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
-          }),
-        );
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
-    }),
-  );
+  await Promise.all(tags.map((tag) => updateToEdit(tagFeedKey(tag, rk), state)));
 }
 
 /** Delete the entries at (tag, rk). Deleting an absent key is harmless. */

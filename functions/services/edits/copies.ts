@@ -30,8 +30,8 @@ import { editJob } from './edit-job.js';
 import { editableOf } from './merge-patch.js';
 import { noticeEdit } from './notices.js';
 
-/** UpdateItem calls in flight per page (the tag followers' edit pages too: tags/edit-copies.ts). */
-export const UPDATE_CONCURRENCY = 32;
+/** UpdateItem calls in flight per page. */
+const UPDATE_CONCURRENCY = 32;
 
 /** What an edit sets on a copy: the original's editable fields, tags, version and edit time. */
 export const editedStateOf = (original: Item): EditedState => ({
@@ -40,6 +40,21 @@ export const editedStateOf = (original: Item): EditedState => ({
   version: versionOf(original),
   editedAt: String(original.editedAt),
 });
+
+/**
+ * Bring `owners`' copies of `original` to its version (feed-store updateCopy: one conditional
+ * write each, no read). Returns who had a copy changed, and the instant they were written at.
+ * Also the tag followers' edit pages (tags/edit-copies.ts).
+ */
+export async function updateCopiesOf(owners: readonly string[], rk: bigint, original: Item): Promise<{ updated: string[]; written: bigint }> {
+  const state = editedStateOf(original);
+  const written = nowTicks();
+  const updated: string[] = [];
+  await forEachLimit(owners, UPDATE_CONCURRENCY, async (owner) => {
+    if (await updateCopy(owner, rk, state, written)) updated.push(owner);
+  });
+  return { updated, written };
+}
 
 export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const rk = BigInt(job.rk);
@@ -52,12 +67,7 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
   const followers = check!.pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { skipMuted: true, activeAt });
   const owners = job.cursor ? followers : [job.author, ...followers];
-  const state = editedStateOf(original!);
-  const written = nowTicks();
-  const updated: string[] = [];
-  await forEachLimit(owners, UPDATE_CONCURRENCY, async (owner) => {
-    if (await updateCopy(owner, rk, state, written)) updated.push(owner);
-  });
+  const { updated, written } = await updateCopiesOf(owners, rk, original!);
   await (check!.pulled ? pushPulledUpdate(job.author, original!, written) : pushFeedUpdates(updated, original!, written));
 }
 

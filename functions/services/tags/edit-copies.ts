@@ -16,10 +16,7 @@
 import { copyCutoffOf } from '../../model/reader-activity.js';
 import { carriesTag } from '../../model/tags.js';
 import { versionOf } from '../../model/timeline-item.js';
-import { nowTicks } from '../../platform/clock.js';
-import { forEachLimit } from '../../platform/pool.js';
-import { updateCopy } from '../../stores/feed-store.js';
-import { editedStateOf, UPDATE_CONCURRENCY } from '../edits/copies.js';
+import { updateCopiesOf } from '../edits/copies.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates } from '../realtime/push.js';
@@ -37,12 +34,7 @@ export async function tagEditCopies(job: JobOf<typeof tagEditJob>): Promise<void
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
   const [followers, shielded] = await Promise.all([tagFollowerPage(job, { activeAt }), shieldedFrom(job.author)]);
   const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
-  const state = editedStateOf(original!);
-  const written = nowTicks();
-  const updated: string[] = [];
-  await forEachLimit(owners, UPDATE_CONCURRENCY, async (owner) => {
-    if (await updateCopy(owner, rk, state, written)) updated.push(owner);
-  });
+  const { updated, written } = await updateCopiesOf(owners, rk, original!);
   await pushFeedUpdates(updated, original!, written);
 }
 
