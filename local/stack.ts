@@ -48,7 +48,7 @@ export interface LocalStackOptions {
    * any other model is refused (DataVersionError) before anything starts.
    */
   readonly dataDir?: string;
-  /** Where the one line about a migrated directory goes (default console.log). */
+  /** Where the one-line notices go: a migrated directory, a stream position past retention (default console.log / console.error). */
   readonly log?: (line: string) => void;
   /** HTTP API port; 0 = any free port. */
   readonly port: number;
@@ -169,6 +169,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           streamArn: await streamArnOf(dynamo, tableNames[source.table]),
           onFailureQueueUrl: queueRefs[source.onFailure].url,
           checkpoints,
+          log: opts.log,
         });
       }
     }

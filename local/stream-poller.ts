@@ -20,6 +20,13 @@
  * the window early (`isWindowTerminatedEarly`), which then goes on with a fresh state. The open
  * window — its state included — is checkpointed with the position after every successful
  * invocation, so a restart resumes it as it was.
+ *
+ * Positions past retention (stream records live 24 hours, here as in AWS): when a shard's
+ * checkpoint names a trimmed record, or its iterator points into trimmed data, the poller goes on
+ * from the oldest record left (`TRIM_HORIZON`), as Lambda's event source mapping does. It says so
+ * in one line per shard and counts the records it skipped (`skipped()`); the records are lost, as
+ * they are in AWS, where the IteratorAge alarm exists so that it never comes to that.
+ * A stop (Ctrl-C) first delivers the records already read, so nothing read is dropped by the stop.
  */
 import {
   DescribeStreamCommand,
@@ -38,6 +45,7 @@ import type { CheckpointStore, OpenWindow, ShardCheckpoint } from './checkpoints
 import { passesFilters, validateFilterPattern } from './event-filter.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { Poller } from './poller.js';
+import { type PastRetention, pastRetentionLine, skippedBetween } from './stream-retention.js';
 import { toLambdaRecord } from './stream-records.js';
 
 export interface StreamPollerOptions {
@@ -53,6 +61,13 @@ export interface StreamPollerOptions {
   readonly tumblingWindowSeconds?: number;
   /** Epoch ms (injectable for tests). */
   readonly now?: () => number;
+  /** Where the one line about a position past retention goes (default: console.error). */
+  readonly log?: (line: string) => void;
+}
+
+/** A stream poller, with the records it skipped because they were past the stream's retention. */
+export interface StreamPoller extends Poller {
+  skipped(): number;
 }
 
 /**
@@ -75,11 +90,12 @@ export function windowSecondsOf(source: StreamSourceDef, override?: number): num
   return seconds;
 }
 
-export function startStreamPoller(opts: StreamPollerOptions): Poller {
+export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   for (const pattern of opts.source.filters) validateFilterPattern(pattern);
   windowSecondsOf(opts.source, opts.tumblingWindowSeconds); // a bad LOCAL_TUMBLING_WINDOW_SECONDS fails the start
   let running = true;
   const active = new Map<string, Promise<void>>();
+  const retention: PastRetention = { skipped: 0n };
   const discover = (async () => {
     while (running) {
       try {
@@ -89,7 +105,8 @@ export function startStreamPoller(opts: StreamPollerOptions): Poller {
           const parent = shard.ParentShardId;
           const parentPending = parent && active.has(parent) && !checkpoint(opts, parent).finished;
           if (parentPending) continue;
-          active.set(id, pollShard(opts, id, () => running).finally(() => active.delete(id)));
+          const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
+          active.set(id, pollShard(opts, id, closed, () => running, retention).finally(() => active.delete(id)));
         }
       } catch (error) {
         if (running) console.error(`stream poller ${opts.source.id}:`, (error as Error).message);
@@ -99,6 +116,7 @@ export function startStreamPoller(opts: StreamPollerOptions): Poller {
   })();
   return {
     id: opts.source.id,
+    skipped: () => Number(retention.skipped),
     async stop() {
       running = false;
       await discover;
@@ -123,32 +141,56 @@ async function listShards(opts: StreamPollerOptions): Promise<Shard[]> {
   return shards;
 }
 
-async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<string | undefined> {
+/**
+ * The shard's iterator from its checkpoint; from the oldest record left when the checkpoint is past
+ * the stream's retention (`trimmedAfter` then names the checkpoint, for the count of skipped records).
+ */
+async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<{ iterator?: string; trimmedAfter?: string }> {
   const seq = checkpoint(opts, shardId).sequenceNumber;
-  const { ShardIterator } = await opts.streams.send(
-    new GetShardIteratorCommand({
-      StreamArn: opts.streamArn,
-      ShardId: shardId,
-      ...(seq
-        ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: seq }
-        : { ShardIteratorType: opts.source.startingPosition }),
-    }),
-  );
-  return ShardIterator;
+  const get = async (position: { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER'; SequenceNumber: string } | { ShardIteratorType: StreamSourceDef['startingPosition'] }) =>
+    (await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...position }))).ShardIterator;
+  if (!seq) return { iterator: await get({ ShardIteratorType: opts.source.startingPosition }) };
+  try {
+    return { iterator: await get({ ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: seq }) };
+  } catch (error) {
+    if (!isTrimmed(error)) throw error;
+    return { iterator: await horizonIterator(opts, shardId), trimmedAfter: seq };
+  }
 }
 
-async function pollShard(opts: StreamPollerOptions, shardId: string, running: () => boolean): Promise<void> {
+const horizonIterator = async (opts: StreamPollerOptions, shardId: string) =>
+  (await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+
+const isTrimmed = (error: unknown) => (error as Error | undefined)?.name === 'TrimmedDataAccessException';
+
+async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boolean, running: () => boolean, retention: PastRetention): Promise<void> {
   const windows = windowSecondsOf(opts.source, opts.tumblingWindowSeconds) ? new ShardWindows(opts, shardId, running) : undefined;
   let iterator: string | undefined;
+  /** The checkpoint found past retention: the first read from the oldest record left counts what lay between. */
+  let trimmedAfter: string | undefined;
+  /** Reading from the oldest record left: a shard past retention, or one with no record left. */
+  let atHorizon = false;
   let idleMs = 20;
   while (running()) {
     try {
-      iterator ??= await iteratorFor(opts, shardId);
-      if (!iterator) break; // closed shard with nothing after the checkpoint
+      if (!iterator) {
+        const from = await iteratorFor(opts, shardId);
+        iterator = from.iterator;
+        trimmedAfter = from.trimmedAfter ?? trimmedAfter;
+        atHorizon ||= from.trimmedAfter !== undefined;
+        if (!iterator) break; // closed shard with nothing after the checkpoint
+      }
       const out = await opts.streams.send(
         new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }),
       );
       const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
+      // Counted at the first record read from the horizon (nothing yet: the shard is empty so far).
+      if (trimmedAfter !== undefined && (records.length || !out.NextShardIterator)) {
+        const skipped = skippedBetween(trimmedAfter, records[0]?.dynamodb?.SequenceNumber);
+        retention.skipped += skipped;
+        (opts.log ?? console.error)(pastRetentionLine(opts.source.id, shardId, trimmedAfter, skipped));
+        trimmedAfter = undefined;
+      }
       const matching = records.filter((r) => passesFilters(opts.source.filters, r));
       const handled = !matching.length || (windows ? await windows.deliver(matching) : await deliver(opts, shardId, matching, running, plainBatches(opts, shardId)));
       // Filtered-out records after the last delivered one are done too (Lambda drops them).
@@ -169,7 +211,23 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, running: ()
       if (!records.length) await sleep(idleMs);
     } catch (error) {
       if (!running()) return;
-      console.error(`stream poller ${opts.source.id} shard ${shardId}:`, (error as Error).message);
+      if (isTrimmed(error)) {
+        // The checkpoint or the iterator points at records trimmed since: go on from the oldest left
+        // (DynamoDB Local answers so for a shard with no record left at all, too: wait for one).
+        if (!atHorizon) trimmedAfter = checkpoint(opts, shardId).sequenceNumber ?? trimmedAfter;
+        if (atHorizon && closed) {
+          // A closed shard with no record left has nothing more to give: it is finished, so its children are read.
+          if (trimmedAfter !== undefined) (opts.log ?? console.error)(pastRetentionLine(opts.source.id, shardId, trimmedAfter, 0n));
+          break;
+        }
+        atHorizon = true;
+        iterator = await horizonIterator(opts, shardId).catch(() => undefined);
+        idleMs = Math.min(idleMs * 2, 500);
+        await sleep(idleMs);
+        continue;
+      }
+      // An expired iterator is renewed from the checkpoint without a word (Lambda does the same).
+      if ((error as Error).name !== 'ExpiredIteratorException') console.error(`stream poller ${opts.source.id} shard ${shardId}:`, (error as Error).message);
       iterator = undefined; // expired or lost: resume from the checkpoint
       await sleep(500);
     }
@@ -203,7 +261,9 @@ async function deliver(opts: StreamPollerOptions, shardId: string, records: Dyna
   let size = Math.min(source.batchSize, records.length);
   let retries = 0;
 
-  while (pending.length && running()) {
+  // A stop lets the records in hand be delivered (they were read: a stop must not drop them), but
+  // retries no failure: what failed stays after the checkpoint for the next start.
+  while (pending.length) {
     const batch = pending.slice(0, size);
     const outcome = await batches.call(batch);
     if (outcome === undefined) {
@@ -216,6 +276,7 @@ async function deliver(opts: StreamPollerOptions, shardId: string, records: Dyna
     const { failedAt, reported } = outcome;
     // Records before the first failure are done; the retry starts at the failure.
     batches.done(batch[failedAt - 1]?.dynamodb?.SequenceNumber);
+    if (!running()) return false;
     if (failedAt > 0) retries = 0; // progress: the retry budget belongs to the new first record
     pending = pending.slice(failedAt);
     const retried = batch.slice(failedAt);

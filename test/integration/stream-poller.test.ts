@@ -10,7 +10,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PurgeQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { DynamoDBStreamWindowEvent, DynamoDBStreamWindowResponse } from '../../lib/defs/stream-window.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +159,65 @@ describe('local stream poller', () => {
     );
     const infos = Messages.map((m) => JSON.parse(m.Body!).DDBStreamBatchInfo);
     expect(infos.some((i) => i.batchSize >= 1 && i.startSequenceNumber)).toBe(true);
+  });
+});
+
+describe('local stream poller: a stop', () => {
+  /** The sequence number of the first record of `pk` written by `write`, read off the shard (DynamoDB Local's one open shard). */
+  async function firstSeqOf(pk: string, write: () => Promise<unknown>): Promise<{ shardId: string; seq: string }> {
+    const arn = await streamArnOf(dynamo, stack.tableNames.feed);
+    const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: arn }))).StreamDescription!.Shards!;
+    const open = shards.find((s) => !s.SequenceNumberRange?.EndingSequenceNumber)!;
+    await write();
+    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: open.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+    for (let reads = 0; iterator && reads < 1000; reads++) {
+      const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+      const mine = out.Records?.find((r) => r.dynamodb?.Keys?.pk?.S === pk);
+      if (mine) return { shardId: open.ShardId!, seq: mine.dynamodb!.SequenceNumber! };
+      iterator = out.NextShardIterator;
+    }
+    throw new Error(`no stream record of ${pk}`);
+  }
+
+  it('delivers the records it has already read before it ends (Ctrl-C loses nothing read)', async () => {
+    const pk = uid('stop');
+    const sourceId = uid('src');
+    const file = join(mkdtempSync(join(tmpdir(), 'tickfeed-cp-')), 'checkpoints.json');
+    const items = Array.from({ length: 6 }, (_, i) => ({ PutRequest: { Item: { pk, rk: BigInt(i + 1) } } }));
+    const { shardId, seq } = await firstSeqOf(pk, () => doc.send(new BatchWriteCommand({ RequestItems: { [stack.tableNames.feed]: items } })));
+    // Start right before the first of them (DynamoDB Local numbers a shard's records one by one):
+    // the poller's first read holds all six (one BatchWriteItem, a thousand records a read).
+    const arn = await streamArnOf(dynamo, stack.tableNames.feed);
+    const before = (BigInt(seq) - 1n).toString().padStart(seq.length, '0');
+    writeFileSync(file, JSON.stringify({ [`${arn}|${sourceId}|${shardId}`]: { sequenceNumber: before } }));
+    const seen: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = false;
+    const poller = startStreamPoller({
+      source: { ...source, id: sourceId, batchSize: 2 },
+      streams,
+      sqs,
+      streamArn: arn,
+      onFailureQueueUrl: stack.queueUrls.streamFailures,
+      checkpoints: fileCheckpoints(file),
+      invoke: async (event) => {
+        const rks = event.Records.filter((r) => pkOf(r) === pk).map((r) => Number(r.dynamodb!.Keys!.rk!.N));
+        if (rks.length && !seen.length) {
+          holding = true;
+          await held; // the first batch is under way when the stop comes
+        }
+        seen.push(...rks);
+      },
+    });
+    await eventually(async () => holding, { what: 'the first batch under way' });
+    const stopped = poller.stop();
+    release();
+    await stopped;
+    // Three batches of two: the two after the stop was asked for were delivered too, and checkpointed.
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    const saved = Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, { sequenceNumber: string }>)[0]!;
+    expect(BigInt(saved.sequenceNumber)).toBeGreaterThanOrEqual(BigInt(seq) + 5n);
   });
 });
 
