@@ -17,7 +17,7 @@ import type { TestStack } from './stack-info.js';
 /** The scope of the product backend's tokens. */
 export const ADMIN = ADMIN_SCOPE;
 
-type ApiTarget = Pick<TestStack, 'apiUrl' | 'keys' | 'checkResponses'>;
+type ApiTarget = Pick<TestStack, 'apiUrl' | 'keys' | 'checkResponses' | 'clockAheadMs'>;
 
 export interface ApiOptions {
   /** The stack to call (default: the shared stack). */
@@ -47,7 +47,10 @@ export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslin
 
 /** A bearer token for `sub` that the stack `on` (default: the shared one) accepts. */
 export function token(sub: string, opts: MintOptions = {}, on: ApiTarget = shared): Promise<string> {
-  return mintToken(on.keys, sub, opts);
+  if (!on.clockAheadMs) return mintToken(on.keys, sub, opts);
+  // Issued a minute ago and valid for an hour, on the stack's clock.
+  const now = Math.floor((Date.now() + on.clockAheadMs) / 1000);
+  return mintToken(on.keys, sub, { issuedAt: now - 60, expiresIn: now + 3600, ...opts });
 }
 
 export async function api<T = any>(method: string, path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -32,4 +32,6 @@ export interface TestStack {
    * for own stacks: they inject faults, whose answers (a 500 from a refused queue) no document lists.
    */
   readonly checkResponses: boolean;
+  /** How far the stack's clock is ahead of this process's (a stack run "N hours later"): tokens are minted on its clock. */
+  readonly clockAheadMs?: number;
 }
