@@ -10,17 +10,13 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateKeys } from '../../local/jwt.js';
-import type { LocalStack } from '../../local/stack.js';
 import { DATA_VERSION } from '../../local/data-version.js';
-import { startLocalStack } from '../../local/stack.js';
 import { api } from './../support/api.js';
+import { type LaterStack, startLaterStack } from '../support/later-stack.js';
 import type { TestStack } from '../support/stack-info.js';
 import { eventually } from '../support/wait.js';
 import { groupIdOf } from '../../functions/model/notification.js';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { localCredentials, localRegion } from '../../local/aws-local.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'data-v2');
 type Recorded = Record<string, { status: number; body: unknown }>;
@@ -48,37 +44,19 @@ const queuedBeforeUpgrade = (addressed: string) => ({
   ],
 });
 
-let root: string;
-let dataDir: string;
-let stack: LocalStack;
-let on: TestStack;
-const logged: string[] = [];
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'tickfeed-upgrade-'));
-  dataDir = join(root, '.tickfeed');
-  cpSync(join(fixture, 'data'), dataDir, { recursive: true });
-  writeFileSync(join(dataDir, 'queued-messages.json'), JSON.stringify(queuedBeforeUpgrade(ids.aliceInvite!)));
-  const keys = await loadOrCreateKeys(join(dataDir, 'jwt-keys.json')); // the tokens that release minted verify here
-  stack = await startLocalStack({
-    dataDir,
-    port: 0,
-    keys,
-    sqsRetryDelaySeconds: 1,
-    log: (line) => logged.push(line),
-    // The fixture's data ages: read it as of the day it was written (no TTL filter), with its rollup.
-    env: { FEED_TTL: 'off', NOTIFICATIONS_TTL: 'off', ROLLUP_TTL: 'off', TIMELINE_TTL: 'off', ROLLUPS: 'game_finished:max(high_score)' },
-  });
-  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: stack.dynamoEndpoint }), {
-    unmarshallOptions: { wrapNumbers: true },
-  });
-  on = { apiUrl: stack.apiUrl, keys, doc, tableNames: stack.tableNames, checkResponses: false };
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+/**
+ * The fixture was written on 2026-11-27 (05:22 UTC). The stack runs on the clock of a day and of a
+ * month after that (libfaketime: the Node process and DynamoDB Local alike): stream records of its
+ * day are trimmed, its 2-day expiries are due, and every answer must still be the same.
+ */
+const WRITTEN = Date.parse('2026-11-27T05:22:17Z');
+const DAY_MS = 86_400_000;
+const clocks = [
+  { name: 'a day after it was written', at: WRITTEN + DAY_MS },
+  { name: 'a month after it was written', at: WRITTEN + 30 * DAY_MS },
+];
+/** libfaketime's absolute start: `@YYYY-MM-DD hh:mm:ss` (the clock runs on from there). */
+const faketimeAt = (ms: number) => `@${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}`;
 
 /** The parts of an answer that are data, not the shape 0.2.0 changed (list cursors, group kinds). */
 function dataOf(body: unknown): unknown {
@@ -104,9 +82,34 @@ const isAddressedGroup = (g: object) => 'activityCount' in g && (g as { verb?: s
 /** Answers that depend on the clock at read time (a window ending now), compared by shape only. */
 const clockRelative = (key: string) => key.includes('/activity?window=');
 
-describe('npm start on a data directory of the release of 2026-11-23 (data model v2)', () => {
+describe.each(clocks)('npm start on a data directory of the release of 2026-11-23 (data model v2), $name', ({ at }) => {
+  let root: string;
+  let dataDir: string;
+  let stack: LaterStack;
+  let on: TestStack;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'tickfeed-upgrade-'));
+    dataDir = join(root, '.tickfeed');
+    cpSync(join(fixture, 'data'), dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'queued-messages.json'), JSON.stringify(queuedBeforeUpgrade(ids.aliceInvite!)));
+    // The tokens that release minted verify here: the stack keeps the fixture's keys.
+    stack = await startLaterStack({
+      dataDir,
+      clock: faketimeAt(at),
+      // The fixture's data ages: read it as of the day it was written (no TTL filter), with its rollup.
+      env: { FEED_TTL: 'off', NOTIFICATIONS_TTL: 'off', ROLLUP_TTL: 'off', TIMELINE_TTL: 'off', ROLLUPS: 'game_finished:max(high_score)' },
+    });
+    on = stack;
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
   it('copied the directory aside, migrated it, and said so in one line', () => {
-    expect(logged.filter((l) => l.includes('held data model v2'))).toHaveLength(1);
+    expect(stack.lines.filter((l) => l.includes('held data model v2'))).toHaveLength(1);
     const backup = `${dataDir}.v2-backup`;
     expect(existsSync(join(backup, 'dynamodb', 'shared-local-instance.db'))).toBe(true);
     expect(readFileSync(join(backup, 'DATA_VERSION'), 'utf8').trim()).toBe('2');
