@@ -4,6 +4,7 @@
  * States: absent → active (follow) → gone (unfollow) → active (follow again) …
  * `backfillPending` / `cleanupPending` mark a follow/unfollow whose job has not finished.
  */
+import { followBrings } from './copy-rule.js';
 import { MAX_TICKS } from './range-key.js';
 
 export const followEdgeKey = (follower: string, followee: string) => ({ pk: `follow#${follower}`, sk: followee });
@@ -42,8 +43,8 @@ export function activeEdgeItem(follower: string, followee: string, ticks: bigint
   };
 }
 
-/** The edge still wants the followee's posts in the follower's feed: active and not muted. */
-export const wantsPosts = (edge: Edge | undefined): boolean => edge?.state === 'active' && !edge.muted;
+/** The edge still brings the followee's posts into the follower's feed (the copy rule: model/copy-rule.ts). */
+export const wantsPosts = (edge: Edge | undefined): boolean => followBrings(edge && { active: edge.state === 'active', muted: edge.muted });
 
 export function parseEdge(item: Record<string, unknown> | undefined): Edge | undefined {
   if (!item) return undefined;

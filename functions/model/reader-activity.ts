@@ -11,13 +11,10 @@
  * A push tag follower's entry (`tagfollowers#<tag>` / `<user>`) carries `activeUntil` as a
  * followers entry does, with the same meaning; the stamp moves it with the rest.
  * A stamping job (services/reader-activity/) moves both: entries first, the head last, and only
- * ever up — so a head never claims more than its entries hold.
+ * ever up — so a head never claims more than its entries hold. Whether a bound reaches a post is
+ * the copy rule's (model/copy-rule.ts boundReaches).
  */
 import { newerThanBound, ticksOfRangeKey } from './range-key.js';
-import { tagKeysOf } from './tags.js';
-
-/** A followers entry's bound wants a copy of a post made at `postTicks`. */
-export const wantsCopy = (entryUntil: bigint | undefined, postTicks: bigint): boolean => entryUntil === undefined || entryUntil >= postTicks;
 
 /**
  * The instant a fan-out page (a post's, a tag's) asks each follower's bound to reach for a copy of
@@ -42,22 +39,6 @@ export const missingFromRk = (since: bigint): bigint => newerThanBound(since);
  * follow, if later (a tag follow brings no post made before it, as for a reader who never left).
  */
 export const tagMissingSince = (since: bigint, followedAt: bigint): bigint => (followedAt > since ? followedAt : since);
-
-/**
- * Whether a copy a tag brought still has a road into `reader`'s feed besides the tag `leaving`
- * (services/tags/other-roads.ts reads what it needs): the reader's own post, its author among
- * `followedAuthors` (a follow that wants posts, of an author not pulled), or another of its tags
- * among `pushTags` (the tag keys the reader follows as push).
- */
-export function hasOtherRoad(
-  post: { readonly actor: string; readonly tags: unknown },
-  reader: string,
-  leaving: string | undefined,
-  pushTags: ReadonlySet<string>,
-  followedAuthors: ReadonlySet<string>,
-): boolean {
-  return post.actor === reader || followedAuthors.has(post.actor) || tagKeysOf(post.tags).some((k) => k !== leaving && pushTags.has(k));
-}
 
 /**
  * Whether a read at `nowTicks` should ask for a stamp: the reader's bound is missing, passed, or

@@ -39,13 +39,13 @@ const activeFollow = async (user: string, target: string) => {
 
 export async function mute(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'mute');
-  const { outcome, follow } = await retrying(`mute ${caller} → ${target}`, RETRY.request, async () => {
+  const { outcome } = await retrying(`mute ${caller} → ${target}`, RETRY.request, async () => {
     const follow = await activeFollow(caller, target);
     const outcome = await placeMute(caller, target, follow && { order: follow.order });
     return outcome === 'edge_changed' ? AGAIN : { outcome, follow }; // the follow changed between the read and the transaction
   });
-  // A new mute of a followed user, or a repeat of one whose cleanups may not all be queued.
-  if ((outcome === 'done' && follow) || outcome === 'pending') {
+  // A new mute (a followed tag may have brought the user's posts, followed or not), or a repeat of one whose cleanups may not all be queued.
+  if (outcome === 'done' || outcome === 'pending') {
     await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target });
     await enqueueJob({ kind: 'muteCleanup', follower: caller, followee: target }, controlSettleSeconds());
     await mutePendingCleared(caller, target);
@@ -75,6 +75,11 @@ export async function block(caller: string, target: string): Promise<void> {
   // Repeated on a repeated PUT: each is a no-op once done.
   await unfollow(caller, target);
   await unfollow(target, caller);
+  // What a followed tag brought either way goes too (the unfollows' cleanups take the follows' copies).
+  for (const [reader, author] of [[caller, target], [target, caller]] as const) {
+    await enqueueJob({ kind: 'muteCleanup', follower: reader, followee: author });
+    await enqueueJob({ kind: 'muteCleanup', follower: reader, followee: author }, controlSettleSeconds());
+  }
 }
 
 export async function unblock(caller: string, target: string): Promise<void> {

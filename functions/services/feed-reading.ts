@@ -26,6 +26,7 @@
  * trims (see retention/trim.ts).
  */
 import { type FeedHead, isFeedHead, parseFeedHead } from '../model/feed-head.js';
+import { authorRoadStores } from '../model/copy-rule.js';
 import { missingFromRk, missingSince, tagMissingSince } from '../model/reader-activity.js';
 import { nowTicks } from '../platform/clock.js';
 import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
@@ -113,7 +114,8 @@ async function planOf(owner: string, head: FeedHead, now: bigint): Promise<Merge
   ]);
   if (since === undefined || follows === undefined || tagFollows === undefined) return { pulled: head.pulled, tags: head.tags };
   const pulled = new Set(head.pulled);
-  const followees = follows.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee);
+  // What the stored feed may lack: the roads that store copies (the copy rule), since the bound.
+  const followees = follows.items.filter((f) => authorRoadStores({ active: true, muted: f.muted }, pulled.has(f.followee))).map((f) => f.followee);
   const tags = tagFollows.items.filter((f) => f.mode === 'push').map((f) => ({ key: f.key, since: tagMissingSince(since, f.followedAt) }));
   return { pulled: head.pulled, tags: head.tags, missing: { since, followees, tags } };
 }

@@ -5,7 +5,7 @@
  * parallel on the worker's pollers, and a failure after the send loses nothing: the message comes
  * back and rewrites the same keys.
  */
-import { wantsCopy } from '../model/reader-activity.js';
+import { authorPageCopies } from '../model/copy-rule.js';
 import { listPage } from '../stores/follow-store.js';
 import { enqueueJob } from './jobs/bus.js';
 import type { Job } from './jobs/jobs.js';
@@ -26,11 +26,11 @@ export const fanoutPageSize = (job: { cursor?: string }): number => (job.cursor 
 /** Followers per unpull page: each gets up to BACKFILL_LIMIT copies. */
 export const UNPULL_PAGE = 50;
 
-/** Which followers of a page a job wants; both flags are on the entries read anyway. */
+/** Which followers of a page a job wants; what the copy rule asks is on the entries read anyway. */
 export interface FollowerFilter {
-  /** Leave out followers who muted the author. */
-  readonly skipMuted?: boolean;
-  /** Leave out followers whose activity bound passed before this instant (ticks): a post made then gets them no copy (model/reader-activity.ts). */
+  /** Only followers the author's road copies to (model/copy-rule.ts authorPageCopies: not muted, bound reaching `activeAt`). */
+  readonly copiedOnly?: boolean;
+  /** The post's instant (ticks) for the activity bound (model/reader-activity.ts copyCutoffOf); undefined: any bound. */
   readonly activeAt?: bigint;
 }
 
@@ -41,6 +41,6 @@ export async function followerPage(job: PagedJob, author: string, size: number, 
   const page = await listPage('followers', author, size, job.cursor, { consistent: opts.activeAt !== undefined });
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last } as Job);
   return page.items
-    .filter((f) => !(opts.skipMuted && f.muted) && (opts.activeAt === undefined || wantsCopy(f.activeUntil, opts.activeAt)))
+    .filter((f) => !opts.copiedOnly || authorPageCopies(f, opts.activeAt))
     .map((f) => f.userId);
 }

@@ -71,12 +71,13 @@ function lifted(kind: Control, user: string, target: string, conditioned: boolea
 }
 
 /**
- * Place a mute. Of a followed user, its check entry carries `cleanupPending` until
- * `mutePendingCleared` (after both cleanup jobs are queued); a repeat that finds it says `pending`.
+ * Place a mute. Its check entry carries `cleanupPending` until `mutePendingCleared` (after both
+ * cleanup jobs are queued: a followed tag may have brought the user's posts, followed or not); a
+ * repeat that finds it says `pending`.
  */
 export async function placeMute(user: string, target: string, follow: FollowRef | undefined): Promise<ControlOutcome> {
   const out = await transact<Part>([
-    ...placed('mute', user, target, follow !== undefined),
+    ...placed('mute', user, target, true),
     // No follow as read: none may appear before this commits (a bulk import writes edges without a transaction).
     ...(follow ? [...mutedFlagParts(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const] : [['noFollow', noActiveFollow(user, target)] as const]),
   ]);

@@ -173,27 +173,29 @@ export async function hasOriginals(author: string): Promise<boolean> {
   return page.items.length > 0;
 }
 
-/** rks of `author`'s originals (tombstones included), newest first, while `keep` says so. */
-export async function originalKeysWhile(author: string, keep: (rk: bigint, deleted: boolean) => boolean): Promise<bigint[]> {
-  const rks: bigint[] = [];
+/** `author`'s originals (tombstones included) as a cleanup asks of them: rk, tags and whether deleted, newest first, while `keep` says so. */
+export async function originalKeysWhile(author: string, keep: (rk: bigint, deleted: boolean) => boolean): Promise<{ rk: bigint; tags: unknown; deleted: boolean }[]> {
+  const out: { rk: bigint; tags: unknown; deleted: boolean }[] = [];
   let start: Item | undefined;
   do {
     const page = await queryPage({
       TableName: feed(),
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': timelinePartition(author) },
-      ProjectionExpression: 'rk, deletedAt',
+      ExpressionAttributeNames: { '#tags': 'tags' },
+      ProjectionExpression: 'rk, deletedAt, #tags',
       Limit: 200,
       ExclusiveStartKey: start,
     });
     for (const item of page.items) {
       const rk = rkOf(item.rk);
-      if (!keep(rk, item.deletedAt !== undefined)) return rks;
-      rks.push(rk);
+      const deleted = item.deletedAt !== undefined;
+      if (!keep(rk, deleted)) return out;
+      out.push({ rk, tags: item.tags, deleted });
     }
     start = page.last;
   } while (start);
-  return rks;
+  return out;
 }
 
 // ---- edits -------------------------------------------------------------------------------------

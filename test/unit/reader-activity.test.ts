@@ -1,18 +1,12 @@
 /** Who gets a copy and when a read asks for a stamp (functions/model/reader-activity.ts): pure rules, at their edges. */
 import { describe, expect, it } from 'vitest';
-import { copyCutoffOf, missingFromRk, missingSince, stampBound, hasOtherRoad, stampDue, tagMissingSince, wantsCopy } from '../../functions/model/reader-activity.js';
+import { copyCutoffOf, missingFromRk, missingSince, stampBound, stampDue, tagMissingSince } from '../../functions/model/reader-activity.js';
 import { rangeKeyOf } from '../../functions/model/range-key.js';
 
 const NOW = 1_800_000_000_000_000_000n;
 const WINDOW = 30n * 86_400_000_000_000n;
 
 describe('reader activity', () => {
-  it('copies to an entry without a bound, and to one whose bound is at or after the post', () => {
-    expect(wantsCopy(undefined, NOW)).toBe(true);
-    expect(wantsCopy(NOW, NOW)).toBe(true);
-    expect(wantsCopy(NOW - 1n, NOW)).toBe(false);
-  });
-
   it('says a feed may lack posts only once its head’s bound has passed', () => {
     expect(missingSince(undefined, NOW)).toBeUndefined();
     expect(missingSince(NOW, NOW)).toBeUndefined();
@@ -51,15 +45,4 @@ describe('reader activity', () => {
     expect(tagMissingSince(NOW, NOW + 5n)).toBe(NOW + 5n);
   });
 
-  it('keeps a tag’s copy while another road brings it: another push-followed tag (any spelling), its followed author, the reader’s own post', () => {
-    const none = new Set<string>();
-    expect(hasOtherRoad({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', undefined, none, none)).toBe(false);
-    expect(hasOtherRoad({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', undefined, new Set(['café']), none)).toBe(true);
-    expect(hasOtherRoad({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', 'café', new Set(['café']), none)).toBe(false); // the tag leaving is no road
-    expect(hasOtherRoad({ actor: 'alice', tags: ['Café', 'x'] }, 'bob', 'café', new Set(['café', 'x']), none)).toBe(true);
-    expect(hasOtherRoad({ actor: 'alice', tags: ['x'] }, 'bob', undefined, new Set(['café']), none)).toBe(false);
-    expect(hasOtherRoad({ actor: 'alice', tags: ['x'] }, 'bob', 'x', none, new Set(['alice']))).toBe(true);
-    expect(hasOtherRoad({ actor: 'bob', tags: ['x'] }, 'bob', 'x', none, none)).toBe(true);
-    expect(hasOtherRoad({ actor: 'alice', tags: undefined }, 'bob', undefined, new Set(['x']), none)).toBe(false);
-  });
 });

@@ -3,17 +3,25 @@
  * without reading that feed: every copy has its original's rk, so the candidates are the
  * followee's originals that could have been copied — all posted since the follow, plus the
  * BACKFILL_LIMIT newest before it — tombstones included (a post deleted meanwhile may still have
- * its copy here: the retract only visits current followers). Cost ∝ those candidates.
+ * its copy here: the retract only visits current followers). Cost ∝ those candidates. A candidate
+ * goes only when the copy rule no longer keeps it (copy-facts.ts): a post another road still
+ * brings — a tag the reader follows as push — stays.
  * Deletes by key only the copies of this followee, so it composes with a concurrent trim.
- * A mute removes the same copies while the follow stays (muteCleanup). Both run twice: at once,
- * and again CONTROL_SETTLE later, for a fan-out page that read its followers before the change and
- * wrote after the first run (a worker attempt ends within its timeout, which the settle exceeds).
+ * muteCleanup: a mute, or a block either way, hides the author's posts by every road: the
+ * candidates are those of the follow (as above) and those a push-followed tag could have brought
+ * (since the earliest such follow). Both run twice: at once, and again CONTROL_SETTLE later, for a
+ * fan-out page that read its followers before the change and wrote after the first run (a worker
+ * attempt ends within its timeout, which the settle exceeds).
  */
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/follow-store.js';
 import { nowTicks } from '../../platform/clock.js';
+import { tagFollowsPage } from '../../stores/tag-store.js';
+import { keptCopies } from '../copy-facts.js';
 import { removeCopies } from '../home-feed-copies.js';
+import { hiddenAuthorsOf } from '../tags/hidden.js';
+import { FANOUT_SLACK_MS } from '../tags/cleanup.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicy } from '../retention/policy.js';
@@ -31,28 +39,43 @@ export async function cleanup(follower: string, followee: string, final = false)
   else await clearPending(follower, followee, 'cleanupPending', 'gone');
 }
 
-/** muteCleanup job: the same removal while the follow stands muted (a lifted mute keeps the feed). */
-export async function muteCleanup(follower: string, followee: string): Promise<void> {
-  const edge = await getEdge(follower, followee);
-  if (edge?.state !== 'active' || !edge.muted) return;
-  await removeFolloweePosts(follower, followee, edge.followedAt);
+/**
+ * muteCleanup job: `author`'s posts leave `reader`'s feed while a mute or a block stands between
+ * them (a lifted one keeps the feed): every copy the follow or a push-followed tag can have put there.
+ */
+export async function muteCleanup(reader: string, author: string): Promise<void> {
+  if (!(await hiddenAuthorsOf(reader)).has(author)) return;
+  const [edge, tagFollows] = await Promise.all([getEdge(reader, author), tagFollowsPage(reader, TAG_FOLLOWS_READ)]);
+  const tagSince = tagFollows.items.filter((f) => f.mode === 'push').reduce<bigint | undefined>((min, f) => (min === undefined || f.followedAt < min ? f.followedAt : min), undefined);
+  if (edge) await removeFolloweePosts(reader, author, edge.followedAt);
+  if (tagSince !== undefined) await removeFolloweePosts(reader, author, tagSince - BigInt(FANOUT_SLACK_MS) * 1_000_000n, { backfill: false });
 }
+
+/** A reader's tag follows a mute's cleanup reads (their earliest push follow bounds its candidates). */
+const TAG_FOLLOWS_READ = 1000;
 
 const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
 
-/** Delete from `follower`'s feed every copy the follow made at `followedAt` can have put there. */
-export async function removeFolloweePosts(follower: string, followee: string, followedAt: bigint): Promise<void> {
-  const followRk = rangeKeyOf(followedAt, 0n); // posts before the follow have rk ≥ this
+/**
+ * Delete from `follower`'s feed every copy of `followee`'s posts that a road opened at `followedAt`
+ * can have put there (with `backfill`, the follow's BACKFILL_LIMIT before it too) and that the copy
+ * rule no longer keeps.
+ */
+export async function removeFolloweePosts(follower: string, followee: string, followedAt: bigint, opts: { backfill?: boolean } = {}): Promise<void> {
+  const followRk = rangeKeyOf(followedAt > 0n ? followedAt : 0n, 0n); // posts before the follow have rk ≥ this
+  const backfilled = opts.backfill === false ? 0 : backfillLimit();
   // Backfill copied the newest BACKFILL_LIMIT posts that were live then: count live ones toward the
   // limit, and take every tombstone on the way (its copy may still be here; deleting none is harmless).
   // Copies expire with their post (FEED_TTL from the post's instant): past the age bound there is
   // nothing left to delete that a read would show, and TTL removes the rest. Stop there.
   const alive = ageBound(nowTicks(), homeFeedTtlMs());
   let live = 0;
-  const rks = await originalKeysWhile(
+  const candidates = await originalKeysWhile(
     followee,
-    (rk, deleted) => (alive === undefined || rk < alive) && (rk < followRk || deleted || ++live <= backfillLimit()),
+    (rk, deleted) => (alive === undefined || rk < alive) && (rk < followRk || deleted || ++live <= backfilled),
   );
+  const kept = await keptCopies(candidates.map((c) => ({ reader: follower, actor: followee, tags: c.tags, deleted: c.deleted })));
+  const rks = candidates.filter((_, i) => !kept[i]).map((c) => c.rk);
   await removeCopies(rks.map((rk) => ({ owner: follower, rk })));
   await pushFeedRemovals(rks.map((rk) => ({ owner: follower, author: followee, rk })));
 }

@@ -20,7 +20,7 @@ export async function pull(job: JobOf<typeof pullJob>): Promise<void> {
       await markPulledSince(job.author, nowTicks()); // read after the commit: see markPulledSince
     }
   } else if (!profile.pulled) return; // unpulled meanwhile: its job cleans up
-  const followers = await followerPage(job, job.author, FOLLOWER_PAGE, { skipMuted: true });
+  const followers = await followerPage(job, job.author, FOLLOWER_PAGE, { copiedOnly: true });
   await forEachLimit(followers, 16, (f) => addPulledWhileFollowing(f, job.author));
 }
 

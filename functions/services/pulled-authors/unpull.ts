@@ -24,7 +24,7 @@ export async function unpull(job: JobOf<typeof unpullJob>): Promise<void> {
     if (profile.followers >= pullThresholds().unpullBelow) return; // back up before we ran
     await setPulled(job.author, false);
   } else if (profile.pulled) return; // pulled again meanwhile: its job owns the sets
-  const followers = await followerPage(job, job.author, UNPULL_PAGE, { skipMuted: true });
+  const followers = await followerPage(job, job.author, UNPULL_PAGE, { copiedOnly: true });
   const originals = await newestOriginals(job.author, backfillLimit(), { tombstones: false });
   const { written, copies } = await writeCopies(followers.flatMap((owner) => originals.map((source) => ({ owner, source }))));
   await forEachLimit(followers, 16, (f) => removePulled(f, job.author));

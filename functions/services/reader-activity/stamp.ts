@@ -16,14 +16,15 @@
  * Cost: one write per follow per stamp (at most once per half window of reading) plus, on a
  * return, the copies the reader missed — never more than copy-everyone would have written.
  */
-import { followEdgeKey, parseEdge, wantsPosts } from '../../model/follow-edge.js';
+import { authorRoadStores } from '../../model/copy-rule.js';
 import { rkOf } from '../../model/range-key.js';
 import { missingSince, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { originalsSince, readHead, setHeadActiveUntil } from '../../stores/feed-store.js';
-import { followeesPage, readGraphKeys, stampFollowerEntry } from '../../stores/follow-store.js';
+import { followeesPage, stampFollowerEntry } from '../../stores/follow-store.js';
+import { keptCopies } from '../copy-facts.js';
 import { tagFollowsPage } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { enqueueJob } from '../jobs/bus.js';
@@ -52,7 +53,7 @@ const rebuildMax = () => homeFeedPolicy().maxItems ?? REBUILD_MAX;
  * say is no longer wanted (follows undone or muted, posts deleted) and bring edited ones to their
  * version (live-originals.ts settleWritten, as a backfill does).
  */
-async function rebuild(reader: string, followees: readonly string[], since: bigint): Promise<void> {
+async function rebuild(reader: string, followees: readonly string[], since: bigint, pulled: ReadonlySet<string>): Promise<void> {
   const n = rebuildMax();
   const lists: Item[][] = [];
   await forEachLimit([...followees.entries()], 16, async ([i, f]) => {
@@ -62,12 +63,13 @@ async function rebuild(reader: string, followees: readonly string[], since: bigi
   const originals = lists.flat().sort(byRk).slice(0, n);
   if (originals.length === 0) return;
   const { written, copies } = await writeCopies(originals.map((source) => ({ owner: reader, source })));
-  const edges = await readGraphKeys(followees.map((f) => followEdgeKey(reader, f)));
-  const wanted = new Set(edges.map((e) => [String(e.sk), parseEdge(e)] as const).filter(([, e]) => wantsPosts(e)).map(([f]) => f));
   const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
-  const { gone, kept } = await settleWritten(groups.filter((g) => wanted.has(g.author)));
-  await removeCopies([...groups.filter((g) => !wanted.has(g.author)), ...gone].map((g) => ({ owner: reader, rk: g.rk })));
-  await pushFeedItemsOf(kept.map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
+  // The re-checks: deleted meanwhile, taken back; edited, rewritten; then what the copy rule no
+  // longer keeps (unfollowed or muted meanwhile, and no other road brings it) is taken back.
+  const { gone, kept } = await settleWritten(groups);
+  const keep = await keptCopies(kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })), { pulled });
+  await removeCopies([...gone, ...kept.filter((_, i) => !keep[i])].map((g) => ({ owner: reader, rk: g.rk })));
+  await pushFeedItemsOf(kept.filter((_, i) => keep[i]).map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
 }
 
 /**
@@ -91,7 +93,8 @@ export async function stamp(job: StampJob): Promise<void> {
     await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
     if (since !== undefined) {
       const pulled = new Set(head.pulled); // merged at read time: never copied
-      await rebuild(job.reader, page.items.filter((f) => !f.muted && !pulled.has(f.followee)).map((f) => f.followee), since);
+      const stored = page.items.filter((f) => authorRoadStores({ active: true, muted: f.muted }, pulled.has(f.followee)));
+      await rebuild(job.reader, stored.map((f) => f.followee), since, pulled);
     }
     if (page.last !== undefined) return enqueueJob({ ...job, cursor: page.last });
   }

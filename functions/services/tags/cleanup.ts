@@ -4,8 +4,8 @@
  * tag's entries posted since the follow (less FANOUT_SLACK_MS, for fan-outs of slightly older posts
  * that ran after it), newest first, at most CLEANUP_LIMIT of them (a home feed keeps its newest
  * FEED_MAX_ITEMS anyway; older leftovers go with its retention). A candidate stays when it came, or
- * could have come, by another road (other-roads.ts): the follower's own post, a post by someone they
- * follow, or a post with another tag they follow as push.
+ * could have come, by another road, and nothing hides it (the copy rule, copy-facts.ts): the
+ * follower's own post, a post by someone they follow, or a post with another tag they follow as push.
  *
  * Like the unfollow's cleanup (follow-copies/cleanup.ts) it runs twice: at once, and again
  * CONTROL_SETTLE later (the same job, delayed), for a fan-out page that read the followers before the unfollow
@@ -16,7 +16,7 @@ import { getTagFollow, tagEntryKeys } from '../../stores/tag-store.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
-import { otherRoads } from './other-roads.js';
+import { keptCopies } from '../copy-facts.js';
 import { tagCleanupJob } from './tag-jobs.js';
 
 /** Entries of the tag a cleanup reads at most. */
@@ -35,8 +35,8 @@ export async function tagCleanup(job: JobOf<typeof tagCleanupJob>): Promise<void
     const page = await tagEntryKeys(job.tag, PAGE, after);
     const inRange = page.items.filter((e) => e.rk < oldest);
     read += page.items.length;
-    const roads = await otherRoads(inRange.map((e) => ({ reader: job.user, actor: e.actor, tags: e.tags })), job.tag);
-    const gone = inRange.filter((_, i) => !roads[i]);
+    const kept = await keptCopies(inRange.map((e) => ({ reader: job.user, actor: e.actor, tags: e.tags })));
+    const gone = inRange.filter((_, i) => !kept[i]);
     await removeCopies(gone.map((e) => ({ owner: job.user, rk: e.rk })));
     await pushFeedRemovals(gone.map((e) => ({ owner: job.user, author: e.actor, rk: e.rk })));
     if (page.last === undefined || inRange.length < page.items.length) break;

@@ -30,7 +30,7 @@ import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies, settleWritten } from '../live-originals.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
 import { tagFollowerPage, tagFollowersAt } from './follower-pages.js';
-import { otherRoads } from './other-roads.js';
+import { keptCopies } from '../copy-facts.js';
 import { shieldedFrom } from './hidden.js';
 import { tagFanoutJob } from './tag-jobs.js';
 import { countTrend } from './trending.js';
@@ -39,13 +39,12 @@ type TagFanoutJob = JobOf<typeof tagFanoutJob>;
 
 /**
  * Take back what this page may have written: on the first page the entry, and its followers' copies
- * — all of them when the post is gone; when it lives on without the tag (`liveTags`, an edit), only
- * those no other road brings (other-roads.ts: the reader's own post, its author followed, another
- * of its tags followed).
+ * — all of them when the post is gone; when it lives on without the tag (`liveTags`, an edit), those
+ * the copy rule no longer keeps (copy-facts.ts).
  */
 async function takeBack(job: TagFanoutJob, rk: bigint, owners: readonly string[], liveTags?: unknown): Promise<void> {
-  const roads = liveTags === undefined ? [] : await otherRoads(owners.map((reader) => ({ reader, actor: job.author, tags: liveTags })), job.tag);
-  const gone = owners.filter((_, i) => !roads[i]);
+  const kept = await keptCopies(owners.map((reader) => ({ reader, actor: job.author, tags: liveTags, deleted: liveTags === undefined })));
+  const gone = owners.filter((_, i) => !kept[i]);
   await Promise.all([removeCopies(gone.map((owner) => ({ owner, rk }))), job.cursor ? undefined : deleteTagEntries([{ tag: job.tag, rk }])]);
 }
 
@@ -67,8 +66,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
     await countTrend(job.author, job.tag, itemOfImage(job.image as StreamImage).tags, ticksOfRangeKey(rk));
   }
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
-  const [followers, shielded] = await Promise.all([tagFollowerPage(job, { activeAt }), shieldedFrom(job.author)]);
-  const owners = followers.filter((f) => f !== job.author && !shielded.has(f));
+  const owners = await tagFollowerPage(job, { shielded: await shieldedFrom(job.author), activeAt });
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.
   const { gone, kept } = await settleWritten([{ author: job.author, rk, source, owners, written }]);

@@ -3,7 +3,7 @@
  * author's: a job handles ONE page and enqueues the next page's job BEFORE writing its own, so a
  * failure after the send loses nothing (the message comes back and rewrites the same keys).
  */
-import { wantsCopy } from '../../model/reader-activity.js';
+import { tagPageCopies } from '../../model/copy-rule.js';
 import { tagFollowersPage } from '../../stores/tag-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf } from '../jobs/define.js';
@@ -14,14 +14,20 @@ type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob> | Jo
 
 /**
  * One page of the tag's push followers; enqueues the job for the next page first, if there is one.
- * `activeAt`: only followers whose activity bound (on the entry read anyway) reaches that instant
- * (model/reader-activity.ts wantsCopy); absent, every follower of the page.
+ * `copiesOf`: only the followers a tag fan-out of `author`'s post copies to (model/copy-rule.ts
+ * tagPageCopies: not the author, none `shielded` from them, a bound reaching `activeAt`, read on the
+ * entry); absent, every follower of the page but the author.
  */
-export async function tagFollowerPage(job: TagPagedJob, opts: { readonly activeAt?: bigint } = {}): Promise<string[]> {
+export async function tagFollowerPage(
+  job: TagPagedJob,
+  copiesOf?: { readonly shielded: ReadonlySet<string>; readonly activeAt?: bigint },
+): Promise<string[]> {
   // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts).
-  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: opts.activeAt !== undefined });
+  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf?.activeAt !== undefined });
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
-  return page.items.filter((f) => opts.activeAt === undefined || wantsCopy(f.activeUntil, opts.activeAt)).map((f) => f.userId);
+  const copied = (f: { userId: string; activeUntil?: bigint }) =>
+    copiesOf ? tagPageCopies(f.userId, job.author, copiesOf.shielded.has(f.userId), f.activeUntil, copiesOf.activeAt) : f.userId !== job.author;
+  return page.items.filter(copied).map((f) => f.userId);
 }
 
 /** The page a job names, every follower of it, without enqueueing anything (a redelivered page taking back its writes). */

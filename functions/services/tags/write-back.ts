@@ -11,8 +11,8 @@
  *      copy), not authors hidden from or by them (hidden.ts, as the tag fan-out leaves them out).
  *   3. The re-checks: copies of posts deleted meanwhile are taken back and edited ones rewritten
  *      (live-originals.ts settleWritten); then a copy no road brings any longer — its tags
- *      unfollowed or edited away meanwhile, its author not followed — is taken back, as a tag
- *      unfollow's cleanup decides (other-roads.ts). An unfollow after that re-check has its own cleanup, which comes after our
+ *      unfollowed or edited away meanwhile, its author not followed — is taken back, as the copy
+ *      rule decides (copy-facts.ts). An unfollow after that re-check has its own cleanup, which comes after our
  *      writes and covers every post since the follow.
  * Cost per page of tag follows: one UpdateItem per push follow, and on a return one Query of each
  * tag's feed, one of the reader's controls, one BatchGetItem of the posts' tag follows and authors'
@@ -28,7 +28,8 @@ import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
 import { hiddenAuthorsOf } from './hidden.js';
-import { otherRoads } from './other-roads.js';
+import { keptCopies } from '../copy-facts.js';
+import { tagPageCopies } from '../../model/copy-rule.js';
 
 /** Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`). */
 export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined): Promise<void> {
@@ -51,7 +52,8 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
   ]);
   // A post with two followed tags is one copy (same rk).
   const byRk = new Map<bigint, Item>();
-  for (const entry of lists.flat()) if (entry.actor !== reader && !hidden.has(String(entry.actor))) byRk.set(rkOf(entry.rk), entry);
+  // What a tag fan-out would have copied to the reader (the copy rule; the bound is what is caught up).
+  for (const entry of lists.flat()) if (tagPageCopies(reader, String(entry.actor), hidden.has(String(entry.actor)), undefined, undefined)) byRk.set(rkOf(entry.rk), entry);
   const entries = [...byRk].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
   if (entries.length === 0) return;
   const sources = entries.map(([, entry]) => {
@@ -63,7 +65,7 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
   const { gone, kept } = await settleWritten(groups);
   // Asked of each copy as settled (its current version's tags: an edit may have dropped the tag
   // meanwhile, and that edit's tagRetract may have passed before this write).
-  const roads = await otherRoads(kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })));
+  const roads = await keptCopies(kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })));
   await removeCopies([...gone, ...kept.filter((_, i) => !roads[i])].map((g) => ({ owner: reader, rk: g.rk })));
   await pushFeedItemsOf(kept.filter((_, i) => roads[i]).map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
 }
