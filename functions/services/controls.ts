@@ -18,6 +18,7 @@
  * so the client's retry of a request that failed after its commit queues the work again. Unblock
  * starts no work. Lost races are retried by the one retry loop (platform/retry.ts).
  */
+import { wantsPosts } from '../model/follow-edge.js';
 import { controlEntry, type Control, isControlTarget } from '../model/user-controls.js';
 import { ValidationError } from '../model/errors.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
@@ -63,7 +64,7 @@ export async function unmute(caller: string, target: string): Promise<void> {
   });
   if (!follow || follow.pulled) return;
   // The backfill this unmute owes the follow — or, on a repeat, one a failed unmute left owed.
-  if (outcome === 'done' || (follow.edge.backfillPending && !follow.edge.muted)) await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
+  if (outcome === 'done' || (follow.edge.backfillPending && wantsPosts(follow.edge))) await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
 }
 
 export async function block(caller: string, target: string): Promise<void> {
