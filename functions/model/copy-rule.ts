@@ -84,6 +84,15 @@ export const holdsCopy = (f: CopyFacts): boolean => decide(f).stored;
 /** An edge brings the followee's posts: active, not muted. */
 export const followBrings = (follow: FollowFacts | undefined): boolean => follow?.active === true && !follow.muted;
 
+/** A pulled author's posts are merged at read time: their fan-out (and an edit's) copies to no follower. */
+export const authorFanoutCopies = (authorPulled: boolean): boolean => !authorPulled;
+
+/**
+ * An item a read merges (a pulled author's, a tag's, a returning reader's followee's: its road
+ * brings it) is shown unless a mute or block hides its author — never hidden from its own author.
+ */
+export const mergedShows = (reader: string, actor: string, hidden: boolean): boolean => actor === reader || !hidden;
+
 /** The author's road stores copies for this follow: it brings their posts, and they are not pulled (merged at read time). */
 export const authorRoadStores = (follow: FollowFacts | undefined, authorPulled: boolean): boolean => followBrings(follow) && !authorPulled;
 

@@ -26,6 +26,7 @@
  */
 import { setting } from '../../../lib/defs/config.js';
 import { canonicalPairs, type FollowPair, type ImportJournal, importBatchId, importOrder, type SkipReason } from '../../model/follow-import.js';
+import { authorRoadStores } from '../../model/copy-rule.js';
 import { followerShardOf } from '../../model/profile.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
@@ -95,7 +96,7 @@ async function plan(pairs: readonly FollowPair[], backfill: boolean): Promise<Im
   const muted = new Set(decided.muted);
   let backfills: number[] = [];
   if (backfill) {
-    const wanted = decided.create.filter((i) => !muted.has(i) && !read.profiles.get(pairs[i]!.followee)!.pulled);
+    const wanted = decided.create.filter((i) => authorRoadStores({ active: true, muted: muted.has(i) }, read.profiles.get(pairs[i]!.followee)!.pulled));
     const withPosts = new Set<string>();
     await forEachLimit(unique(wanted.map((i) => pairs[i]!.followee)), 16, async (f) => void ((await hasOriginals(f)) && withPosts.add(f)));
     backfills = wanted.filter((i) => withPosts.has(pairs[i]!.followee));

@@ -15,6 +15,7 @@
  */
 import { tagKeysOf } from '../../model/tags.js';
 import { updateTagEntries } from '../../stores/tag-store.js';
+import { authorFanoutCopies } from '../../model/copy-rule.js';
 import { copyCutoffOf } from '../../model/reader-activity.js';
 import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
@@ -65,7 +66,7 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!))]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
-  const followers = check!.pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
+  const followers = !authorFanoutCopies(check!.pulled) ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
   const owners = job.cursor ? followers : [job.author, ...followers];
   const { updated, written } = await updateCopiesOf(owners, rk, original!);
   await (check!.pulled ? pushPulledUpdate(job.author, original!, written) : pushFeedUpdates(updated, original!, written));

@@ -22,6 +22,7 @@ import { recordFanoutLag } from '../../platform/metrics.js';
 import type { CopySource } from '../../model/feed-copy.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
+import { authorFanoutCopies } from '../../model/copy-rule.js';
 import { copyCutoffOf } from '../../model/reader-activity.js';
 import { type CopyTarget, removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf, pushPulledPost } from '../realtime/push.js';
@@ -65,7 +66,7 @@ async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: bool
   const source: CopySource = original!; // its latest version: an edit may have come before this page
   // Only followers reading within the window as of the post (a late fan-out still copies to whoever was then).
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
-  const followers = pulled ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
+  const followers = !authorFanoutCopies(pulled) ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];
   const { written, copies } = await writeCopies(owners.map((owner) => ({ owner, source })));

@@ -6,6 +6,7 @@
  * a post edited meanwhile is copied again at its new version (live-originals.ts settleWritten).
  */
 import { setting } from '../../../lib/defs/config.js';
+import { authorFanoutCopies } from '../../model/copy-rule.js';
 import { wantsPosts } from '../../model/follow-edge.js';
 import { rkOf } from '../../model/range-key.js';
 import { newestOriginals } from '../../stores/feed-store.js';
@@ -20,7 +21,7 @@ const backfillLimit = () => setting('BACKFILL_LIMIT');
 
 export async function backfill(follower: string, followee: string): Promise<void> {
   if (!wantsPosts(await getEdge(follower, followee))) return; // unfollowed or muted meanwhile
-  if (!(await getProfile(followee, { consistent: true })).pulled) {
+  if (authorFanoutCopies((await getProfile(followee, { consistent: true })).pulled)) {
     const originals = await newestOriginals(followee, backfillLimit(), { tombstones: false });
     const rks = originals.map((o) => rkOf(o.rk));
     const { written, copies } = await writeCopies(originals.map((source) => ({ owner: follower, source })));

@@ -5,6 +5,7 @@
  * control partition answers either side (model/user-controls.ts): the reader's for a page, the
  * author's for a fan-out page.
  */
+import { mergedShows } from '../../model/copy-rule.js';
 import { kindOfControlSk, otherOfControlSk } from '../../model/user-controls.js';
 import { controlSortKeys } from '../../stores/controls-store.js';
 import type { SourceResult } from '../feed-merge.js';
@@ -23,8 +24,8 @@ function othersOf(sortKeys: readonly string[], kinds: readonly string[]): Set<st
   return new Set(sortKeys.filter((sk) => kinds.includes(kindOfControlSk(sk))).map(otherOfControlSk));
 }
 
-/** A page source without the entries of `hidden` authors (its frontier stays where the Query stopped: no gap). */
-export function without(source: SourceResult, hidden: ReadonlySet<string>): SourceResult {
+/** `reader`'s page source without what the copy rule hides from them (its frontier stays where the Query stopped: no gap). */
+export function without(source: SourceResult, reader: string, hidden: ReadonlySet<string>): SourceResult {
   if (hidden.size === 0) return source;
-  return { ...source, items: source.items.filter((i) => !hidden.has(String(i.actor))) };
+  return { ...source, items: source.items.filter((i) => mergedShows(reader, String(i.actor), hidden.has(String(i.actor)))) };
 }

@@ -25,5 +25,5 @@ export interface TagSource {
 export async function tagFeedSources(owner: string, tags: readonly TagSource[], limit: number, verbs?: readonly string[]): Promise<SourceResult[]> {
   if (tags.length === 0) return [];
   const [pages, hidden] = await Promise.all([Promise.all(tags.map((t) => runPage(tagFeedPageInput(t.key, t.range, verbs)))), hiddenAuthorsOf(owner)]);
-  return pages.map((p) => without(sourceOf(p.items, p.last, limit), hidden));
+  return pages.map((p) => without(sourceOf(p.items, p.last, limit), owner, hidden));
 }

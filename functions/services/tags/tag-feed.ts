@@ -28,7 +28,7 @@ export async function readTagFeed(reader: string, key: string, req: PageRequest)
   const [page, hidden] = await Promise.all([runPage(tagFeedPageInput(key, range, req.verbs)), hiddenAuthorsOf(reader)]);
   const source = sourceOf(page.items, page.last, req.limit);
   // A frontier from a full page is the last kept item: with items dropped, the next page starts there anyway.
-  return mergeSources([without(source, hidden)], req);
+  return mergeSources([without(source, reader, hidden)], req);
 }
 
 /** Delete a post's entries from its tags' feeds (`tags` as stored on it): a DELETE, a retract, an erase. */
