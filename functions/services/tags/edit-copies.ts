@@ -32,7 +32,7 @@ export async function tagEditCopies(job: JobOf<typeof tagEditJob>): Promise<void
   if (!check!.live || versionOf(original!) > job.version || !carriesTag(original, job.tag)) return;
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
-  const owners = await tagFollowerPage(job, { shielded: await shieldedFrom(job.author), activeAt });
+  const owners = await tagFollowerPage(job, { shielded: shieldedFrom(job.author), activeAt });
   const { updated, written } = await updateCopiesOf(owners, rk, original!);
   await pushFeedUpdates(updated, original!, written);
 }

@@ -66,7 +66,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
     await countTrend(job.author, job.tag, itemOfImage(job.image as StreamImage).tags, ticksOfRangeKey(rk));
   }
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
-  const owners = await tagFollowerPage(job, { shielded: await shieldedFrom(job.author), activeAt });
+  const owners = await tagFollowerPage(job, { shielded: shieldedFrom(job.author), activeAt });
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.
   const { gone, kept } = await settleWritten([{ author: job.author, rk, source, owners, written }]);

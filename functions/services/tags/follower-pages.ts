@@ -20,13 +20,14 @@ type TagPagedJob = JobOf<typeof tagFanoutJob> | JobOf<typeof tagRetractJob> | Jo
  */
 export async function tagFollowerPage(
   job: TagPagedJob,
-  copiesOf?: { readonly shielded: ReadonlySet<string>; readonly activeAt?: bigint },
+  copiesOf?: { readonly shielded: Promise<ReadonlySet<string>>; readonly activeAt?: bigint },
 ): Promise<string[]> {
-  // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts).
-  const page = await tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf?.activeAt !== undefined });
+  // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts);
+  // the author's controls are read beside it.
+  const [page, shielded] = await Promise.all([tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf?.activeAt !== undefined }), copiesOf?.shielded]);
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
   const copied = (f: { userId: string; activeUntil?: bigint }) =>
-    copiesOf ? tagPageCopies(f.userId, job.author, copiesOf.shielded.has(f.userId), f.activeUntil, copiesOf.activeAt) : f.userId !== job.author;
+    copiesOf ? tagPageCopies(f.userId, job.author, shielded!.has(f.userId), f.activeUntil, copiesOf.activeAt) : f.userId !== job.author;
   return page.items.filter(copied).map((f) => f.userId);
 }
 
