@@ -9,6 +9,7 @@
  * and again CONTROL_SETTLE later, for a fan-out page that read its followers before the change and
  * wrote after the first run (a worker attempt ends within its timeout, which the settle exceeds).
  */
+import { wantsPosts } from '../../model/follow-edge.js';
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/follow-store.js';
@@ -17,6 +18,7 @@ import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicy } from '../retention/policy.js';
+import { enqueueJob } from '../jobs/bus.js';
 import type { JobRunner } from '../jobs/define.js';
 import { backfillLimit } from './backfill.js';
 import { cleanupJob, muteCleanupJob } from './cleanup-jobs.js';
@@ -31,11 +33,19 @@ export async function cleanup(follower: string, followee: string, final = false)
   else await clearPending(follower, followee, 'cleanupPending', 'gone');
 }
 
-/** muteCleanup job: the same removal while the follow stands muted (a lifted mute keeps the feed). */
+/**
+ * muteCleanup job: the same removal while the follow stands muted (a lifted mute keeps the feed).
+ * An unmute can land between the edge read and the deletes: its backfill (and a new post's fan-out)
+ * may then write copies that the deletes take away, and nothing would write them back. So the edge
+ * is read again after the deletes: wanting posts again, it is owed the unmute's backfill once more
+ * (idempotent). Read after, it is exhaustive: an unmute after that read queued its backfill after
+ * our deletes.
+ */
 export async function muteCleanup(follower: string, followee: string): Promise<void> {
   const edge = await getEdge(follower, followee);
   if (edge?.state !== 'active' || !edge.muted) return;
   await removeFolloweePosts(follower, followee, edge.followedAt);
+  if (wantsPosts(await getEdge(follower, followee))) await enqueueJob({ kind: 'backfill', follower, followee });
 }
 
 const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
