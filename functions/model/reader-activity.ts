@@ -52,6 +52,23 @@ export function stampDue(headUntil: bigint | undefined, nowTicks: bigint, window
   return headUntil === undefined || headUntil - nowTicks < windowTicks / 2n;
 }
 
+/** The longest a function instance waits before asking again for one reader's stamp (its job takes seconds). */
+export const ASK_AGAIN_MAX_MS = 60_000;
+
+/**
+ * How long an instance waits before asking again for the same reader's stamp: a quarter of the
+ * window, at most ASK_AGAIN_MAX_MS (a minute also with `off`). A read finds the stamp due with half a
+ * window left: asking again after a quarter leaves a re-asked job the other quarter to raise the
+ * bound before it passes — so a reader who reads at least every quarter window keeps getting
+ * copies, whatever the window's length (a fixed minute let a 15 s window pass between asks).
+ */
+export const askAgainMs = (windowTicks: bigint | undefined): number =>
+  windowTicks === undefined ? ASK_AGAIN_MAX_MS : Math.min(ASK_AGAIN_MAX_MS, Number(windowTicks / 4_000_000n));
+
+/** Whether an instance that last asked for this reader's stamp at `lastAskMs` (undefined: never) may ask again at `nowMs`. */
+export const mayAskAgain = (lastAskMs: number | undefined, nowMs: number, windowTicks: bigint | undefined): boolean =>
+  lastAskMs === undefined || nowMs - lastAskMs >= askAgainMs(windowTicks);
+
 /** The bound a stamp at `nowTicks` writes (undefined with `off`: the stamp removes the bounds). */
 export const stampBound = (nowTicks: bigint, windowTicks: bigint | undefined): bigint | undefined =>
   windowTicks === undefined ? undefined : nowTicks + windowTicks;

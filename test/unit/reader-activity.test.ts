@@ -1,6 +1,6 @@
 /** Who gets a copy and when a read asks for a stamp (functions/model/reader-activity.ts): pure rules, at their edges. */
 import { describe, expect, it } from 'vitest';
-import { copyCutoffOf, missingFromRk, missingSince, stampBound, stampDue, tagMissingSince } from '../../functions/model/reader-activity.js';
+import { ASK_AGAIN_MAX_MS, askAgainMs, copyCutoffOf, mayAskAgain, missingFromRk, missingSince, stampBound, stampDue, tagMissingSince } from '../../functions/model/reader-activity.js';
 import { rangeKeyOf } from '../../functions/model/range-key.js';
 
 const NOW = 1_800_000_000_000_000_000n;
@@ -45,4 +45,17 @@ describe('reader activity', () => {
     expect(tagMissingSince(NOW, NOW + 5n)).toBe(NOW + 5n);
   });
 
+  it('asks again for a stamp after a quarter of the window, never later than a minute (and a minute with `off`)', () => {
+    const SECOND = 1_000_000_000n;
+    expect(askAgainMs(15n * SECOND)).toBe(3_750);
+    expect(askAgainMs(2n * 60n * SECOND)).toBe(30_000);
+    expect(askAgainMs(4n * 60n * SECOND)).toBe(ASK_AGAIN_MAX_MS);
+    expect(askAgainMs(WINDOW)).toBe(60_000);
+    expect(askAgainMs(undefined)).toBe(60_000);
+    expect(mayAskAgain(undefined, 0, 15n * SECOND)).toBe(true);
+    expect(mayAskAgain(1_000, 4_749, 15n * SECOND)).toBe(false);
+    expect(mayAskAgain(1_000, 4_750, 15n * SECOND)).toBe(true);
+    expect(mayAskAgain(1_000, 60_999, WINDOW)).toBe(false);
+    expect(mayAskAgain(1_000, 61_000, WINDOW)).toBe(true);
+  });
 });

@@ -13,6 +13,7 @@
  * fan-out page that read its followers before the change and wrote after the first run (a worker
  * attempt ends within its timeout, which the settle exceeds).
  */
+import { wantsPosts } from '../../model/follow-edge.js';
 import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/follow-store.js';
@@ -25,6 +26,7 @@ import { FANOUT_SLACK_MS } from '../tags/cleanup.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicy } from '../retention/policy.js';
+import { enqueueJob } from '../jobs/bus.js';
 import type { JobRunner } from '../jobs/define.js';
 import { backfillLimit } from './backfill.js';
 import { cleanupJob, muteCleanupJob } from './cleanup-jobs.js';
@@ -42,6 +44,11 @@ export async function cleanup(follower: string, followee: string, final = false)
 /**
  * muteCleanup job: `author`'s posts leave `reader`'s feed while a mute or a block stands between
  * them (a lifted one keeps the feed): every copy the follow or a push-followed tag can have put there.
+ * An unmute can land between the check and the deletes: its backfill (and a new post's fan-out)
+ * may then write copies that the deletes take away, and nothing would write them back. So the edge
+ * is read again after the deletes: wanting posts again, it is owed the unmute's backfill once more
+ * (idempotent). Read after, it is exhaustive: an unmute after that read queued its backfill after
+ * our deletes.
  */
 export async function muteCleanup(reader: string, author: string): Promise<void> {
   if (!(await hiddenAuthorsOf(reader)).has(author)) return;
@@ -49,6 +56,7 @@ export async function muteCleanup(reader: string, author: string): Promise<void>
   const tagSince = tagFollows.items.filter((f) => f.mode === 'push').reduce<bigint | undefined>((min, f) => (min === undefined || f.followedAt < min ? f.followedAt : min), undefined);
   if (edge) await removeFolloweePosts(reader, author, edge.followedAt);
   if (tagSince !== undefined) await removeFolloweePosts(reader, author, tagSince - BigInt(FANOUT_SLACK_MS) * 1_000_000n, { backfill: false });
+  if (edge && wantsPosts(await getEdge(reader, author))) await enqueueJob({ kind: 'backfill', follower: reader, followee: author });
 }
 
 /** A reader's tag follows a mute's cleanup reads (their earliest push follow bounds its candidates). */

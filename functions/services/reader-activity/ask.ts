@@ -4,18 +4,17 @@
  * bound rides the feed's head item, which the first page reads anyway. Otherwise it queues one
  * stamp job (stamp.ts); the read itself writes nothing.
  */
-import { missingSince, stampBound, stampDue } from '../../model/reader-activity.js';
+import { mayAskAgain, missingSince, stampBound, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { logger } from '../../platform/logger.js';
 import { readHead } from '../../stores/feed-store.js';
 import { enqueueJob } from '../jobs/bus.js';
 import { activeWindowTicks } from './window.js';
 
-/** A function instance asks for a reader's stamp at most once per this long (its job takes seconds). */
-const ASK_AGAIN_MS = 60_000;
 /**
- * Readers this instance asked for recently: a cache across invocations (never state of one), so a
- * reader paging through their feed queues one job, not one per page. Bounded; a miss only costs
+ * Readers this instance asked for recently, and when (ms): a cache across invocations (never state
+ * of one), so a reader paging through their feed queues one job, not one per page; how long an ask
+ * holds scales with the window (model/reader-activity.ts askAgainMs). Bounded; a miss only costs
  * one more job, which finds the bound raised and stops.
  */
 const asked = new Map<string, number>();
@@ -24,8 +23,7 @@ export async function askStampIfDue(reader: string, headUntil: bigint | undefine
   const window = activeWindowTicks();
   if (!stampDue(headUntil, nowTicks, window)) return;
   const nowMs = Number(nowTicks / 1_000_000n);
-  const last = asked.get(reader);
-  if (last !== undefined && nowMs - last < ASK_AGAIN_MS) return;
+  if (!mayAskAgain(asked.get(reader), nowMs, window)) return;
   if (asked.size > 10_000) asked.clear();
   asked.set(reader, nowMs);
   const until = stampBound(nowTicks, window);

@@ -1,0 +1,66 @@
+/**
+ * When a home-feed read asks for its reader's stamp (services/reader-activity/ask.ts), on an injected
+ * clock: a reader who reads within the window keeps a bound that has not passed, whatever the
+ * window's length (issue 39 item 4: with a 15 s window and a per-instance throttle of a minute, a
+ * reader who read every 3 s lost their copies). The queue is replaced by a list; the stamp job is
+ * played by raising the head's bound to the job's `until` a second after it was asked.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+const queued = vi.hoisted(() => [] as { kind: string; reader: string; until?: string }[]);
+vi.mock('../../functions/services/jobs/bus.js', () => ({
+  enqueueJob: async (job: { kind: string; reader: string; until?: string }) => {
+    queued.push(job);
+  },
+}));
+
+const SECOND = 1_000_000_000n;
+const START = 1_800_000_000n * SECOND;
+
+let askStampIfDue: (reader: string, headUntil: bigint | undefined, nowTicks: bigint) => Promise<void>;
+
+beforeAll(async () => {
+  process.env.FANOUT_ACTIVE_WINDOW = '15s';
+  askStampIfDue = (await import('../../functions/services/reader-activity/ask.js')).askStampIfDue;
+});
+
+/**
+ * `reader` reads every `everySeconds` for `forSeconds` (one function instance serves every read);
+ * each stamp job asked lands a second later. Returns the reads that found the bound passed and the
+ * jobs asked.
+ */
+async function readEvery(reader: string, everySeconds: bigint, forSeconds: bigint): Promise<{ passedAt: bigint[]; jobs: number }> {
+  let head: bigint | undefined;
+  let pending: { at: bigint; until: bigint } | undefined;
+  const passedAt: bigint[] = [];
+  const before = queued.length;
+  for (let t = 0n; t <= forSeconds; t += everySeconds) {
+    const now = START + t * SECOND;
+    if (pending && pending.at <= now) {
+      head = head === undefined || pending.until > head ? pending.until : head; // the job only raises
+      pending = undefined;
+    }
+    if (head !== undefined && head < now) passedAt.push(t);
+    const asked = queued.length;
+    await askStampIfDue(reader, head, now);
+    if (queued.length > asked) pending = { at: now + SECOND, until: BigInt(queued.at(-1)!.until!) };
+  }
+  return { passedAt, jobs: queued.length - before };
+}
+
+describe('asking for a stamp with a 15 s window', () => {
+  it('keeps a reader who reads every 3 s active: their bound never passes', async () => {
+    const { passedAt, jobs } = await readEvery('every-3s', 3n, 300n);
+    expect(passedAt).toEqual([]);
+    // Still a throttle: a stamp at most every quarter window or so, not one per read (101 reads).
+    expect(jobs).toBeGreaterThan(1);
+    expect(jobs).toBeLessThanOrEqual(Number(300n / 3n) / 2);
+  });
+
+  it('asks once for a reader paging through their feed, while the stamp is under way', async () => {
+    const now = START + 1_000n * SECOND;
+    const before = queued.length;
+    for (let page = 0; page < 5; page++) await askStampIfDue('pager', undefined, now + BigInt(page) * 100_000_000n);
+    expect(queued.length - before).toBe(1);
+  });
+});
