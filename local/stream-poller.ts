@@ -161,6 +161,35 @@ async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<
 const horizonIterator = async (opts: StreamPollerOptions, shardId: string) =>
   (await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
 
+/** How often a caught-up poller asks whether its position fell past retention (DynamoDB Local's empty pages). */
+const HORIZON_CHECK_MS = 5000;
+
+/** The first record an iterator of `spec` reads (undefined: none; trimmed counts as none). */
+async function firstRecordOf(opts: StreamPollerOptions, shardId: string, spec: { ShardIteratorType: 'TRIM_HORIZON' } | { ShardIteratorType: 'AT_SEQUENCE_NUMBER'; SequenceNumber: string }): Promise<string | undefined> {
+  try {
+    const { ShardIterator } = await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...spec }));
+    if (!ShardIterator) return undefined;
+    const out = await opts.streams.send(new GetRecordsCommand({ ShardIterator, Limit: 1 }));
+    return out.Records?.[0]?.dynamodb?.SequenceNumber;
+  } catch (error) {
+    if (isTrimmed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The checkpoint `at` no longer names a place in the shard: the oldest record left is after it
+ * (past retention), or records older than it are left while it is gone (the shard was numbered
+ * anew). Records with a lower number are older, so they are trimmed first: the second cannot happen
+ * to a shard numbered once.
+ */
+async function positionLost(opts: StreamPollerOptions, shardId: string, at: string): Promise<boolean> {
+  const oldest = await firstRecordOf(opts, shardId, { ShardIteratorType: 'TRIM_HORIZON' });
+  if (oldest === undefined) return false; // nothing to read either way: asked again later
+  if (BigInt(oldest) > BigInt(at)) return true;
+  return (await firstRecordOf(opts, shardId, { ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: at })) !== at;
+}
+
 const isTrimmed = (error: unknown) => (error as Error | undefined)?.name === 'TrimmedDataAccessException';
 
 async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boolean, running: () => boolean, retention: PastRetention): Promise<void> {
@@ -170,6 +199,7 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
   let trimmedAfter: string | undefined;
   /** Reading from the oldest record left: a shard past retention, or one with no record left. */
   let atHorizon = false;
+  let checkedHorizonAt = 0;
   let idleMs = 20;
   while (running()) {
     try {
@@ -208,6 +238,19 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
       // A window is over once the stream is read past its end, or — caught up — once its end has passed.
       if (windows && !(await windows.closeIfOver(records.length ? arrivalOf(records.at(-1)!) : undefined))) continue;
       idleMs = records.length ? 20 : Math.min(idleMs * 2, 200);
+      // DynamoDB Local may also answer a position in trimmed records with empty pages, for ever: once
+      // every record of a shard is trimmed it numbers new ones from the start again, below the
+      // checkpoint (seen a month on). Caught up as far as the reads say, ask now and then.
+      if (!records.length && Date.now() - checkedHorizonAt >= HORIZON_CHECK_MS) {
+        checkedHorizonAt = Date.now();
+        const at = checkpoint(opts, shardId).sequenceNumber;
+        if (at !== undefined && (await positionLost(opts, shardId, at))) {
+          trimmedAfter = at;
+          atHorizon = true;
+          iterator = await horizonIterator(opts, shardId);
+          continue;
+        }
+      }
       if (!records.length) await sleep(idleMs);
     } catch (error) {
       if (!running()) return;
