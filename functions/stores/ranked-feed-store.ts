@@ -53,9 +53,9 @@ export async function putDefinition(d: StoredDefinition): Promise<'done' | 'take
         Put: {
           TableName: graph(),
           Item: { ...definitionKey(d.feedId), owner: d.owner, shared: d.shared, body: d.body, updatedAt: d.updatedAt },
-          ConditionExpression: d.shared ? 'attribute_not_exists(pk) OR shared = :t' : 'attribute_not_exists(pk) OR (#o = :o AND shared = :f)',
+          ConditionExpression: d.shared ? 'attribute_not_exists(pk) OR #s = :t' : 'attribute_not_exists(pk) OR (#o = :o AND #s = :f)',
           ExpressionAttributeValues: d.shared ? { ':t': true } : { ':o': d.owner, ':f': false },
-          ...(d.shared ? {} : { ExpressionAttributeNames: { '#o': 'owner' } }),
+          ExpressionAttributeNames: d.shared ? { '#s': 'shared' } : { '#o': 'owner', '#s': 'shared' },
         },
       },
     ],
@@ -68,7 +68,7 @@ export async function putDefinition(d: StoredDefinition): Promise<'done' | 'take
 /** Delete a definition (as read: conditioned on its owner still being the one read) and its list entry. */
 export async function deleteDefinition(d: StoredDefinition): Promise<'done' | 'changed'> {
   const out = await transact<'def' | 'list'>([
-    ['def', { Delete: { TableName: graph(), Key: definitionKey(d.feedId), ConditionExpression: '#o = :o AND shared = :s', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':o': d.owner, ':s': d.shared } } }],
+    ['def', { Delete: { TableName: graph(), Key: definitionKey(d.feedId), ConditionExpression: '#o = :o AND #s = :s', ExpressionAttributeNames: { '#o': 'owner', '#s': 'shared' }, ExpressionAttributeValues: { ':o': d.owner, ':s': d.shared } } }],
     ['list', { Delete: { TableName: graph(), Key: definitionListKey(listOwner(d), d.feedId) } }],
   ]);
   return out.ok ? 'done' : 'changed';
