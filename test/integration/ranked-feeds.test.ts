@@ -4,7 +4,9 @@
  * hostile reader can reach.
  */
 import { describe, expect, it } from 'vitest';
-import { ADMIN, api, mustPost } from '../support/api.js';
+import { createTickfeedClient } from '../../client/src/index.js';
+import { ADMIN, api, mustPost, token } from '../support/api.js';
+import { stack } from '../support/local.js';
 import { uid } from '../support/ids.js';
 import { eventually } from '../support/wait.js';
 
@@ -207,5 +209,24 @@ describe('reading a ranked feed', () => {
     expect(ids(p)).toEqual([p1.id]);
     expect(p.items[0]!.variables).toMatchObject({ followsAuthor: 1, popularity: 0 });
     expect(p.items[0]!.score).toBe(5);
+  });
+
+  it('reads through @tickfeed/client: feeds, the rankedFeed iterator, sendInteractions', async () => {
+    const [reader, author] = [uid('reader'), uid('author')];
+    const posts = [await mustPost(author, { verb: 'post' }), await mustPost(author, { verb: 'post' }), await mustPost(author, { verb: 'post' })];
+    const id = feedId();
+    expect((await define(reader, id, byAuthors([author], 'age', { dropSeen: true }))).status).toBe(200);
+    const client = createTickfeedClient({ baseUrl: stack.apiUrl, token: () => token(reader) });
+    const listed = [];
+    for await (const f of client.feeds({ limit: 1 })) listed.push(f.feedId);
+    expect(listed).toEqual([id]);
+    const read = async () => {
+      const out = [];
+      for await (const a of client.rankedFeed(id, { limit: 1 })) out.push(a.id);
+      return out;
+    };
+    expect(await read()).toEqual(posts.map((p) => p.id)); // `age`: oldest first, one page each
+    await client.sendInteractions(id, [{ activityId: posts[0]!.id, event: 'seen' }]);
+    expect(await read()).toEqual(posts.slice(1).map((p) => p.id));
   });
 });
