@@ -43,6 +43,14 @@ export type FollowListEntry = ItemOf<paths['/users/{userId}/followers']['get']>;
 export type UserListEntry = ItemOf<paths['/mutes']['get']>;
 /** A tag the caller follows, as they wrote it. */
 export type FollowedTag = ItemOf<paths['/me/tags']['get']>;
+/** A ranked feed the caller owns (an admin: a shared one). */
+export type FeedListEntry = ItemOf<paths['/feeds']['get']>;
+/** Page size, `cursor` (a page's `next`), and `explain` (the variables behind each score). */
+export type RankedFeedQuery = QueryOf<paths['/feeds/{feedId}/activities']['get']>;
+/** An activity of a ranked feed, with its `score` (and `variables` with `explain`). */
+export type RankedActivity = ItemOf<paths['/feeds/{feedId}/activities']['get']>;
+/** Feedback on a ranked feed's post: `seen`, `less` or `more`. */
+export type FeedInteraction = components['schemas']['FeedInteractions']['items'][number];
 
 type Items<T> = AsyncGenerator<T, void, undefined>;
 
@@ -78,6 +86,12 @@ export interface TickfeedClient extends Client<paths> {
   tagItems(tag: string, query?: TagItemsQuery): Items<Activity>;
   /** The tags the caller follows (follow one: `PUT /following/tags/{tag}`; unfollow: `DELETE`). */
   followedTags(query?: ListQuery): Items<FollowedTag>;
+  /** The caller's ranked feeds (an admin: the shared ones), by feed id (docs/ranked-feeds.md). */
+  feeds(query?: ListQuery): Items<FeedListEntry>;
+  /** A ranked feed, highest score first: one ranking, paged by its snapshot (no repeat, no skip). */
+  rankedFeed(feedId: string, query?: RankedFeedQuery): Items<RankedActivity>;
+  /** Feedback on a ranked feed's posts; applies from the next first page. */
+  sendInteractions(feedId: string, items: FeedInteraction[]): Promise<void>;
 }
 
 /** What openapi-fetch resolves to: `data` on a 2xx, `error` otherwise. */
@@ -112,7 +126,7 @@ function feedItems<T, Q extends { before?: string }>(label: string, query: Q, ge
  * Every item of a list that is not a feed: pages `{ items, next }`, each `next` passed back as
  * `cursor` (the server's one list contract). `get` sends one request with the query it is given.
  */
-function listItems<T>(label: string, query: ListQuery, get: (query: ListQuery) => Answer<{ items: T[]; next: string | null }>): Items<T> {
+function listItems<T, Q extends ListQuery = ListQuery>(label: string, query: Q, get: (query: Q) => Answer<{ items: T[]; next: string | null }>): Items<T> {
   return paginate(async (cursor) => {
     const page = await dataOf(label, get(withCursor(query, 'cursor', cursor)));
     return { items: page.items, cursor: page.next };
@@ -167,5 +181,12 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
     tagItems: (tag: string, query: TagItemsQuery = {}) =>
       feedItems(`GET /tags/${tag}/activities`, query, (q) => api.GET('/tags/{tag}/activities', { params: { path: { tag }, query: q } })),
     followedTags: (query: ListQuery = {}) => listItems('GET /me/tags', query, (q) => api.GET('/me/tags', { params: { query: q } })),
+    feeds: (query: ListQuery = {}) => listItems('GET /feeds', query, (q) => api.GET('/feeds', { params: { query: q } })),
+    rankedFeed: (feedId: string, query: RankedFeedQuery = {}) =>
+      listItems(`GET /feeds/${feedId}/activities`, query, (q) => api.GET('/feeds/{feedId}/activities', { params: { path: { feedId }, query: q } })),
+    sendInteractions: async (feedId: string, items: FeedInteraction[]) => {
+      const { response, error } = await api.POST('/feeds/{feedId}/interactions', { params: { path: { feedId } }, body: { items } });
+      if (!response.ok) throw new TickfeedApiError(response.status, `POST /feeds/${feedId}/interactions`, error);
+    },
   });
 }

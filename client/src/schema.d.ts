@@ -621,6 +621,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own ranked feeds (an admin token: the shared ones), by feed id. */
+        get: operations["listFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A ranked feed's definition: the caller's own, or a shared one. */
+        get: operations["getFeed"];
+        /**
+         * Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics.
+         * @description A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored.
+         */
+        put: operations["putFeed"];
+        post?: never;
+        /** Delete a ranked feed: the caller's own (an admin token: a shared one). */
+        delete: operations["deleteFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it).
+         * @description The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out.
+         */
+        get: operations["getRankedFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Feedback on a ranked feed's posts: `seen`, `less` or `more` (docs/ranked-feeds.md#feedback). */
+        post: operations["sendInteractions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -881,6 +957,98 @@ export interface components {
             /** @description Pass as `cursor` for the next part; null on the last. */
             next: string | null;
         };
+        FeedDefinition: {
+            feedId: string;
+            /** @description Who wrote it. */
+            owner: string;
+            /** @description An admin's feed: every user may read it. Otherwise only its owner may. */
+            shared: boolean;
+            updatedAt: string;
+            /** @description The definition as stored (FeedDefinitionInput, defaults filled in). */
+            definition: {
+                [key: string]: unknown;
+            };
+        };
+        FeedDefinitionInput: {
+            title?: string;
+            /** @description Candidate sources, each bounded; a post two sources give counts once. */
+            sources: ({
+                /** @constant */
+                type: "following";
+                /**
+                 * @description Only posts of the last this many hours (1–720, default 72).
+                 * @default 72
+                 */
+                windowHours: number;
+                /**
+                 * @description Most candidates this source gives (1–500, default 200).
+                 * @default 200
+                 */
+                limit: number;
+            } | {
+                /** @constant */
+                type: "tags";
+                tags: string[];
+                /**
+                 * @description Only posts of the last this many hours (1–720, default 72).
+                 * @default 72
+                 */
+                windowHours: number;
+                /**
+                 * @description Most candidates this source gives (1–500, default 200).
+                 * @default 200
+                 */
+                limit: number;
+            } | {
+                /** @constant */
+                type: "authors";
+                authors: string[];
+                /**
+                 * @description Only posts of the last this many hours (1–720, default 72).
+                 * @default 72
+                 */
+                windowHours: number;
+                /**
+                 * @description Most candidates this source gives (1–500, default 200).
+                 * @default 200
+                 */
+                limit: number;
+            })[];
+            /** @description The ranking expression (docs/ranked-feeds.md): higher scores first. */
+            expression: string;
+            /**
+             * @description A default per `attributes.<name>` the expression reads: used where a post lacks the attribute or it is not a number.
+             * @default {}
+             */
+            attributeDefaults: {
+                [key: string]: number;
+            };
+            /** @default {} */
+            heuristics: {
+                /** @description Each further post of an author already placed scores × this once more (0–1; 1: off). */
+                authorDiversity?: number;
+                /** @description Leave out posts the reader marked `seen`. */
+                dropSeen?: boolean;
+                /** @description Leave out posts scoring below this. */
+                floor?: number;
+            };
+        };
+        FeedInteractions: {
+            /** @description `seen`: mark the post seen (`seen`, `dropSeen`); `less` / `more`: its author weighs ×0.5 / ×2 more for this reader (between 1/16 and 16). */
+            items: {
+                activityId: string;
+                /** @enum {string} */
+                event: "seen" | "less" | "more";
+            }[];
+        };
+        FeedListPage: {
+            /** @description By feed id: the caller's own feeds (an admin's: the shared ones). */
+            items: {
+                feedId: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null when nothing more remains. */
+            next: string | null;
+        };
         FollowCounts: {
             userId: string;
             followers: number;
@@ -1018,6 +1186,46 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+        };
+        RankedPage: {
+            /** @description Highest score first. */
+            items: {
+                /** @description Opaque activity id. */
+                id: string;
+                /** @description User id of the author: the JWT `sub` of the poster, or the `actor` an admin token posted as. */
+                actor: string;
+                verb: string;
+                object: string | null;
+                content: string | null;
+                attributes: {
+                    [key: string]: number | string | boolean;
+                } | null;
+                foreignId: string | null;
+                /** @description The users the post was addressed to (each got a notification). */
+                to: string[] | null;
+                /** @description Its tags: the content's #hashtags and the post's `tags`, each as first written (null: none). */
+                tags: string[] | null;
+                /** @description The activity's own time, RFC 3339 (the client's `time`, else when it was posted). */
+                time: string;
+                /** @description Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string. */
+                rangeKey: string;
+                /** @description 1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`. */
+                version: number;
+                /** @description When it was last edited (RFC 3339, server clock); null until edited. */
+                editedAt: string | null;
+                /** @description On GET /activities/{id} always; on pages with `?enrich=reactions`. */
+                reactions?: components["schemas"]["ReactionSummary"];
+                /** @description Its score in this ranking, when the first page ranked it. */
+                score: number;
+                /** @description With `explain=true`: the variables behind the score. */
+                variables?: {
+                    [key: string]: number;
+                };
+            }[];
+            /** @description Pass as `cursor` for the next page of the same ranking; null at its end. */
+            next: string | null;
+            /** @description Posts of this page left out (deleted, or their author muted or blocked since): a page is never refilled. */
+            filtered: number;
         };
         ReactionSummary: {
             /** @description Reactions per kind, and `comment`: the number of comments. Kinds at zero are absent. */
@@ -3030,6 +3238,304 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFeeds: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedListPage"];
+                };
+            };
+            /** @description Bad limit, a cursor this API did not hand out, or an unknown parameter (`before` included). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feed id: 1–64 characters of [a-z0-9_-]. */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedDefinition"];
+                };
+            };
+            /** @description Bad feed id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such feed (or another user's private one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feed id: 1–64 characters of [a-z0-9_-]. */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedDefinitionInput"];
+            };
+        };
+        responses: {
+            /** @description The definition as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedDefinition"];
+                };
+            };
+            /** @description Malformed JSON, an unknown field, a bad source, or an expression that does not parse or check (the message names the column). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The feed id belongs to another user (or, for a user, is a shared feed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller already keeps 20 feeds. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feed id: 1–64 characters of [a-z0-9_-]. */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad feed id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A shared feed, and the caller is not an admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such feed (or another user's private one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRankedFeed: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description The `next` of the previous page (opaque); omit it for the first page. */
+                cursor?: string;
+                /** @description `true`: each item carries `variables`, the values its score was computed from (asked on the first page: later pages of that ranking carry them too). */
+                explain?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Feed id: 1–64 characters of [a-z0-9_-]. */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankedPage"];
+                };
+            };
+            /** @description Bad limit, a cursor this feed did not hand out to the caller, or an expired ranking (read the first page again). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such feed (or another user's private one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendInteractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Feed id: 1–64 characters of [a-z0-9_-]. */
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 16384 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedInteractions"];
+            };
+        };
+        responses: {
+            /** @description Recorded: applies from the next first page. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, an unknown event, or not an activity id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such feed (or another user's private one). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -33,6 +33,7 @@
 import type { z } from 'zod';
 import type { OperationId } from '../../lib/defs/routes.js';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
+import { feedDefinitionBody, feedDefinitionSchema, feedIdPath, feedListPageSchema, interactionsBody, rankedPageSchema, rankedQuery } from './ranked-feed-schemas.js';
 import { missedPageSchema, missedQuery, realtimeInfoSchema } from './realtime-schemas.js';
 import {
   exportPartSchema,
@@ -422,5 +423,52 @@ export const operations = {
     query: missedQuery,
     responses: { 200: { description: 'A page of the range, newest first.', schema: missedPageSchema } },
     problems: { 400: 'A missing or malformed `after` or `until`, a bad `before`, or an unknown parameter.' },
+  },
+  listFeeds: {
+    summary: "The caller's own ranked feeds (an admin token: the shared ones), by feed id.",
+    query: listQuery,
+    responses: { 200: { description: 'A page.', schema: feedListPageSchema } },
+    problems: { 400: listProblem },
+  },
+  putFeed: {
+    summary: 'Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics.',
+    description:
+      "A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored.",
+    path: feedIdPath,
+    body: feedDefinitionBody,
+    responses: { 200: { description: 'The definition as stored.', schema: feedDefinitionSchema } },
+    problems: {
+      400: 'Malformed JSON, an unknown field, a bad source, or an expression that does not parse or check (the message names the column).',
+      403: 'The feed id belongs to another user (or, for a user, is a shared feed).',
+      409: 'The caller already keeps 20 feeds.',
+    },
+  },
+  getFeed: {
+    summary: 'A ranked feed\'s definition: the caller\'s own, or a shared one.',
+    path: feedIdPath,
+    responses: { 200: { description: 'The definition.', schema: feedDefinitionSchema } },
+    problems: { 400: 'Bad feed id.', 404: 'No such feed (or another user\'s private one).' },
+  },
+  deleteFeed: {
+    summary: 'Delete a ranked feed: the caller\'s own (an admin token: a shared one).',
+    path: feedIdPath,
+    responses: { 204: { description: 'Deleted.' } },
+    problems: { 400: 'Bad feed id.', 403: 'A shared feed, and the caller is not an admin.', 404: 'No such feed (or another user\'s private one).' },
+  },
+  getRankedFeed: {
+    summary: 'A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it).',
+    description:
+      'The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out.',
+    path: feedIdPath,
+    query: rankedQuery,
+    responses: { 200: { description: 'A page.', schema: rankedPageSchema } },
+    problems: { 400: 'Bad limit, a cursor this feed did not hand out to the caller, or an expired ranking (read the first page again).', 404: 'No such feed (or another user\'s private one).' },
+  },
+  sendInteractions: {
+    summary: "Feedback on a ranked feed's posts: `seen`, `less` or `more` (docs/ranked-feeds.md#feedback).",
+    path: feedIdPath,
+    body: interactionsBody,
+    responses: { 204: { description: 'Recorded: applies from the next first page.' } },
+    problems: { 400: 'Malformed JSON, an unknown event, or not an activity id.', 404: 'No such feed (or another user\'s private one).' },
   },
 } as const satisfies Record<OperationId, OperationSpec>;

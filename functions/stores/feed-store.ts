@@ -606,3 +606,16 @@ export async function getOriginalsAndOwnCopies(
     pulled: k.pulled === true && parseProfile(profiles.get(profileKey(k.author).pk)).pulled,
   }));
 }
+
+/**
+ * The originals at these (author, rk), in the order asked (undefined: none), eventually consistent:
+ * a ranked page's hydration (services/ranking/read.ts), which shows the current version and leaves
+ * out deleted ones. One BatchGet call for up to 100 keys.
+ */
+export async function getOriginals(keys: readonly { author: string; rk: bigint }[]): Promise<(Item | undefined)[]> {
+  if (keys.length === 0) return [];
+  const found = (await batchGetAcross({ [feed()]: keys.map((k) => timelineKey(k.author, k.rk)) }))[feed()] ?? [];
+  const id = (k: { pk?: unknown; rk?: unknown }) => `${String(k.pk)}\n${String(k.rk)}`;
+  const byKey = new Map(found.map((i) => [id(i), i]));
+  return keys.map((k) => byKey.get(id(timelineKey(k.author, k.rk))));
+}

@@ -74,7 +74,8 @@ export type FunctionId =
   | 'realtimeAuthorizer'
   | 'realtime'
   | 'batchImport'
-  | 'migrationStart';
+  | 'migrationStart'
+  | 'rankedFeeds';
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -266,6 +267,21 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // control partition (graph Query), the trending top list (stats GetItem).
     // graph Query also: a returning reader's follows (their edges) and followed tags; sends their stamp job (followup).
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
+    sendsTo: ['followup'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
+  },
+  /**
+   * Ranked feeds (services/ranking/): definitions, snapshots and reader marks (graph GetItem,
+   * PutItem; a definition with its list entry in one transaction: PutItem, DeleteItem; GET /feeds:
+   * Query). Candidates are read as feedRead reads feeds (feed Query, GetItem; graph Query: controls,
+   * a returning reader's follows and tags; sends their stamp job to followup), then counters and
+   * originals (feed BatchGetItem) and the reader's follow edges (graph BatchGetItem).
+   */
+  rankedFeeds: {
+    id: 'rankedFeeds',
+    entry: 'functions/handlers/ranked-feeds.ts',
+    ...http,
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchGetItem'] },
     sendsTo: ['followup'],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
   },

@@ -80,6 +80,12 @@ export const routeSpecs = {
   getOpenApiDocument: { method: 'GET', path: '/openapi.json', fn: 'openapi', access: 'public' },
   getRealtime: { method: 'GET', path: '/realtime', fn: 'realtime', access: 'token', rate: 'reads' },
   getMissedFeedItems: { method: 'GET', path: '/realtime/missed', fn: 'realtime', access: 'token', rate: 'reads' },
+  listFeeds: { method: 'GET', path: '/feeds', fn: 'rankedFeeds', access: 'token', rate: 'reads' },
+  putFeed: { method: 'PUT', path: '/feeds/{feedId}', fn: 'rankedFeeds', access: 'token', rate: 'follows' },
+  getFeed: { method: 'GET', path: '/feeds/{feedId}', fn: 'rankedFeeds', access: 'token', rate: 'reads' },
+  deleteFeed: { method: 'DELETE', path: '/feeds/{feedId}', fn: 'rankedFeeds', access: 'token', rate: 'follows' },
+  getRankedFeed: { method: 'GET', path: '/feeds/{feedId}/activities', fn: 'rankedFeeds', access: 'token', rate: 'reads' },
+  sendInteractions: { method: 'POST', path: '/feeds/{feedId}/interactions', fn: 'rankedFeeds', access: 'token', rate: 'reactions' },
 } as const satisfies Record<string, RouteSpec>;
 
 /** A declared route's operation id: `'postActivity'`. */

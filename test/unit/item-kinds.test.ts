@@ -39,7 +39,7 @@ describe('item kinds', () => {
   it('name every key function the model exports', () => {
     const registry = readFileSync(resolve(modelDir, 'item-kinds.ts'), 'utf8');
     // Helpers that build or read part of a key, not an item's key.
-    const parts = new Set(['orderSortKey', 'markShardKey', 'memberOfListSortKey', 'isFollowListSortKey', 'isLedgerKey', 'parseRangeKey', 'ticksOfRangeKey']);
+    const parts = new Set(['orderSortKey', 'markShardKey', 'memberOfListSortKey', 'isFollowListSortKey', 'isFeedListSortKey', 'isLedgerKey', 'parseRangeKey', 'ticksOfRangeKey']);
     const keyFunctions = readdirSync(modelDir)
       .filter((f) => f.endsWith('.ts') && f !== 'item-kinds.ts')
       .flatMap((f) => [...readFileSync(resolve(modelDir, f), 'utf8').matchAll(/^export (?:const|function) (\w+Key)\b/gm)].map((m) => m[1]!))

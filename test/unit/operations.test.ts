@@ -127,7 +127,7 @@ describe('the document generated from the table', () => {
 
 describe('two paging contracts: feeds, and one for every other list', () => {
   const FEEDS: OperationId[] = ['getHomeFeed', 'getUserActivities', 'getAggregatedFeed', 'getMissedFeedItems', 'getTagActivities'];
-  const LISTS: OperationId[] = ['listFollowers', 'listFollowing', 'listComments', 'listNotifications', 'listMutes', 'listBlocks', 'getActivityHistory', 'listFollowedTags'];
+  const LISTS: OperationId[] = ['listFollowers', 'listFollowing', 'listComments', 'listNotifications', 'listMutes', 'listBlocks', 'getActivityHistory', 'listFollowedTags', 'listFeeds', 'getRankedFeed'];
   const pageShape = (op: OperationSpec) => {
     const schema = op.responses[200]?.schema;
     return schema instanceof z.ZodObject ? schema.shape : undefined;

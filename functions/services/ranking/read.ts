@@ -1,0 +1,131 @@
+/**
+ * Reading a ranked feed (GET /feeds/{feedId}/activities). The first page reads the candidates
+ * once (candidates.ts), with the reader's marks and controls in parallel, and — only for the
+ * variables the expression reads — the candidates' counters and the reader's follow edges (one
+ * BatchGet each); ranks them (rank.ts); keeps the ranked ids as a snapshot (an item that expires
+ * after SNAPSHOT_TTL_SECONDS) when more than a page remains; and answers its first `limit`.
+ * A later page reads the snapshot (with the reader's controls, in parallel) and hydrates its
+ * slice: it never re-ranks, so scores moving meanwhile cannot repeat or skip a post.
+ *
+ * Every page, the first included, hydrates its slice the same way: one BatchGet of the originals
+ * (their current version), leaving out deleted posts and the posts of authors the reader muted or
+ * blocked or who blocked them — and never reading more to refill: `filtered` says how many left.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Activity, toActivity } from '../../model/activity.js';
+import { parseActivityId } from '../../model/activity-id.js';
+import { invalidCursor, ValidationError } from '../../model/errors.js';
+import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
+import { decodeRankedCursor, encodeRankedCursor, SNAPSHOT_TTL_SECONDS } from '../../model/ranked-feed.js';
+import { activityOfCounterItem, COMMENT_KIND, countsOf } from '../../model/reaction.js';
+import { ticksOfRangeKey } from '../../model/range-key.js';
+import { isVisibleOriginal } from '../../model/timeline-item.js';
+import { nowTicks } from '../../platform/clock.js';
+import { getOriginals } from '../../stores/feed-store.js';
+import { readGraphKeys } from '../../stores/follow-store.js';
+import { getReaderMarks, getSnapshot, putSnapshot, type Snapshot } from '../../stores/ranked-feed-store.js';
+import { getCounters } from '../../stores/social-store.js';
+import { hiddenAuthorsOf } from '../tags/hidden.js';
+import { readCandidates, type SourceSpec } from './candidates.js';
+import { readableDefinition, type Requester } from './definitions.js';
+import { checkExpression } from './expression-check.js';
+import { type Candidate, type Heuristics, rankCandidates } from './rank.js';
+
+export interface RankedRequest {
+  readonly limit: number;
+  readonly cursor?: string;
+  readonly explain: boolean;
+}
+
+export type RankedItem = Activity & { score: number; variables?: Record<string, number> };
+
+export interface RankedPage {
+  readonly items: RankedItem[];
+  readonly next: string | null;
+  readonly filtered: number;
+}
+
+/** The stored definition's parts a ranking uses (validated by the PUT's schema). */
+interface Definition {
+  readonly sources: readonly SourceSpec[];
+  readonly expression: string;
+  readonly attributeDefaults: Record<string, number>;
+  readonly heuristics: Heuristics;
+}
+
+const COUNTED = /^(reactions(\..*)?|comments|popularity)$/;
+
+export async function readRankedFeed(who: Requester, feedId: string, req: RankedRequest): Promise<RankedPage> {
+  return req.cursor === undefined ? firstPage(who, feedId, req) : laterPage(who.userId, feedId, req, req.cursor);
+}
+
+async function firstPage(who: Requester, feedId: string, req: RankedRequest): Promise<RankedPage> {
+  const reader = who.userId;
+  const def = JSON.parse((await readableDefinition(feedId, who)).body) as Definition;
+  const expr = checkExpression(def.expression, def.attributeDefaults);
+  const now = nowTicks();
+  const [activities, marks, hidden] = await Promise.all([readCandidates(reader, def.sources, now), getReaderMarks(reader), hiddenAuthorsOf(reader)]);
+  const visible = activities.filter((a) => !hidden.has(a.actor));
+  const authors = [...new Set(visible.map((a) => a.actor))];
+  const [counters, edges] = await Promise.all([
+    expr.variables.some((v) => COUNTED.test(v)) ? getCounters(visible.map((a) => a.id)) : [],
+    expr.variables.includes('followsAuthor') ? readGraphKeys(authors.map((a) => followEdgeKey(reader, a))) : [],
+  ]);
+  const countsById = new Map(counters.map((c) => [activityOfCounterItem(c), countsOf(c)]));
+  const follows = new Set(edges.filter((e) => parseEdge(e)?.state === 'active').map((e) => String(e.sk)));
+  const candidates: Candidate[] = visible.map((a) => {
+    const { [COMMENT_KIND]: comments = 0, ...reactions } = countsById.get(a.id) ?? {};
+    return { id: a.id, author: a.actor, ticks: ticksOfRangeKey(BigInt(a.rangeKey)), reactions, comments, attributes: a.attributes };
+  });
+  const ctx = { now, seen: new Set(marks.seen), weights: marks.weights, follows, attributeDefaults: def.attributeDefaults };
+  const { ranked } = rankCandidates(candidates, expr, ctx, def.heuristics);
+
+  const snapshot: Snapshot = {
+    reader,
+    feedId,
+    ids: ranked.map((r) => r.id),
+    scores: ranked.map((r) => r.score),
+    ...(req.explain && { explain: ranked.map((r) => r.variables) }),
+    expiresAt: Math.floor(Date.now() / 1000) + SNAPSHOT_TTL_SECONDS,
+  };
+  let next: string | null = null;
+  if (ranked.length > req.limit) {
+    const snapshotId = randomBytes(16).toString('base64url');
+    await putSnapshot(snapshotId, snapshot);
+    next = encodeRankedCursor(snapshotId, req.limit);
+  }
+  // The page shows what the ranking placed first, hydrated as a later page is (with `hidden` as read).
+  return { ...(await hydrate(snapshot, 0, req, hidden)), next };
+}
+
+async function laterPage(reader: string, feedId: string, req: RankedRequest, cursor: string): Promise<RankedPage> {
+  const at = decodeRankedCursor(cursor);
+  if (at === undefined) throw invalidCursor();
+  const [snapshot, hidden] = await Promise.all([getSnapshot(at.snapshotId), hiddenAuthorsOf(reader)]);
+  if (snapshot !== undefined && (snapshot.reader !== reader || snapshot.feedId !== feedId)) throw invalidCursor(); // another reader's or feed's
+  if (snapshot === undefined || snapshot.expiresAt <= Math.floor(Date.now() / 1000)) {
+    throw new ValidationError(`This ranking expired (a ranking is kept ${SNAPSHOT_TTL_SECONDS / 60} minutes): read the first page again, without a cursor.`, [
+      { field: 'query.cursor', message: 'expired: start again from the first page' },
+    ]);
+  }
+  if (at.position > snapshot.ids.length) throw invalidCursor();
+  const page = await hydrate(snapshot, at.position, req, hidden);
+  const end = at.position + req.limit;
+  return { ...page, next: end < snapshot.ids.length ? encodeRankedCursor(at.snapshotId, end) : null };
+}
+
+/** The snapshot's slice from `position`: one BatchGet of the originals, without deleted posts and hidden authors. */
+async function hydrate(snapshot: Snapshot, position: number, req: RankedRequest, hidden: ReadonlySet<string>): Promise<Omit<RankedPage, 'next'>> {
+  const slice = snapshot.ids.slice(position, position + req.limit).map((id, i) => ({ id, at: position + i, key: parseActivityId(id) }));
+  const wanted = slice.filter((s) => s.key !== undefined && !hidden.has(s.key.actor));
+  const originals = await getOriginals(wanted.map((s) => ({ author: s.key!.actor, rk: s.key!.rk })));
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const items: RankedItem[] = [];
+  wanted.forEach((s, i) => {
+    const original = originals[i];
+    if (!isVisibleOriginal(original, nowSeconds)) return;
+    const variables = req.explain ? snapshot.explain?.[s.at] : undefined;
+    items.push({ ...toActivity(original!), score: snapshot.scores[s.at]!, ...(variables && { variables }) });
+  });
+  return { items, filtered: slice.length - items.length };
+}

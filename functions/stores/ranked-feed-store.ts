@@ -1,0 +1,160 @@
+/**
+ * Ranked feeds' items in the graph table (model/ranked-feed.ts): definitions and their list
+ * entries, ranking snapshots, and each reader's seen marks and author weights.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  definitionKey,
+  definitionListKey,
+  definitionListPartition,
+  readerMarksKey,
+  SHARED_OWNER,
+  snapshotKey,
+} from '../model/ranked-feed.js';
+import { doc } from '../platform/clients.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { type Item, mapPage, type Page, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
+import { transact } from '../platform/dynamo/transact.js';
+import { tableName } from '../platform/env.js';
+
+const graph = () => tableName('graph');
+
+export interface StoredDefinition {
+  readonly feedId: string;
+  readonly owner: string;
+  readonly shared: boolean;
+  /** The definition as the PUT validated it (JSON). */
+  readonly body: string;
+  readonly updatedAt: string;
+}
+
+const listOwner = (d: Pick<StoredDefinition, 'owner' | 'shared'>) => (d.shared ? SHARED_OWNER : d.owner);
+
+function parseDefinition(feedId: string, item: Item | undefined): StoredDefinition | undefined {
+  if (item === undefined || typeof item.body !== 'string' || typeof item.owner !== 'string') return undefined;
+  return { feedId, owner: item.owner, shared: item.shared === true, body: item.body, updatedAt: String(item.updatedAt) };
+}
+
+export async function getDefinition(feedId: string): Promise<StoredDefinition | undefined> {
+  const out = await doc.send(new GetCommand({ TableName: graph(), Key: definitionKey(feedId) }));
+  return parseDefinition(feedId, out.Item as Item | undefined);
+}
+
+/**
+ * Write a definition and its list entry in one transaction. Whose it may replace is conditioned on
+ * the stored item: a user's feed only by that user (and never a shared one), a shared feed only by
+ * a shared write (an admin). `taken`: someone else's — nothing written.
+ */
+export async function putDefinition(d: StoredDefinition): Promise<'done' | 'taken' | 'conflict'> {
+  const out = await transact<'def' | 'list'>([
+    [
+      'def',
+      {
+        Put: {
+          TableName: graph(),
+          Item: { ...definitionKey(d.feedId), owner: d.owner, shared: d.shared, body: d.body, updatedAt: d.updatedAt },
+          ConditionExpression: d.shared ? 'attribute_not_exists(pk) OR #s = :t' : 'attribute_not_exists(pk) OR (#o = :o AND #s = :f)',
+          ExpressionAttributeValues: d.shared ? { ':t': true } : { ':o': d.owner, ':f': false },
+          ExpressionAttributeNames: d.shared ? { '#s': 'shared' } : { '#o': 'owner', '#s': 'shared' },
+        },
+      },
+    ],
+    ['list', { Put: { TableName: graph(), Item: { ...definitionListKey(listOwner(d), d.feedId), feedId: d.feedId } } }],
+  ]);
+  if (out.ok) return 'done';
+  return out.failed.has('def') ? 'taken' : 'conflict';
+}
+
+/** Delete a definition (as read: conditioned on its owner still being the one read) and its list entry. */
+export async function deleteDefinition(d: StoredDefinition): Promise<'done' | 'changed'> {
+  const out = await transact<'def' | 'list'>([
+    ['def', { Delete: { TableName: graph(), Key: definitionKey(d.feedId), ConditionExpression: '#o = :o AND #s = :s', ExpressionAttributeNames: { '#o': 'owner', '#s': 'shared' }, ExpressionAttributeValues: { ':o': d.owner, ':s': d.shared } } }],
+    ['list', { Delete: { TableName: graph(), Key: definitionListKey(listOwner(d), d.feedId) } }],
+  ]);
+  return out.ok ? 'done' : 'changed';
+}
+
+/** One page of the feed ids listed under `owner` (SHARED_OWNER for the shared ones), after `after`. */
+export async function definitionPage(owner: string, limit: number, after?: string): Promise<Page<string, string>> {
+  const pk = definitionListPartition(owner);
+  const page = await queryListPage(
+    {
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+    },
+    sortKeyOf,
+  );
+  return mapPage(page, (i) => String(i.sk), (k) => k);
+}
+
+export interface Snapshot {
+  readonly reader: string;
+  readonly feedId: string;
+  /** Activity ids, in ranked order. */
+  readonly ids: readonly string[];
+  readonly scores: readonly number[];
+  /** Per id, the variables behind its score (only when the first page asked `explain`). */
+  readonly explain?: readonly Record<string, number>[];
+  /** Epoch seconds. */
+  readonly expiresAt: number;
+}
+
+export async function putSnapshot(snapshotId: string, s: Snapshot): Promise<void> {
+  await doc.send(new PutCommand({ TableName: graph(), Item: { ...snapshotKey(snapshotId), ...s, ids: [...s.ids], scores: [...s.scores] } }));
+}
+
+export async function getSnapshot(snapshotId: string): Promise<Snapshot | undefined> {
+  const out = await doc.send(new GetCommand({ TableName: graph(), Key: snapshotKey(snapshotId) }));
+  const i = out.Item as Item | undefined;
+  if (i === undefined || !Array.isArray(i.ids) || !Array.isArray(i.scores)) return undefined;
+  return {
+    reader: String(i.reader),
+    feedId: String(i.feedId),
+    ids: (i.ids as unknown[]).map(String),
+    scores: (i.scores as unknown[]).map((v) => Number(String(v))),
+    ...(Array.isArray(i.explain) ? { explain: (i.explain as Record<string, unknown>[]).map((e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, Number(String(v))]))) } : {}),
+    expiresAt: Number(String(i.expiresAt)),
+  };
+}
+
+export interface ReaderMarks {
+  /** Seen activity ids, oldest first. */
+  readonly seen: readonly string[];
+  /** Author → weight (less < 1 < more). */
+  readonly weights: Readonly<Record<string, number>>;
+  /** The version read (0: no item yet). */
+  readonly v: number;
+}
+
+export async function getReaderMarks(reader: string): Promise<ReaderMarks> {
+  const out = await doc.send(new GetCommand({ TableName: graph(), Key: readerMarksKey(reader) }));
+  const i = out.Item as Item | undefined;
+  if (i === undefined) return { seen: [], weights: {}, v: 0 };
+  const weights = (i.weights ?? {}) as Record<string, unknown>;
+  return {
+    seen: Array.isArray(i.seen) ? (i.seen as unknown[]).map(String) : [],
+    weights: Object.fromEntries(Object.entries(weights).map(([k, v]) => [k, Number(String(v))])),
+    v: Number(String(i.v ?? 0)),
+  };
+}
+
+/** Replace the reader's marks if still at the version read: `changed` when another write came first. */
+export async function putReaderMarks(reader: string, marks: ReaderMarks): Promise<'done' | 'changed'> {
+  try {
+    await doc.send(
+      new PutCommand({
+        TableName: graph(),
+        Item: { ...readerMarksKey(reader), seen: [...marks.seen], weights: { ...marks.weights }, v: marks.v + 1 },
+        ConditionExpression: marks.v === 0 ? 'attribute_not_exists(pk)' : 'v = :v',
+        ...(marks.v === 0 ? {} : { ExpressionAttributeValues: { ':v': marks.v } }),
+      }),
+    );
+    return 'done';
+  } catch (e) {
+    if (isConditionalCheckFailed(e)) return 'changed';
+    throw e;
+  }
+}
