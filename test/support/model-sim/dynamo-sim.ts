@@ -160,8 +160,11 @@ export class DynamoSim {
     }
     if (name === 'QueryCommand' && (!input.ConsistentRead || input.IndexName)) {
       const items: Image[] = [];
+      // A projection may leave the partition key out: it is the key condition's.
+      const [, pkName, pkValue] = /^\s*#?(\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression ?? '') ?? [];
+      const pk = pkName && input.ExpressionAttributeValues?.[pkValue!] ? { [input.ExpressionAttributeNames?.[`#${pkName}`] ?? pkName]: input.ExpressionAttributeValues[pkValue!] } : {};
       for (const item of (output.Items ?? []) as Image[]) {
-        const then = this.imageThen(input.TableName, this.keyOf(input.TableName, item));
+        const then = input.IndexName ? 'unknown' : this.imageThen(input.TableName, this.keyOf(input.TableName, { ...pk, ...item }));
         if (then === 'unknown') items.push(item);
         else {
           this.noteStale(item, then);

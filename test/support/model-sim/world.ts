@@ -15,7 +15,7 @@ import { tableList } from '../../../lib/defs/index.js';
 import type { Activity } from '../../../functions/model/activity.js';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import * as M from '../../model/home-feed-model.js';
-import { api } from '../api.js';
+import { httpEvent } from '../events.js';
 import { uid } from '../ids.js';
 import { own, stack, startOwnStack } from '../own-stack.js';
 import { DynamoSim, type WriteFault } from './dynamo-sim.js';
@@ -50,6 +50,8 @@ interface Handles {
   reader: typeof import('../../../functions/model/reader-activity.js');
   activeWindowTicks: () => bigint | undefined;
   nowTicks: () => bigint;
+  /** The HTTP handlers, loaded in this module graph (the API server's own loads would bypass the simulation). */
+  fns: Record<'graph' | 'activities' | 'controls' | 'account' | 'feed-read', (e: unknown) => Promise<unknown>>;
 }
 let h: Handles | undefined;
 
@@ -82,6 +84,13 @@ export async function startModelStack(): Promise<void> {
     reader: await import('../../../functions/model/reader-activity.js'),
     activeWindowTicks: (await import('../../../functions/services/reader-activity/window.js')).activeWindowTicks,
     nowTicks: (await import('../../../functions/platform/clock.js')).nowTicks,
+    fns: {
+      graph: (await import('../../../functions/handlers/graph.js')).handler as never,
+      activities: (await import('../../../functions/handlers/activities.js')).handler as never,
+      controls: (await import('../../../functions/handlers/controls.js')).handler as never,
+      account: (await import('../../../functions/handlers/account.js')).handler as never,
+      'feed-read': (await import('../../../functions/handlers/feed-read.js')).handler as never,
+    },
   };
 }
 
@@ -140,16 +149,30 @@ export class World {
 
   async run(c: Cmd): Promise<void> {
     this.log.push(JSON.stringify(c));
+    const t0 = performance.now();
     await this.apply(c);
+    const t1 = performance.now();
     this.pending.push(...(await this.h.tap.take()));
+    if (process.env.MODEL_TRACE) console.log(`${JSON.stringify(c)} ${(t1 - t0).toFixed(0)} ms + take ${(performance.now() - t1).toFixed(0)} ms; stale answers ${this.h.sim.staleAnswers}`);
   }
 
   /** A command's post: its index modulo the posts made so far (so every shrunk index still names one). */
   postIndex = (p: number) => (this.m.posts.length ? p % this.m.posts.length : -1);
   postOf = (p: number) => this.m.posts[this.postIndex(p)];
 
-  private async call(method: string, path: string, as: number, json?: unknown, headers?: Record<string, string>) {
-    return api(method, path, { as: this.users[as]!, on: own, ...(json === undefined ? {} : { json }), ...(headers ? { headers } : {}) });
+  /** A user's request, through its handler in-process (test/support/events.ts). */
+  private async call(fn: keyof Handles['fns'], route: string, path: string, as: number, params: Record<string, string> = {}, body?: unknown, contentType = 'application/json') {
+    const res = (await this.h.fns[fn](
+      httpEvent({
+        routeKey: route,
+        path,
+        sub: this.users[as]!,
+        pathParameters: params,
+        ...(route.startsWith('GET') ? { query: { limit: '100' } } : {}),
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': contentType } }),
+      }),
+    )) as { statusCode: number; body?: string };
+    return { status: res.statusCode, text: res.body ?? '', body: res.body ? (JSON.parse(res.body) as unknown) : undefined };
   }
 
   private content = (tags: number[]) => `post ${[...new Set(tags)].map((t) => `#${this.tag(t)}`).join(' ')}`;
@@ -158,7 +181,7 @@ export class World {
     const { m } = this;
     switch (c.c) {
       case 'post': {
-        const res = await this.call('POST', '/activities', c.u, { verb: 'post', content: this.content(c.tags) });
+        const res = await this.call('activities', 'POST /activities', '/activities', c.u, {}, { verb: 'post', content: this.content(c.tags) });
         expect(res.status, res.text).toBe(201);
         const a = res.body as Activity;
         this.posts.push({ id: a.id, rk: String(a.rangeKey) });
@@ -168,9 +191,8 @@ export class World {
       case 'edit': {
         const n = this.postIndex(c.p);
         const p = m.posts[n]!;
-        const sent = await api('PATCH', `/activities/${this.posts[n]!.id}`, {
-          as: this.user(p.author), on: own, raw: JSON.stringify({ content: `edited ${this.content(c.tags)}` }), headers: { 'content-type': 'application/merge-patch+json' },
-        });
+        const id = this.posts[n]!.id;
+        const sent = await this.call('activities', 'PATCH /activities/{id}', `/activities/${id}`, Number(p.author.slice(1)), { id }, { content: `edited ${this.content(c.tags)}` }, 'application/merge-patch+json');
         expect(sent.status, sent.text).toBe(200);
         M.edit(m, p, [...new Set(c.tags)].map(String), Number((sent.body as Activity).version));
         return;
@@ -178,33 +200,34 @@ export class World {
       case 'delete': {
         const n = this.postIndex(c.p);
         const p = m.posts[n]!;
-        const res = await api('DELETE', `/activities/${this.posts[n]!.id}`, { as: this.user(p.author), on: own });
+        const id = this.posts[n]!.id;
+        const res = await this.call('activities', 'DELETE /activities/{id}', `/activities/${id}`, Number(p.author.slice(1)), { id });
         expect(res.status, res.text).toBe(204);
         M.remove(m, p);
         return;
       }
       case 'follow': {
-        const res = await this.call('PUT', `/following/${this.users[c.a]}`, c.r);
+        const res = await this.call('graph', 'PUT /following/{userId}', `/following/${this.users[c.a]}`, c.r, { userId: this.users[c.a]! });
         const expected = M.follow(m, this.name(c.r), this.name(c.a));
         expect(res.status, res.text).toBe(expected === 'followed' ? 204 : 403);
         return;
       }
       case 'unfollow':
-        expect((await this.call('DELETE', `/following/${this.users[c.a]}`, c.r)).status).toBe(204);
+        expect((await this.call('graph', 'DELETE /following/{userId}', `/following/${this.users[c.a]}`, c.r, { userId: this.users[c.a]! })).status).toBe(204);
         M.unfollow(m, this.name(c.r), this.name(c.a));
         return;
       case 'followTag':
-        expect((await this.call('PUT', `/following/tags/${this.tag(c.t)}`, c.r)).status).toBe(204);
+        expect((await this.call('graph', 'PUT /following/tags/{tag}', `/following/tags/${this.tag(c.t)}`, c.r, { tag: this.tag(c.t) })).status).toBe(204);
         M.followTag(m, this.name(c.r), String(c.t));
         return;
       case 'unfollowTag':
-        expect((await this.call('DELETE', `/following/tags/${this.tag(c.t)}`, c.r)).status).toBe(204);
+        expect((await this.call('graph', 'DELETE /following/tags/{tag}', `/following/tags/${this.tag(c.t)}`, c.r, { tag: this.tag(c.t) })).status).toBe(204);
         M.unfollowTag(m, this.name(c.r), String(c.t));
         return;
       case 'mute': case 'unmute': case 'block': case 'unblock': {
         const on = c.c === 'mute' || c.c === 'block';
         const what = c.c === 'mute' || c.c === 'unmute' ? 'mutes' : 'blocks';
-        expect((await this.call(on ? 'PUT' : 'DELETE', `/${what}/${this.users[c.a]}`, c.r)).status).toBe(204);
+        expect((await this.call('controls', `${on ? 'PUT' : 'DELETE'} /${what}/{userId}`, `/${what}/${this.users[c.a]}`, c.r, { userId: this.users[c.a]! })).status).toBe(204);
         if (what === 'mutes') M.mute(m, this.name(c.r), this.name(c.a), on);
         else M.block(m, this.name(c.r), this.name(c.a), on);
         if (on) {
@@ -222,7 +245,7 @@ export class World {
         await this.goIdle(c.r);
         return;
       case 'erase':
-        expect((await this.call('DELETE', '/me', c.r)).status).toBe(202);
+        expect((await this.call('account', 'DELETE /me', '/me', c.r)).status).toBe(202);
         M.erase(m, this.name(c.r));
         return;
       case 'deliver':
@@ -296,7 +319,7 @@ export class World {
     const lag = this.h.sim.lag;
     this.h.sim.lag = 0;
     try {
-      const res = await this.call('GET', '/feed', r, undefined);
+      const res = await this.call('feed-read', 'GET /feed', '/feed', r);
       expect(res.status, res.text).toBe(200);
       return (res.body as { items: FeedItem[] }).items;
     } finally {
