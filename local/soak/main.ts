@@ -31,6 +31,19 @@ import { fanoutBacklog, fanoutDlqDepth, queueDepth } from '../queue-depth.js';
 import type { LoadResult } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+// `npm run soak -- model --minutes N`: the model test (test/model/home-feed.test.ts) explores histories for N minutes.
+if (process.argv[2] === 'model') {
+  const { values } = parseArgs({ args: process.argv.slice(3), options: { minutes: { type: 'string', default: '30' } } });
+  const seconds = Math.round(Number(values.minutes) * 60);
+  if (!(seconds > 0)) throw new Error('--minutes must be a positive number');
+  const child = fork(join(here, '../../node_modules/vitest/vitest.mjs'), ['run', 'test/model/home-feed.test.ts', '-t', 'explores'], {
+    env: { ...process.env, MODEL_SECONDS: String(seconds) },
+  });
+  child.on('exit', (code) => process.exit(code ?? 1));
+  await new Promise(() => undefined); // the child's exit ends this process
+}
+
 const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '3' },

@@ -1,0 +1,85 @@
+/**
+ * Where the model test's jobs come from, on a stack without pollers: every job a service sends is
+ * taken off the handlers' SQS client (a middleware answers the send as accepted, nothing reaches a
+ * queue, a delay is ignored: a delivery command picks any pending job in any order anyway), and the
+ * feed table's stream is read here and turned into jobs as the outbox would (jobsOfRecord). Notify
+ * and purge jobs are dropped: they touch no home feed.
+ */
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { toLambdaRecord } from '../../../local/stream-records.js';
+
+export interface Job {
+  readonly kind: string;
+  readonly [field: string]: unknown;
+}
+const IGNORED = new Set(['notify', 'purge']);
+
+export class JobTap {
+  /** Jobs sent or derived since the last `take`. */
+  private sent: Job[] = [];
+  /** The last sequence number read, per shard. */
+  private readonly lastSeq = new Map<string, string>();
+
+  constructor(
+    private readonly streams: DynamoDBStreamsClient,
+    private readonly streamArn: string,
+    private readonly jobsOfRecord: (r: DynamoDBRecord) => Job[],
+  ) {}
+
+  install(sqs: SQSClient): void {
+    sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Entries?: { Id: string; MessageBody: string }[]; MessageBody?: string };
+        if (context.commandName === 'SendMessageBatchCommand') {
+          for (const e of input.Entries ?? []) this.add(JSON.parse(e.MessageBody) as Job);
+          const Successful = (input.Entries ?? []).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: '' }));
+          return { output: { Successful, Failed: [], $metadata: {} }, response: {} } as never;
+        }
+        if (context.commandName === 'SendMessageCommand') {
+          this.add(JSON.parse(input.MessageBody!) as Job);
+          return { output: { MessageId: 'm', $metadata: {} }, response: {} } as never;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'modelJobTap', priority: 'high' },
+    );
+  }
+
+  private add(job: Job): void {
+    if (!IGNORED.has(job.kind)) this.sent.push(job);
+  }
+
+  /** Reads the stream up to its end (new shards from their start), then hands over every job since the last call. */
+  async take(): Promise<Job[]> {
+    const { StreamDescription } = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn }));
+    // A fresh iterator after the last record seen, each time (DynamoDB Local refuses an old iterator
+    // kept across an empty read as reading past the trimmed horizon).
+    for (const shard of StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      const last = this.lastSeq.get(id);
+      const it = await this.streams.send(
+        new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ...(last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last } : { ShardIteratorType: 'TRIM_HORIZON' }) }),
+      );
+      let at = it.ShardIterator;
+      while (at) {
+        const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: at, Limit: 1000 }));
+        for (const r of out.Records ?? []) {
+          this.lastSeq.set(id, r.dynamodb!.SequenceNumber!);
+          for (const job of this.jobsOfRecord(toLambdaRecord(r, this.streamArn))) this.add(job);
+        }
+        if (!out.Records?.length) break;
+        at = out.NextShardIterator;
+      }
+    }
+    const jobs = this.sent;
+    this.sent = [];
+    return jobs;
+  }
+}
