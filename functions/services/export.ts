@@ -49,7 +49,7 @@ const sections: Record<Section, { read: (user: string, after?: string) => Promis
   activities: {
     read: async (user, after) => {
       const page = await readTimeline(user, { limit: PAGE, before: after === undefined ? undefined : parseRangeKey(after) });
-      return { items: page.items as Activity[], last: page.lastRangeKey ?? undefined };
+      return { items: page.items, last: page.lastRangeKey ?? undefined };
     },
     isKey: (k) => parseRangeKey(k) !== undefined,
   },

@@ -32,7 +32,7 @@ export function planControlCheck(item: StoredItem): MigrationWrite[] {
   if (kind !== 'mute' && kind !== 'block') return [];
   const target = otherOfControlSk(sk);
   if (isErasedTarget(target)) return []; // a v3 entry: its check entry was kept by the erase
-  const check = controlCheckKey(kind as Control, pk.slice(CONTROL_PARTITION.length), target);
+  const check = controlCheckKey(kind, pk.slice(CONTROL_PARTITION.length), target);
   return [
     {
       transaction: [
