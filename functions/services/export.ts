@@ -7,7 +7,6 @@
  * part. Parts stay far below API Gateway's 10 MB and Lambda's 6 MB response limits.
  */
 import { setting, windowSetting } from '../../lib/defs/config.js';
-import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
 import { encodeCursor } from '../model/cursor.js';
 import { isFollowListSortKey } from '../model/follow-lists.js';

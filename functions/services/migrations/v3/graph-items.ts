@@ -11,7 +11,7 @@
  */
 import { FOLLOWER_SHARDS, allFollowerShardKeys, profileKey } from '../../../model/profile.js';
 import { isErasureMark, markShardKey } from '../../../model/erasure.js';
-import { type Control, controlCheckKey, isErasedTarget, kindOfControlSk, otherOfControlSk } from '../../../model/user-controls.js';
+import { controlCheckKey, isErasedTarget, kindOfControlSk, otherOfControlSk } from '../../../model/user-controls.js';
 import type { JobOf } from '../../jobs/define.js';
 import type { pullJob } from '../../pulled-authors/pull-job.js';
 import type { MigrationWrite, PlanContext, StoredItem } from '../step.js';
