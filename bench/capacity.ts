@@ -67,13 +67,13 @@ export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier)
       const sent = itemsIn(input);
       if (sent) totals.items[name] = (totals.items[name] ?? 0) + sent;
       inFlight[name] = (inFlight[name] ?? 0) + 1;
-      totals.peaks[name] = Math.max(totals.peaks[name] ?? 0, inFlight[name]!);
+      totals.peaks[name] = Math.max(totals.peaks[name] ?? 0, inFlight[name]);
       const started = performance.now();
       let result;
       try {
         result = await next(args);
       } finally {
-        inFlight[name]! -= 1;
+        inFlight[name] -= 1;
       }
       totals.ms[name] = (totals.ms[name] ?? 0) + (performance.now() - started);
       const output = result.output as unknown as { ConsumedCapacity?: Consumed | Consumed[] } & Record<string, unknown>;

@@ -27,7 +27,7 @@ export async function missingCopies(ctx: BenchContext, owners: readonly string[]
   const found = new Set<string>();
   const ownerOf = new Map(owners.map((o) => [homeFeedKey(o, BigInt(rk)).pk, o]));
   const chunks: string[][] = [];
-  for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100) as string[]);
+  for (let i = 0; i < owners.length; i += 100) chunks.push(owners.slice(i, i + 100));
   await pool(chunks.length, 4, async (c) => {
     let keys: Record<string, AttributeValue>[] | undefined = chunks[c]!.map((owner) => marshall(homeFeedKey(owner, BigInt(rk))));
     for (let attempt = 0; keys?.length && attempt < 20; attempt++) {

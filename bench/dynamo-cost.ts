@@ -54,7 +54,7 @@ export function itemSize(item: Item): number {
 
 /** Same, for a plain JS item as the document client would write it. */
 export function plainItemSize(item: Record<string, unknown>): number {
-  return itemSize(marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: true }) as Item);
+  return itemSize(marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: true }));
 }
 
 /** Write units of writing (or deleting) one item of `bytes`, plus `indexes` index copies of it. */

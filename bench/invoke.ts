@@ -54,7 +54,7 @@ export function httpEvent(method: string, pathWithQuery: string, userId: string,
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-  } as APIGatewayProxyEventV2WithJWTAuthorizer;
+  };
 }
 
 /** Invokes the handler behind `method path` in this process and times it. */

@@ -88,7 +88,8 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    // A listener's returned promise would be dropped: run the async body and let its catch answer.
+    req.on('end', () => void (async () => {
       const reply = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -102,7 +103,7 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
       } catch (error) {
         reply(500, { message: (error as Error).message });
       }
-    });
+    })());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();

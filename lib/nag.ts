@@ -35,7 +35,6 @@ export const PUBLIC_ROUTE_KEYS: readonly string[] = [...PUBLIC_OPERATIONS.map((i
  * only index (byAuthor): no grant names `<feed table>/index/*` any more.
  */
 export function nagAcknowledgements(stack: Stack, _feedTableArnToken?: string): NagAcknowledgement[] {
-  const fn = (id: string) => stack.node.findChild(`${constructName(id)}Function`);
   const streams = eventSources.filter((s) => s.kind === 'stream');
   // Each function has a role of its own (lib/constructs/functions.ts): the grants live there.
   const streamConsumerRoles = [...new Set(streams.map((s) => s.fn))].map((id) => stack.node.findChild(`${constructName(id)}Role`));

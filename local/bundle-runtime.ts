@@ -157,7 +157,7 @@ export function createBundleRuntime(opts: BundleRuntimeOptions): BundleRuntime {
           if (dead) return reject(new Error(`${fn}: its sandbox exited`));
           const id = nextId++;
           sandbox.pending.set(id, { resolve, reject });
-          worker.postMessage({ id, event, context: plainContext(context) });
+          worker.postMessage({ id, event: event as unknown, context: plainContext(context) });
         }),
       alive: () => !dead,
       stop: async () => void (await worker.terminate()),

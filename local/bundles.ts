@@ -153,7 +153,7 @@ export function resolveVariables(set: BundleSet, bundle: FunctionBundle, local: 
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(bundle.variables)) {
     if (typeof value === 'string') {
-      out[name] = configVars.has(name) && local.config[name] !== undefined ? local.config[name]! : value;
+      out[name] = configVars.has(name) && local.config[name] !== undefined ? local.config[name] : value;
       continue;
     }
     const ref = typeof value.Ref === 'string' && Object.keys(value).length === 1 ? set.refs[value.Ref] : undefined;

@@ -179,7 +179,7 @@ function buildEvent(
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-  } as APIGatewayProxyEventV2WithJWTAuthorizer;
+  };
 }
 
 /** Payload-2.0 response rules: a structured result, or any other value sent as JSON with 200. */

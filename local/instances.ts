@@ -125,7 +125,7 @@ export function createInstancePool(start: () => Promise<Instance>, opts: { reado
       const all = [...kept];
       kept.clear();
       idle.length = 0;
-      await Promise.all(all.map((instance) => instance.stop?.()));
+      await Promise.all(all.map(async (instance) => instance.stop?.()));
     },
   };
 }

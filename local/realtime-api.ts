@@ -132,7 +132,7 @@ export async function startRealtimeApi(opts: { port: number; verify: JwtVerifier
       return refuse(socket, status === 401 || status === 403 ? status : 500, status === 401 ? 'Unauthorized' : 'Forbidden');
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const entry: Open = { socket: ws, userId: userId!, ...c, lastActiveAt: c.connectedAt };
+      const entry: Open = { socket: ws, userId: userId, ...c, lastActiveAt: c.connectedAt };
       open.set(connectionId, entry);
       stats.connects++;
       const authorizer = { principalId: userId };

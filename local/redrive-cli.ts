@@ -48,7 +48,7 @@ if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
   process.exit(2);
 }
 
-const endpoints = readEndpoints(values.endpoints!);
+const endpoints = readEndpoints(values.endpoints);
 // The handlers run here, against the same local servers and with the same env as in the stack.
 Object.assign(process.env, endpoints.env);
 const config = { region: localRegion, credentials: localCredentials };

@@ -172,6 +172,7 @@ export async function runSmoke(opts: SmokeOptions): Promise<void> {
   }
   if (failure) {
     if (left.length && failure instanceof Error) failure.message += `; clean up could not remove ${left.join(', ')}`;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the step threw, as it was
     throw failure;
   }
   if (left.length) throw new SmokeFailure('clean up', `could not remove ${left.join(', ')}`);

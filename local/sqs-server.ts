@@ -47,7 +47,7 @@ export async function startSqsServer(opts: { port?: number } = {}): Promise<SqsL
     const queue = service.Queues.find((q: { QueueName: string }) => q.QueueName === name) as { MaximumMessageSize?: number } | undefined;
     return Math.min(queue?.MaximumMessageSize ?? SQS_MAX_BYTES, SQS_MAX_BYTES);
   };
-  handle = requestHandler as Handler;
+  handle = requestHandler;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     stop: () =>
@@ -68,7 +68,7 @@ async function front(req: IncomingMessage, res: ServerResponse, handle: Handler,
   const maxBytes = maxBytesOf(input.QueueUrl);
 
   if (action === 'SendMessage') {
-    const refusal = refusalOf(input as WireMessage, maxBytes);
+    const refusal = refusalOf(input, maxBytes);
     if (refusal) return refuse(res, json, 400, refusal);
   } else {
     const entries = Array.isArray(input.Entries) ? (input.Entries as Entry[]) : [];

@@ -184,9 +184,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       queueUrls,
       env,
       pauseSource(id) {
-        const pause = pollers.get(id)?.pause;
-        if (!pause) throw new Error(`no pausable poller "${id}" (pollers: ${[...pollers.keys()].join(', ') || 'none'})`);
-        return pause();
+        const poller = pollers.get(id);
+        if (!poller?.pause) throw new Error(`no pausable poller "${id}" (pollers: ${[...pollers.keys()].join(', ') || 'none'})`);
+        return poller.pause();
       },
       stop: stopAll,
     };

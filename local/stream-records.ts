@@ -15,7 +15,7 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
   const ttlDelete = !known || record.userIdentity?.PrincipalId === 'dynamodb.amazonaws.com';
   return {
     eventID: record.eventID,
-    eventName: (known ? record.eventName : 'REMOVE') as DynamoDBRecord['eventName'],
+    eventName: (known ? record.eventName : 'REMOVE'),
     eventVersion: record.eventVersion ?? '1.1',
     eventSource: 'aws:dynamodb',
     awsRegion: record.awsRegion ?? 'us-east-1',

@@ -22,7 +22,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
-import { followListKey } from '../../functions/model/follow-lists.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queueDepth } from '../../local/queue-depth.js';

@@ -27,7 +27,6 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { authorOfTimelinePk } from '../../functions/model/timeline-item.js';
 import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
 import { type DynamoDBStreamWindowEvent, type DynamoDBStreamWindowResponse, type WindowStateJson, windowOf, windowStartMs } from '../../lib/defs/stream-window.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';

@@ -10,7 +10,6 @@ import { runDriver } from '../driver.js';
 import type { LoadPlan, LoadResult } from '../load-driver.js';
 import { fanoutDlqDepth } from '../../local/queue-depth.js';
 import { follow, quiesce, uid } from '../fixtures.js';
-import type { Figure } from '../report.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'steady load';

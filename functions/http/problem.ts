@@ -73,13 +73,15 @@ export function problemResponse(thrown: unknown, instance?: string): HttpResult 
     logger.error('unhandled error', { error: error as Error, instance });
     return problem({ type: 'about:blank', title: titles[500]!, status: 500 });
   }
-  const status = STATUS_OF[(error as DomainError<DomainErrorCode | HttpErrorCode>).code] ?? 500;
+  // instanceof narrows to DomainError<any>: name the codes it can carry.
+  const code = (error as DomainError<DomainErrorCode | HttpErrorCode>).code;
+  const status = STATUS_OF[code] ?? 500;
   const body: ProblemBody = {
-    type: `urn:tickfeed:problem:${error.code}`,
+    type: `urn:tickfeed:problem:${code}`,
     title: titles[status] ?? 'Error',
     status,
     detail: error.message,
-    code: error.code,
+    code,
     ...(instance ? { instance } : {}),
     ...(error instanceof ValidationError ? { errors: error.errors } : {}),
   };

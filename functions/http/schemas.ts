@@ -130,7 +130,6 @@ export const postActivityBody = z
       .describe(`Tags beside the #hashtags of \`content\`: at most ${MAX_TAGS} distinct tags in all (400 beyond, nothing written).`),
   })
   .meta({ id: 'PostActivity' });
-export type PostActivityBody = z.infer<typeof postActivityBody>;
 
 /**
  * PATCH /activities/{id}: a JSON Merge Patch (RFC 7396) of the fields an edit may change, checked
@@ -211,7 +210,6 @@ export const tagPath = z.strictObject({ tag: tagSchema });
 export const trendingQuery = z.strictObject({
   window: z.enum(['1h', '24h']).optional().describe('`1h`: the current UTC hour so far (default); `24h`: the current UTC day so far.'),
 });
-export type TrendingQuery = z.infer<typeof trendingQuery>;
 
 /** Path of the routes about one activity. Any string: an id that names nothing is a 404. */
 export const activityIdPath = z.strictObject({ id: z.string().describe('Activity id (`id` of an activity).') });
@@ -328,7 +326,6 @@ export const bulkFollowsBody = z
       .describe("Copy each followee's recent posts into the follower's feed, as a follow does (default false: imports are history)."),
   })
   .meta({ id: 'BulkFollows' });
-export type BulkFollowsBody = z.infer<typeof bulkFollowsBody>;
 
 /** An imported activity: POST /activities' fields with `actor` required and no `to` (imports notify no one). */
 const bulkActivity = postActivityBody
@@ -347,4 +344,3 @@ export const bulkActivitiesBody = z
       ),
   })
   .meta({ id: 'BulkActivities' });
-export type BulkActivitiesBody = z.infer<typeof bulkActivitiesBody>;

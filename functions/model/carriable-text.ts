@@ -14,8 +14,6 @@ export function firstUncarriable(text: string): number | undefined {
   return m ? m[0].codePointAt(0) : undefined;
 }
 
-export const isCarriable = (text: string): boolean => !UNCARRIABLE.test(text);
-
 /** `U+0007`: how a refused character is named in an error. */
 export const codePointName = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 

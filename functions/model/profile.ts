@@ -67,10 +67,12 @@ export interface Profile {
 }
 
 const num = (v: unknown) => Number(String(v ?? 0));
+const isList = (v: readonly Record<string, unknown>[] | Record<string, unknown>): v is readonly Record<string, unknown>[] => Array.isArray(v);
 
 /** The profile from its partition's items (the profile item and its shards, in any order; none = a new user). */
 export function parseProfile(items: readonly Record<string, unknown>[] | Record<string, unknown> | undefined): Profile {
-  const list = items === undefined ? [] : Array.isArray(items) ? items : [items];
+  // Not Array.isArray: on a readonly array it narrows to any[].
+  const list: readonly Record<string, unknown>[] = items === undefined ? [] : isList(items) ? items : [items];
   const main = list.find((i) => i.sk === undefined || i.sk === profileKey('').sk);
   return {
     followers: list.reduce((sum, i) => sum + num(i.followers), 0),

@@ -6,4 +6,3 @@
 import { createHash } from 'node:crypto';
 
 export const shortHash = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64url').slice(0, 22);
-export const SHORT_HASH = /^[A-Za-z0-9_-]{22}$/;

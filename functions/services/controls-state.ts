@@ -11,10 +11,6 @@ import type { Item } from '../platform/dynamo/query.js';
 /** CONTROL_SETTLE in seconds (see lib/defs/config.ts). */
 export const controlSettleSeconds = () => setting('CONTROL_SETTLE');
 
-export async function hasMuted(user: string, target: string): Promise<boolean> {
-  return (await standingControls([{ kind: 'mute', user, target }])).standing.size > 0;
-}
-
 /** `blocker` blocked `user`. */
 export async function hasBlocked(blocker: string, user: string): Promise<boolean> {
   return (await standingControls([{ kind: 'block', user: blocker, target: user }])).standing.size > 0;

@@ -7,7 +7,6 @@
  * part. Parts stay far below API Gateway's 10 MB and Lambda's 6 MB response limits.
  */
 import { setting, windowSetting } from '../../lib/defs/config.js';
-import type { Activity } from '../model/activity.js';
 import { toComment } from '../model/comment.js';
 import { encodeCursor } from '../model/cursor.js';
 import { isFollowListSortKey } from '../model/follow-lists.js';
@@ -49,7 +48,7 @@ const sections: Record<Section, { read: (user: string, after?: string) => Promis
   activities: {
     read: async (user, after) => {
       const page = await readTimeline(user, { limit: PAGE, before: after === undefined ? undefined : parseRangeKey(after) });
-      return { items: page.items as Activity[], last: page.lastRangeKey ?? undefined };
+      return { items: page.items, last: page.lastRangeKey ?? undefined };
     },
     isKey: (k) => parseRangeKey(k) !== undefined,
   },

@@ -1,7 +1,8 @@
 /**
- * The one place that writes and deletes home-feed copies — posting (the author's own copy),
- * fan-out, follow backfill, unpull, unfollow cleanup and retract all come through here — so the
- * home-feed TTL and the trim attempts are applied in exactly one place.
+ * Writes and deletes home-feed copies for posting (the author's own copy), fan-out, follow
+ * backfill, unpull, unfollow cleanup and retract, so that each applies the home-feed TTL and the
+ * trim attempts the same way. Not the only writer: edits update copies in place (feed-store
+ * updateCopy) and tags/ writes tag followers' copies.
  * A copy costs exactly its own write: no counter, no lookup. A few writes start a trim
  * (retention/trim.ts); a failed trim only delays storage reclamation and is logged.
  */

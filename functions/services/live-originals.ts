@@ -71,10 +71,3 @@ export async function settleWritten<G extends WrittenGroup>(groups: readonly G[]
   }
   return { gone, kept };
 }
-
-/** Of the given originals of `author`, the rks that are no longer live (deleted meanwhile). */
-export async function noLongerLive(author: string, rks: readonly bigint[]): Promise<bigint[]> {
-  if (rks.length === 0) return [];
-  const checks = await liveWithOwnCopies(rks.map((rk) => ({ author, rk, ownCopy: false })));
-  return rks.filter((_, i) => !checks[i]!.live);
-}

@@ -145,7 +145,7 @@ export function standingControlKeys(keys: readonly { kind: Control; user: string
   return [...keys.map((k) => controlCheckKey(k.kind, k.user, k.target)), ...edges, ...(opts.erasing === undefined ? [] : [erasureKey(opts.erasing)])];
 }
 
-const keyId = (k: Item) => `${k.pk}\n${k.sk}`;
+const keyId = (k: Item) => `${String(k.pk)}\n${String(k.sk)}`;
 
 /** standingControls' answer from the items a strongly consistent read of (at least) standingControlKeys found. */
 export function standingFrom(

@@ -14,7 +14,7 @@
  *                                    each copy, conditioned on the copy existing at an older one
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { erasureKey } from '../model/erasure.js';
 import { parseProfile, profileKey } from '../model/profile.js';
@@ -215,7 +215,7 @@ const EDITABLE = ['content', 'object', 'attributes', 'tags'] as const;
 
 /**
  * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
- * realtime catch-up's `seq`); REMOVE the absent editable fields (updateToEdit: copies and tag-feed entries).
+ * realtime catch-up's `seq`); REMOVE the absent editable fields (editUpdate: copies and tag-feed entries).
  */
 export function editExpression(state: EditedState, written?: bigint) {
   const names: Record<string, string> = { '#version': 'version', '#editedAt': 'editedAt' };
@@ -294,29 +294,28 @@ export async function editOriginal(author: string, rk: bigint, original: Item, s
 }
 
 /**
- * Bring the feed-table item at `key` (a copy or a tag-feed entry) to an edit's `state` if it exists
- * at an older version: never creates one a delete, retract or trim removed, never lowers one.
- * Returns whether it changed. One write unit either way.
+ * The update that brings the feed-table item at `key` (a copy, or tag-store's tag-feed entry) to an
+ * edit's `state` if it exists at an older version: never creates one a delete, retract or trim
+ * removed, never lowers one. One write unit either way. Each owner sends it for its own items
+ * (test/unit/item-writers.test.ts); a failed condition means nothing to do.
  */
-export async function updateToEdit(key: Item, state: EditedState, written?: bigint): Promise<boolean> {
+export const editUpdate = (key: Item, state: EditedState, written?: bigint): UpdateCommandInput => ({
+  TableName: feed(),
+  Key: key,
+  ...editExpression(state, written),
+  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
+});
+
+/** Bring `owner`'s copy at `rk` to `state` if the copy exists at an older version (editUpdate). Returns whether it changed. */
+export async function updateCopy(owner: string, rk: bigint, state: EditedState, written: bigint): Promise<boolean> {
   try {
-    await doc.send(
-      new UpdateCommand({
-        TableName: feed(),
-        Key: key,
-        ...editExpression(state, written),
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#version) OR #version < :version)',
-      }),
-    );
+    await doc.send(new UpdateCommand(editUpdate(homeFeedKey(owner, rk), state, written)));
     return true;
   } catch (error) {
     if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 }
-
-/** Bring `owner`'s copy at `rk` to `state` if the copy exists at an older version (updateToEdit). */
-export const updateCopy = (owner: string, rk: bigint, state: EditedState, written: bigint): Promise<boolean> => updateToEdit(homeFeedKey(owner, rk), state, written);
 
 // ---- pages -------------------------------------------------------------------------------------
 

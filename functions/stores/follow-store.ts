@@ -11,7 +11,7 @@
  * The followee's count is one of its follower-count shards (model/profile.ts), so follows of one
  * user at once do not all hold one item; a profile read sums them (one Query).
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { erasureShardKey } from '../model/erasure.js';
 import { activeEdgeItem, type Edge, type EdgeState, followEdgeKey, followOrder, parseEdge, type PendingFlag } from '../model/follow-edge.js';
 import { type CountChange, type FollowPair, importTicks } from '../model/follow-import.js';
@@ -377,29 +377,28 @@ export async function followeesPage(reader: string, limit: number, after?: strin
  * Raise `reader`'s activity bound on their entry in `followee`'s followers list to `until` — never
  * lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`), remove it.
  */
-export function stampFollowerEntry(followee: string, order: string, reader: string, until: bigint | undefined): Promise<void> {
-  return stampGraphEntry(followListKey('followers', followee, order, reader), until);
-}
-
-/**
- * Raise the activity bound on the graph entry at `key` (a followers entry, a tag's push follower:
- * tag-store) to `until`, never lower, never creating a deleted entry; `until` undefined removes it.
- */
-export async function stampGraphEntry(key: { pk: string; sk: string }, until: bigint | undefined): Promise<void> {
-  const raise = until !== undefined;
+export async function stampFollowerEntry(followee: string, order: string, reader: string, until: bigint | undefined): Promise<void> {
   try {
-    await doc.send(
-      new UpdateCommand({
-        TableName: graph(),
-        Key: key,
-        UpdateExpression: raise ? 'SET activeUntil = :u' : 'REMOVE activeUntil',
-        ConditionExpression: raise ? 'attribute_exists(pk) AND (attribute_not_exists(activeUntil) OR activeUntil < :u)' : 'attribute_exists(pk)',
-        ...(raise ? { ExpressionAttributeValues: { ':u': until } } : {}),
-      }),
-    );
+    await doc.send(new UpdateCommand(stampUpdate(followListKey('followers', followee, order, reader), until)));
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error; // unfollowed, or a later stamp was here first
   }
+}
+
+/**
+ * The update that raises the activity bound on the graph entry at `key` (a followers entry, or
+ * tag-store's tag push follower, each sent by its owner) to `until`, never lower, never creating a
+ * deleted entry; `until` undefined removes it. A failed condition means nothing to do.
+ */
+export function stampUpdate(key: { pk: string; sk: string }, until: bigint | undefined): UpdateCommandInput {
+  const raise = until !== undefined;
+  return {
+    TableName: graph(),
+    Key: key,
+    UpdateExpression: raise ? 'SET activeUntil = :u' : 'REMOVE activeUntil',
+    ConditionExpression: raise ? 'attribute_exists(pk) AND (attribute_not_exists(activeUntil) OR activeUntil < :u)' : 'attribute_exists(pk)',
+    ...(raise ? { ExpressionAttributeValues: { ':u': until } } : {}),
+  };
 }
 
 // ---- imported follows (services/bulk/follows.ts) ---------------------------------------------------------------------------

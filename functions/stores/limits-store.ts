@@ -16,7 +16,7 @@ export type TakeResult = { readonly ok: true; readonly tat: number } | { readonl
 
 const numberOf = (v: unknown): number | undefined => {
   if (v === undefined || v === null) return undefined;
-  const n = Number(typeof v === 'object' && 'N' in (v as object) ? (v as { N: string }).N : String(v));
+  const n = Number(typeof v === 'object' && 'N' in (v) ? (v as { N: string }).N : String(v));
   return Number.isFinite(n) ? n : undefined;
 };
 

@@ -203,9 +203,9 @@ function groupChangeParts(change: GroupChange): (readonly [string, TxItem])[] {
       },
     }]);
   }
-  groupPuts(recipient, previous, next, expiresAt).forEach((item, i) => parts.push([`group:${i}`, item as TxItem]));
+  groupPuts(recipient, previous, next, expiresAt).forEach((item, i) => parts.push([`group:${i}`, item]));
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
-  if (head) parts.push(['head', head as TxItem]);
+  if (head) parts.push(['head', head]);
   for (const actor of change.strangers?.actors ?? []) parts.push([`quota:${actor}`, quotaUpdate(recipient, next.day, actor, change.strangers!)]);
   return parts;
 }

@@ -17,7 +17,7 @@
  *   trend use                      one transaction per bucket: marker (attribute_not_exists) + counter
  *   trend top list                 GetItem; a conditional Put on its version
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CopySource } from '../model/feed-copy.js';
 import { rkOf } from '../model/range-key.js';
 import { parseTagFollow, type TagFollow, tagEntryOf, tagFeedKey, tagFeedPartition, tagFollowerKey, tagFollowersPartition, tagFollowItem, tagFollowKey, tagFollowPartition, tagMetaKey } from '../model/tag-items.js';
@@ -28,8 +28,8 @@ import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
-import { stampGraphEntry } from './follow-store.js';
-import { addPulledTagUpdate, type EditedState, itemsSince, type KeyRange, pageInput, removePulledTagUpdate, updateToEdit } from './feed-store.js';
+import { stampUpdate } from './follow-store.js';
+import { addPulledTagUpdate, type EditedState, editUpdate, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');
@@ -47,7 +47,7 @@ export async function putTagEntries(entries: readonly { source: CopySource; tag:
  * an older version (never creating one a delete removed): one write unit each.
  */
 export async function updateTagEntries(tags: readonly string[], rk: bigint, state: EditedState): Promise<void> {
-  await Promise.all(tags.map((tag) => updateToEdit(tagFeedKey(tag, rk), state)));
+  await Promise.all(tags.map((tag) => sendUnlessStale(editUpdate(tagFeedKey(tag, rk), state))));
 }
 
 /** Delete the entries at (tag, rk). Deleting an absent key is harmless. */
@@ -176,7 +176,16 @@ export async function tagFollowersPage(key: string, limit: number, after?: strin
  * remove it (as follow-store's stampFollowerEntry does for a followers entry).
  */
 export function stampTagFollowerEntry(key: string, user: string, until: bigint | undefined): Promise<void> {
-  return stampGraphEntry(tagFollowerKey(key, user), until);
+  return sendUnlessStale(stampUpdate(tagFollowerKey(key, user), until)); // unfollowed, or a later stamp was here first
+}
+
+/** Send a conditional update built by another store for this store's item; a failed condition means nothing to do. */
+async function sendUnlessStale(input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<void> {
+  try {
+    await doc.send(new UpdateCommand(input));
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 }
 
 // ---- trending ------------------------------------------------------------------------------------

@@ -159,12 +159,6 @@ export const configKeys = {
 
 export type ConfigKey = keyof typeof configKeys;
 
-/** Resolve a config value: explicit source (env or context) first, then the default. */
-export function resolveConfig(key: ConfigKey, lookup: (def: ConfigKeyDef) => string | undefined): string {
-  const def = configKeys[key];
-  return lookup(def) ?? def.default;
-}
-
 /** Configuration that cannot be parsed: fails cold start / `cdk synth` / `npm start` loudly. */
 export class ConfigError extends Error {
   constructor(

@@ -164,7 +164,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   fanoutTailWorker: { ...laneWorkerDef('fanoutTail', FANOUT_ACCESS), entry: 'functions/handlers/fanout-tail-worker.ts' },
   /**
    * followup: backfill, retract, cleanup, muteCleanup. feed: newestOriginals and originalKeysWhile
-   * (Query), noLongerLive (BatchGetItem), copies in/out (BatchWriteItem), trims (GetItem, Query,
+   * (Query), liveWithOwnCopies (BatchGetItem), copies in/out (BatchWriteItem), trims (GetItem, Query,
    * UpdateItem). graph: edges and profiles (GetItem), follower pages (Query), clearPending
    * (UpdateItem), deleteGoneEdge's transaction (DeleteItem, UpdateItem).
    */

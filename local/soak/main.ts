@@ -214,7 +214,7 @@ try {
       to: new Date(Date.now() + 86_400_000).toISOString(),
       granularity: 'day',
     });
-    const body = await get<{ points: { value: number }[] }>(`/rollups/${encodeURIComponent(`${verb}.count`)}?${q}`, adminToken);
+    const body = await get<{ points: { value: number }[] }>(`/rollups/${encodeURIComponent(`${verb}.count`)}?${q.toString()}`, adminToken);
     return body.points.reduce((s, p) => s + p.value, 0);
   };
   const audit = async () => {

@@ -13,7 +13,7 @@ import { openView, pagePerTest, screenshot } from './support/browser.js';
 let page: Page;
 pagePerTest((opened) => ({ page } = opened));
 
-const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params)}`;
+const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params).toString()}`;
 const contents = () => page.locator('[data-testid="activities"] .content').allTextContents();
 const badge = () => page.locator('[data-testid="unseen-badge"]');
 

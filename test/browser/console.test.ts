@@ -19,7 +19,7 @@ let page: Page;
 let problems: string[];
 pagePerTest((opened) => ({ page, problems } = opened));
 
-const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params)}`;
+const consoleUrl = (params: Record<string, string>) => `${stack.apiUrl}/console/?${new URLSearchParams(params).toString()}`;
 const texts = (selector: string) => page.locator(selector).allTextContents();
 
 async function post(as: string, body: Record<string, unknown>): Promise<{ id: string; rangeKey: string }> {
@@ -189,9 +189,7 @@ describe('rollups and activity', () => {
   it("shows another user's activity window as bars with its segment (admin token)", async () => {
     await openView(page, consoleUrl({ user: uid('ops'), view: 'activity', of: actor }));
     expect(await page.locator('[data-testid="segment"]').textContent()).toBe('casual');
-    const counts = (await page.locator('[data-testid="activity-bars"] .bar').evaluateAll((bars) =>
-      bars.map((b) => Number(b.getAttribute('data-count'))),
-    )) as number[];
+    const counts = await page.locator('[data-testid="activity-bars"] .bar').evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
     expect(counts.length).toBe(24);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(total);
     await screenshot(page, 'activity');

@@ -10,7 +10,7 @@
  * Sizes and cold starts are in the bench (`npm run bench -- bundles`).
  */
 import { resolve } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FunctionDef, functionList } from '../../lib/defs/index.js';
 import { LAMBDA_NODE_MAJOR } from '../../lib/defs/runtime.js';
@@ -32,7 +32,7 @@ async function bundleInputs(def: FunctionDef): Promise<string[]> {
     outfile: 'index.mjs',
     logLevel: 'silent',
   });
-  const output = Object.values((out.metafile as Metafile).outputs)[0]!;
+  const output = Object.values((out.metafile).outputs)[0]!;
   return Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([file]) => file);
 }
 

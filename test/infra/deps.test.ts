@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { cruise, type ICruiseResult, type IViolation } from 'dependency-cruiser';
+import { cruise, type IViolation } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,8 +26,8 @@ async function violationsIn(baseDir: string, paths: string[]): Promise<IViolatio
     { tsConfig: extractTSConfig(tsConfigFile) },
   );
   if (typeof output === 'string') throw new Error(`expected a cruise result object, got: ${output.slice(0, 200)}`);
-  expect((output as ICruiseResult).summary.totalCruised, 'the cruise found no modules').toBeGreaterThan(0);
-  return (output as ICruiseResult).summary.violations;
+  expect((output).summary.totalCruised, 'the cruise found no modules').toBeGreaterThan(0);
+  return (output).summary.violations;
 }
 
 /** `node_modules/.../@aws-sdk/lib-dynamodb/dist-es/index.js` → `@aws-sdk/lib-dynamodb`. */

@@ -15,7 +15,6 @@ import { ADMIN, api } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';
 
-const MIN = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -43,7 +43,7 @@ describe('@tickfeed/client on the local stack', () => {
     expect(alice.requests() - before, 'three pages of 2, 2 and 1').toBe(3);
 
     const { data: me } = await alice.GET('/me');
-    const timeline = await collect(alice.timelineItems(me!.userId!, { limit: 4 }));
+    const timeline = await collect(alice.timelineItems(me!.userId, { limit: 4 }));
     expect(timeline.map((a) => a.content)).toEqual(['client 4', 'client 3', 'client 2', 'client 1', 'client 0']);
 
     // Resuming from a cursor: everything older than the second-newest post.

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false });
   raw = new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
   meter = meterCapacity((await import('../../functions/platform/clients.js')).dynamo, classifyCalls(stack.tableNames));
-  handler = (await import('../../functions/handlers/fanout-worker.js')).handler as typeof handler;
+  handler = (await import('../../functions/handlers/fanout-worker.js')).handler;
 }, 120_000);
 
 afterAll(async () => {

@@ -76,10 +76,10 @@ describe('paging', () => {
       );
       latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
-      seen.push(...(res.body.items as Item[]));
+      seen.push(...(res.body.items));
       cursor = res.body.lastRangeKey;
       if (pages++ === 0) {
-        head = (res.body.items as Item[])[0]!.rangeKey;
+        head = (res.body.items)[0]!.rangeKey;
         // Start writers after the first page: 30 posts (newer than everything) and 30 late copies
         // of older posts (older than everything).
         writer = pool(60, 6, (i) => (i % 2 ? postNow(me, `new-${i}`) : lateCopy(me, base - 1000 - i, `old-${i}`)));

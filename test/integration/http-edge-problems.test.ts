@@ -17,7 +17,7 @@ function raw(text: string): Promise<{ statusLine: string; headers: Map<string, s
     const socket = connect(Number(target.port), target.hostname, () => socket.end(text));
     let out = '';
     socket.setEncoding('latin1');
-    socket.on('data', (d) => (out += d));
+    socket.on('data', (d: string) => (out += d));
     socket.on('error', reject);
     socket.on('close', () => {
       const [head = '', body = ''] = out.split('\r\n\r\n');

@@ -39,7 +39,7 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'cancelSharedTransaction' },
   );
-  handler = (await import('../../functions/handlers/notify-worker.js')).handler as typeof handler;
+  handler = (await import('../../functions/handlers/notify-worker.js')).handler;
 }, 120_000);
 
 afterAll(stopOwnStack);

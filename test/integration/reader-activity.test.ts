@@ -48,8 +48,8 @@ beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false, env: { FANOUT_ACTIVE_WINDOW: '30d' } });
   raw = new DynamoDBClient({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
   meter = meterCapacity((await import('../../functions/platform/clients.js')).dynamo);
-  fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler as Handler<SQSEvent>;
-  feedRead = (await import('../../functions/handlers/feed-read.js')).handler as Handler<ReturnType<typeof httpEvent>>;
+  fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
+  feedRead = (await import('../../functions/handlers/feed-read.js')).handler;
   stamp = (await import('../../functions/services/reader-activity/stamp.js')).stamp;
   jobsOfRecord = (await import('../../functions/services/jobs/outbox.js')).jobsOfRecord;
   writeBackTagCopies = (await import('../../functions/services/tags/write-back.js')).writeBackTagCopies;

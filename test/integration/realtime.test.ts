@@ -119,7 +119,7 @@ describe('realtime', () => {
     await follows(reader, b);
     const t0 = Date.now() - 10_000;
     const [p0, p1] = [originalItem({ actor: a, verb: 'post', timeMs: t0 }), originalItem({ actor: a, verb: 'post', timeMs: t0 + 4000 })];
-    await writeFeedItems([p0!, p1!]);
+    await writeFeedItems([p0, p1]);
     const feed = async () => (await api('GET', '/feed', { as: reader })).body.items as { id: string; rangeKey: string }[];
     const held = await eventually(async () => ((await feed()).length === 2 ? feed() : undefined), { timeoutMs: 30_000, intervalMs: 100 });
 

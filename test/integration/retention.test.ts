@@ -171,7 +171,7 @@ describe('retention by age (home feeds)', () => {
     await writeFeedItems([old]);
     const timeline = await api('GET', `/users/${user}/activities`, { as: user });
     expect(timeline.body.items.map((i: { id: string }) => i.id)).toEqual([old.id]);
-    expect((await api('GET', `/activities/${old.id}`, { as: user })).status).toBe(200);
+    expect((await api('GET', `/activities/${String(old.id)}`, { as: user })).status).toBe(200);
   });
 
   it('expired items are later removed by DynamoDB Local TTL', async () => {

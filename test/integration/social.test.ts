@@ -7,7 +7,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../functions/model/activity.js';
 import { commentPartition } from '../../functions/model/comment.js';
-import { groupIdOf, type NotificationGroup, notificationPartition, STRANGER_QUOTA_PREFIX } from '../../functions/model/notification.js';
+import { groupIdOf, notificationPartition, STRANGER_QUOTA_PREFIX } from '../../functions/model/notification.js';
 import type { Page } from '../../functions/services/feed-merge.js';
 import type { NotificationPage } from '../../functions/services/notifications/read.js';
 import { reactionPartition } from '../../functions/model/reaction.js';
@@ -16,7 +16,6 @@ import { uid } from '../support/ids.js';
 import { doc, sqs, stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
 
-type Group = NotificationGroup;
 
 const react = (user: string, id: string, kind = 'like') => api('PUT', `/activities/${encodeURIComponent(id)}/reactions/${kind}`, { as: user });
 const unreact = (user: string, id: string, kind = 'like') => api('DELETE', `/activities/${encodeURIComponent(id)}/reactions/${kind}`, { as: user });

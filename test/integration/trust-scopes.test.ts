@@ -29,7 +29,7 @@ const PROBLEM = 'application/problem+json';
 /** A unique verb per test: rollup series (`<verb>.count`) isolate by verb. */
 const uverb = (p: string) => `${p}_${uid('v').slice(2).replace(/-/g, '_')}`;
 
-function expectForbiddenProblem(res: { status: number; headers: Headers; body: any }) {
+function expectForbiddenProblem(res: { status: number; headers: Headers; body: unknown }) {
   expect(res.status).toBe(403);
   expect(res.headers.get('content-type')).toBe(PROBLEM);
   expect(res.body).toMatchObject({ status: 403, code: 'forbidden' });

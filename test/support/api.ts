@@ -64,7 +64,7 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
     headers['content-type'] ??= 'application/json';
   }
   const query = new URLSearchParams(Object.entries(opts.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
-  const target = query.size ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path;
+  const target = query.size ? `${path}${path.includes('?') ? '&' : '?'}${query.toString()}` : path;
   const res = await fetch(`${on.apiUrl}${target}`, { method, headers, body });
   const text = await res.text();
   if (on.checkResponses) recordResponse({ method, path: target, status: res.status, headers: res.headers, text });

@@ -29,7 +29,7 @@ export async function eventually<T>(probe: () => T | Promise<T>, opts: WaitOptio
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value as NonNullable<T>;
+      if (value) return value;
     } catch (error) {
       if (isAssertion(error)) throw error;
       last = error;

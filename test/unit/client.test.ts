@@ -53,7 +53,7 @@ describe('createTickfeedClient', () => {
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     const items = await collect(client.feedItems({ limit: 2 }));
     expect(items.map((a) => a.id)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4']);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual([
       '/feed?limit=2',
       '/feed?limit=2&before=1001',
       '/feed?limit=2&before=1003',
@@ -92,7 +92,7 @@ describe('createTickfeedClient', () => {
     const seen = [];
     for (const walk of walks) seen.push(await collect<unknown>(walk));
     expect(seen).toEqual([...Array(5).fill([{ userId: 'x' }, { userId: 'y' }]), [{ userId: 'y' }]]);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual([
       '/users/a%2Fb/followers?',
       '/users/a%2Fb/followers?cursor=c1',
       '/users/a%2Fb/following?limit=1',
@@ -118,7 +118,7 @@ describe('createTickfeedClient', () => {
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     expect((await collect(client.tagItems('#café', { limit: 2 }))).map((a) => a.id)).toEqual(['a0', 'a1', 'a2']);
     expect(await collect(client.followedTags())).toEqual([{ tag: 'Café' }]);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual([
       '/tags/%23caf%C3%A9/activities?limit=2',
       '/tags/%23caf%C3%A9/activities?limit=2&before=1001',
       '/me/tags?',
@@ -131,7 +131,7 @@ describe('createTickfeedClient', () => {
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     const folded = await collect(client.aggregatedFeed({ limit: 2 }));
     expect(folded.map((g) => g.id)).toEqual(['a0', 'a1', 'a2']);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams}`)).toEqual(['/feed/aggregated?limit=2', '/feed/aggregated?limit=2&before=1001']);
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual(['/feed/aggregated?limit=2', '/feed/aggregated?limit=2&before=1001']);
     expectTypeOf(folded).toEqualTypeOf<AggregatedGroup[]>();
   });
 

@@ -48,29 +48,7 @@ describe('item kinds', () => {
     expect(keyFunctions.filter((name) => !new RegExp(`\\b${name}\\(`).test(registry))).toEqual([]);
   });
 
-  it('are written by their owning store alone (every Put, Update and Delete a store sends, by the key function it names)', () => {
-    const storesDir = resolve(modelDir, '..', 'stores');
-    // Which kind a key function's keys belong to: the kind whose examples call it.
-    const ownerOf = new Map<string, string>();
-    for (const kind of itemKinds) for (const m of kind.examples.toString().matchAll(/(\w+Key)\)?\(/g)) ownerOf.set(m[1]!, kind.owner);
-    const writes: string[] = [];
-    for (const file of readdirSync(storesDir).filter((f) => f.endsWith('.ts'))) {
-      const text = readFileSync(resolve(storesDir, file), 'utf8');
-      for (const m of text.matchAll(/(?:Key|Item)\s*:\s*\{?\s*(?:\.\.\.)?(\w+Key)\(/g)) {
-        // The operation a key is for: the nearest one named before it.
-        const ops = [...text.slice(Math.max(0, m.index - 400), m.index).matchAll(/\b(ConditionCheck|PutRequest|DeleteRequest|Put|Update|Delete|GetCommand|PutCommand|UpdateCommand|DeleteCommand)\b/g)];
-        const op = ops.at(-1)?.[1];
-        if (op === undefined || op === 'ConditionCheck' || op === 'GetCommand') continue;
-        writes.push(`${file.replace(/\.ts$/, '')} ${m[1]}`);
-      }
-    }
-    expect(writes.length).toBeGreaterThan(40);
-    const strays = writes.filter((w) => {
-      const [store, fn] = w.split(' ');
-      return ownerOf.get(fn!) !== store;
-    });
-    expect(strays).toEqual([]);
-  });
+  // Which store writes each kind: test/unit/item-writers.test.ts, by the keys the stores send.
 
   it('name an owning store that exists', () => {
     const stores = new Set(readdirSync(resolve(modelDir, '..', 'stores')).map((f) => f.replace(/\.ts$/, '')));

@@ -5,7 +5,7 @@
  * module scope, so the second batch replaced the first's before the first had answered.
  * The jobs themselves are stand-ins (the runner is mocked): this is about the worker's bookkeeping.
  */
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 
 const gates = new Map<string, Promise<void>>();
@@ -30,8 +30,8 @@ describe('a lane worker invoked twice at once', () => {
     gates.get('broken')!.catch(() => undefined);
 
     // The first batch waits on its job; the second runs and fails meanwhile; then the first ends.
-    const first = handler({ Records: [record('a-1', 'slow')] } as SQSEvent);
-    const second = await handler({ Records: [record('b-1', 'broken'), record('b-2', 'fine')] } as SQSEvent);
+    const first = handler({ Records: [record('a-1', 'slow')] });
+    const second = await handler({ Records: [record('b-1', 'broken'), record('b-2', 'fine')] });
     release();
     expect(second).toEqual({ batchItemFailures: [{ itemIdentifier: 'b-1' }] });
     expect(await first).toEqual({ batchItemFailures: [] });

@@ -59,7 +59,7 @@ process.env.FEED_TTL = 'off';
 
 const { rangeKeyOf } = await import('../../functions/model/range-key.js');
 const { homeFeedPolicyOf } = await import('../../functions/services/retention/policy.js');
-const { startsTrim, trimHomeFeed } = await import('../../functions/services/retention/trim.js');
+const { trimHomeFeed } = await import('../../functions/services/retention/trim.js');
 const { writeCopies } = await import('../../functions/services/home-feed-copies.js');
 
 /** A fixed instant (2026-09-21): the trim draws hash the keys, so fixed keys make the run repeatable. */

@@ -94,7 +94,7 @@ describe('counter events and the outbox', () => {
 
   it('an original with mentions and `to` yields its fanout job plus one notify job per other user', () => {
     const item = timelineItem('alice', { verb: 'invite', object: 'game:7', content: 'hey @bob @alice', to: ['carol', 'bob', 'alice'] }, day0, newDiscriminator(), isoFromTicks(day0), undefined);
-    const jobs = jobsOfRecord(record('INSERT', item as unknown as Record<string, unknown>));
+    const jobs = jobsOfRecord(record('INSERT', item));
     expect(jobs.map((j) => j.kind)).toEqual(['fanout', 'notify', 'notify']);
     const byRecipient = Object.fromEntries(jobs.flatMap((j) => (j.kind === 'notify' ? [[j.recipient, j.events.map((e) => `${e.verb}:${e.object}`)]] : [])));
     expect(byRecipient).toEqual({ bob: [`mention:${item.id}`, 'invite:game:7'], carol: ['invite:game:7'] });

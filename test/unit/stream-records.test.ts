@@ -61,7 +61,7 @@ describe('toLambdaRecord', () => {
       nil: { NULL: true },
       list: { L: [{ B: new Uint8Array([1, 2, 3]) }, { M: { deep: { BS: [new Uint8Array([7])] } } }] },
     };
-    const r = toLambdaRecord({ eventID: 'e4', eventName: 'MODIFY', dynamodb: { SequenceNumber: '3', OldImage: image as never } }, arn);
+    const r = toLambdaRecord({ eventID: 'e4', eventName: 'MODIFY', dynamodb: { SequenceNumber: '3', OldImage: image } }, arn);
     const old = r.dynamodb!.OldImage!;
     expect(old).toEqual({
       s: { S: 'x' },

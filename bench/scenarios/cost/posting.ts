@@ -47,7 +47,7 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   const size = async (key: { pk: unknown; rk: unknown }) => {
     const item = (await query(key.pk, key.rk)).Items?.[0];
     if (!item) throw new Error(`no item at ${String(key.pk)} / ${String(key.rk)}`);
-    return itemSize(item as Item);
+    return itemSize(item);
   };
   const postSamples: CapacityTotals[] = [];
   const fanSamples: CapacityTotals[] = [];

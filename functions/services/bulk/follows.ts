@@ -40,9 +40,8 @@ import { enqueueJob, enqueueJobs } from '../jobs/bus.js';
 import { pullThresholds } from '../pulled-authors/thresholds.js';
 import { countTransactions, planFollows } from './follow-plan.js';
 
-/** The draw that decides a threshold check (Math.random; a test may fix it). */
-let thresholdDraw: () => number = Math.random;
-export const setThresholdDraw = (draw: () => number) => void (thresholdDraw = draw);
+/** The draw that decides a threshold check. */
+const thresholdDraw: () => number = Math.random;
 
 export interface ImportFollowsResult {
   readonly created: number;

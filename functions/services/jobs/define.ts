@@ -32,7 +32,7 @@ export type JobOf<D extends JobDef> = z.infer<D['schema']>;
  *   export const backfillJob = defineJob('backfill', { lane: 'followup', schema: { follower: userId, followee: userId } });
  */
 export function defineJob<const K extends string, F extends z.ZodRawShape>(kind: K, spec: { lane: LaneId; tailLane?: LaneId; schema: F }): JobDef<K, F> {
-  return { kind, lane: spec.lane, ...(spec.tailLane ? { tailLane: spec.tailLane } : {}), schema: z.object({ kind: z.literal(kind), ...spec.schema }) as JobSchema<K, F> };
+  return { kind, lane: spec.lane, ...(spec.tailLane ? { tailLane: spec.tailLane } : {}), schema: z.object({ kind: z.literal(kind), ...spec.schema }) };
 }
 
 /**

@@ -45,7 +45,7 @@ export function parseJob(body: string): Job {
   }
   const parsed = jobSchema.safeParse(raw);
   if (!parsed.success) throw new InvalidJobError(`invalid job: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
-  return parsed.data as Job;
+  return parsed.data;
 }
 
 /** The lane of each kind's jobs run at once. */

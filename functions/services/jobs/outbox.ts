@@ -56,8 +56,8 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
       content: image.content?.S,
       to: stringsOf(image.to),
     };
-    const tagged = tagKeysOf(stringsOf(image.tags)).map((tag): Job => ({ kind: 'tagFanout', author, rk, tag, image: rest as Record<string, AttributeValue> }));
-    return [{ kind: 'fanout', author, rk, image: rest as Record<string, AttributeValue> }, ...tagged, ...notifyJobs(postDeliveries(post))];
+    const tagged = tagKeysOf(stringsOf(image.tags)).map((tag): Job => ({ kind: 'tagFanout', author, rk, tag, image: rest }));
+    return [{ kind: 'fanout', author, rk, image: rest }, ...tagged, ...notifyJobs(postDeliveries(post))];
   }
   if (record.eventName === 'MODIFY' && image.deletedAt && !d?.OldImage?.deletedAt) {
     return [
@@ -72,7 +72,7 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
     const mentions = editMentionDeliveries({ author, rk: BigInt(rk), before: d?.OldImage?.content?.S, after: image.content?.S, editedTicks });
     const { pk: _pk, expiresAt: _e, ...rest } = image;
     const edit = { author, rk, version: Number(version) };
-    const retag = retagJobs(edit, rest as Record<string, AttributeValue>, stringsOf(d?.OldImage?.tags) ?? [], stringsOf(image.tags) ?? []);
+    const retag = retagJobs(edit, rest, stringsOf(d?.OldImage?.tags) ?? [], stringsOf(image.tags) ?? []);
     return [{ kind: 'edit', ...edit }, ...retag, ...notifyJobs(mentions)];
   }
   return [];

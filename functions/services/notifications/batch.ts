@@ -190,7 +190,9 @@ function notifyBatch(jobs: readonly NotifyJob[]): Promise<void>[] {
   const folds = foldNotifyJobs(jobs);
   const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
   const done: Promise<void>[] = [];
-  folds.forEach((fold, f) => fold.members.forEach((i) => (done[i] = applied[f]!)));
+  folds.forEach((fold, f) => {
+    for (const i of fold.members) done[i] = applied[f]!;
+  });
   return done;
 }
 

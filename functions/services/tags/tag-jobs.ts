@@ -1,5 +1,5 @@
 /**
- * The job kinds of hashtags (their runners: fanout.ts, retract.ts, cleanup.ts here). Declared apart
+ * The job kinds of hashtags (their runners: fanout.ts, retract.ts, cleanup.ts and edit-copies.ts here). Declared apart
  * from the runners: the outbox sends the first two and must not bundle what runs them.
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
@@ -24,7 +24,7 @@ export const tagEditJob = defineJob('tagEdit', { lane: 'fanout', tailLane: 'fano
 
 /**
  * A deleted tagged post out of its tag: the entry, and the copies of one page of push followers at
- * a time. `keptTags` (an edit that removed the tag, retag.ts): the post lives on with these tags, so
+ * a time. `keptTags` (an edit that removed the tag, retag-jobs.ts): the post lives on with these tags, so
  * followers who get it by another road (its author, one of these) keep their copy.
  */
 export const tagRetractJob = defineJob('tagRetract', { lane: 'followup', schema: { author: userId, rk, tag: tagKey, cursor, keptTags: z.array(tagKey).max(10).optional() } });

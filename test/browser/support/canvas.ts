@@ -17,5 +17,5 @@ export async function pixelsOfColor(page: Page, selector: string, [r, g, b]: rea
     }
     return n;
   })()`;
-  return page.evaluate(script) as Promise<number>;
+  return page.evaluate<number>(script);
 }

@@ -11,7 +11,7 @@
  */
 import { FOLLOWER_SHARDS, allFollowerShardKeys, profileKey } from '../../../model/profile.js';
 import { isErasureMark, markShardKey } from '../../../model/erasure.js';
-import { type Control, controlCheckKey, isErasedTarget, kindOfControlSk, otherOfControlSk } from '../../../model/user-controls.js';
+import { controlCheckKey, isErasedTarget, kindOfControlSk, otherOfControlSk } from '../../../model/user-controls.js';
 import type { JobOf } from '../../jobs/define.js';
 import type { pullJob } from '../../pulled-authors/pull-job.js';
 import type { MigrationWrite, PlanContext, StoredItem } from '../step.js';
@@ -32,7 +32,7 @@ export function planControlCheck(item: StoredItem): MigrationWrite[] {
   if (kind !== 'mute' && kind !== 'block') return [];
   const target = otherOfControlSk(sk);
   if (isErasedTarget(target)) return []; // a v3 entry: its check entry was kept by the erase
-  const check = controlCheckKey(kind as Control, pk.slice(CONTROL_PARTITION.length), target);
+  const check = controlCheckKey(kind, pk.slice(CONTROL_PARTITION.length), target);
   return [
     {
       transaction: [

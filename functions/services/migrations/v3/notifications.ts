@@ -97,7 +97,7 @@ function readPartition(recipient: string, items: readonly StoredItem[]): Partiti
   for (const item of items) {
     const sk = String(item.sk);
     if (sk.startsWith(GROUP_PREFIX)) {
-      const state = parseGroup(item as Record<string, unknown>);
+      const state = parseGroup(item);
       const kind = NOTIFICATION_KINDS.find((k) => k === item.kind);
       if (state) p.groups.set(state.gid, { state, kind, sources: new Set(stringsOf(item.sources)), expiresAt: numberOf(item.expiresAt) });
     } else if (sk.startsWith(CLAIM_PREFIX) && typeof item.actor === 'string') {
@@ -245,7 +245,10 @@ function headWrite(p: Partition, day: string, before: readonly GroupState[], aft
     const read = p.head.get(name);
     names[`#h${i}`] = name;
     if (read === undefined) conditions.push(`attribute_not_exists(#h${i})`);
-    else conditions.push(`#h${i} = :h${i}`), (values[`:h${i}`] = read);
+    else {
+      conditions.push(`#h${i} = :h${i}`);
+      values[`:h${i}`] = read;
+    }
     set[name] = (read ?? 0) + delta;
     p.head.set(name, set[name]);
   });
