@@ -81,7 +81,6 @@ const property = (replayPath?: string) =>
     }
   });
 
-const known = process.env.MODEL_KNOWN ? it : it.fails;
 
 /** Runs `list` as one history, then the final check. */
 async function replay(list: Cmd[]): Promise<void> {
@@ -139,9 +138,8 @@ describe('home feeds against the reference model (issue 40)', () => {
     ]), 60_000);
 
   // The divergences the issue saw by hand (u0 alice, u1 bob, u2 carol; tag 0 #x), as command lists.
-  // Failing on main at 4052106: `it.fails` until the fixes land (then flip them to `it`);
-  // MODEL_KNOWN=1 runs them as plain tests, to see how they fail.
-  known('bob unfollows alice: her #x post stays, the tag he follows brings it', () =>
+  // The three divergences issue 40 saw (each failed on 4052106; fixed by the copy rule, ab00eb6).
+  it('bob unfollows alice: her #x post stays, the tag he follows brings it', () =>
     replay([
       { c: 'followTag', r: 1, t: 0 },
       { c: 'follow', r: 1, a: 0 },
@@ -150,7 +148,7 @@ describe('home feeds against the reference model (issue 40)', () => {
       { c: 'unfollow', r: 1, a: 0 },
     ]), 60_000);
 
-  known('carol mutes alice: the #x post the tag brought leaves her stored feed', () =>
+  it('carol mutes alice: the #x post the tag brought leaves her stored feed', () =>
     replay([
       { c: 'followTag', r: 2, t: 0 },
       { c: 'post', u: 0, tags: [0] },
@@ -158,7 +156,7 @@ describe('home feeds against the reference model (issue 40)', () => {
       { c: 'mute', r: 2, a: 0 },
     ]), 60_000);
 
-  known('carol blocks alice: the #x post the tag brought leaves her stored feed', () =>
+  it('carol blocks alice: the #x post the tag brought leaves her stored feed', () =>
     replay([
       { c: 'followTag', r: 2, t: 0 },
       { c: 'post', u: 0, tags: [0] },
