@@ -40,9 +40,7 @@ const upwardRules = LAYERS.slice(1).map((layer, i) => {
   const above = LAYERS.slice(0, i + 1);
   return {
     name: `layer-${layer.name}-imports-upward`,
-    comment:
-      `functions/${layer.name}/ may only import the layers below it, ` +
-      `not ${above.map((l) => `functions/${l.name}/`).join(', ')}.`,
+    comment: `functions/${layer.name}/ may only import the layers below it, ` + `not ${above.map((l) => `functions/${l.name}/`).join(', ')}.`,
     severity: 'error',
     from: { path: layer.path },
     to: { path: above.map((l) => l.path) },
@@ -62,9 +60,7 @@ module.exports = {
     ...upwardRules,
     {
       name: 'functions-outside-layers-imported',
-      comment:
-        'Code in functions/ lives in one of handlers/, http/, services/, stores/, model/, platform/; ' +
-        'nothing may import a module outside them.',
+      comment: 'Code in functions/ lives in one of handlers/, http/, services/, stores/, model/, platform/; ' + 'nothing may import a module outside them.',
       severity: 'error',
       from: {},
       to: { path: '^functions/', pathNot: LAYER_PATHS },
@@ -81,17 +77,14 @@ module.exports = {
     {
       name: 'functions-import-only-lib-defs',
       comment:
-        'functions/ may import lib/defs/ (the layer below platform) but no other repo code: ' +
-        'not the CDK app (lib/, bin/) nor local/, test/, bench/.',
+        'functions/ may import lib/defs/ (the layer below platform) but no other repo code: ' + 'not the CDK app (lib/, bin/) nor local/, test/, bench/.',
       severity: 'error',
       from: { path: '^functions/' },
       to: { path: '^(lib|bin|local|test|bench)/', pathNot: '^lib/defs/' },
     },
     {
       name: 'lib-defs-self-contained',
-      comment:
-        'lib/defs/ is read by both the CDK app and the functions: it imports nothing outside ' +
-        'lib/defs/ except npm packages and node built-ins.',
+      comment: 'lib/defs/ is read by both the CDK app and the functions: it imports nothing outside ' + 'lib/defs/ except npm packages and node built-ins.',
       severity: 'error',
       from: { path: '^lib/defs/' },
       to: { pathNot: ['^lib/defs/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
@@ -105,9 +98,7 @@ module.exports = {
     },
     {
       name: 'cdk-app-not-to-local',
-      comment:
-        'lib/ and bin/ (the CDK app) never import local/: the local runtime and its web console ' +
-        '(/console, its token endpoint) are never deployed.',
+      comment: 'lib/ and bin/ (the CDK app) never import local/: the local runtime and its web console ' + '(/console, its token endpoint) are never deployed.',
       severity: 'error',
       from: { path: '^(lib|bin)/' },
       to: { path: '^local/' },
@@ -127,8 +118,7 @@ module.exports = {
     {
       name: 'dynamodb-client-in-model',
       comment:
-        'functions/model/ may import types from the DynamoDB client packages (`import type`), ' +
-        'never values: reading and writing is the stores\' job.',
+        'functions/model/ may import types from the DynamoDB client packages (`import type`), ' + "never values: reading and writing is the stores' job.",
       severity: 'error',
       from: { path: '^functions/model/' },
       to: { path: DYNAMODB_PACKAGES, dependencyTypesNot: ['type-only'] },

@@ -16,7 +16,17 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // Generated, built or browser-side (local/console has its own tsconfig and build).
-    ignores: ['**/node_modules/**', 'cdk.out/**', '.tickfeed/**', 'local/console/**', 'client/dist/**', 'client/src/schema.ts', '**/*.js', '**/*.cjs', '**/*.mjs'],
+    ignores: [
+      '**/node_modules/**',
+      'cdk.out/**',
+      '.tickfeed/**',
+      'local/console/**',
+      'client/dist/**',
+      'client/src/schema.ts',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
   },
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -187,7 +187,13 @@ export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals 
  */
 export function itemWrites(t: CapacityTotals, transactionWeight = 1): number {
   const { items, calls } = t;
-  return transactionWeight * (items.TransactWriteItemsCommand ?? 0) + (items.BatchWriteItemCommand ?? 0) + (calls.PutItemCommand ?? 0) + (calls.UpdateItemCommand ?? 0) + (calls.DeleteItemCommand ?? 0);
+  return (
+    transactionWeight * (items.TransactWriteItemsCommand ?? 0) +
+    (items.BatchWriteItemCommand ?? 0) +
+    (calls.PutItemCommand ?? 0) +
+    (calls.UpdateItemCommand ?? 0) +
+    (calls.DeleteItemCommand ?? 0)
+  );
 }
 
 /** Items a batch or transaction request carries (0 for single-item commands). */

@@ -40,7 +40,9 @@ const inName = (prefix: string) => new RegExp(`^${prefix}: meter \\$?(?<meter>[\
  * A cost row: the meter vs the minimum DynamoDB's pricing rules allow for the same item sizes.
  * Either one figure whose name carries both numbers, or three: the meter, the minimum, the ratio.
  */
-export type CostSpec = { readonly label: string; readonly unit: string } & ({ readonly metric: RegExp } | { readonly meter: RegExp; readonly minimum: RegExp; readonly ratio: RegExp });
+export type CostSpec = { readonly label: string; readonly unit: string } & (
+  { readonly metric: RegExp } | { readonly meter: RegExp; readonly minimum: RegExp; readonly ratio: RegExp }
+);
 export const costRows: readonly CostSpec[] = [
   { label: 'WCU per POST', unit: 'WCU', metric: inName(String.raw`WCU per post \(the POST request\)`) },
   { label: 'WCU per follower copy', unit: 'WCU', metric: inName(String.raw`WCU per follower copy \(fan-out, feed table\)`) },
@@ -78,9 +80,11 @@ export class FigurePicker {
   pick(label: string, metric: RegExp): Picked | undefined {
     const hits = this.figures.flatMap((figure) => (metric.test(figure.metric) ? [{ figure, match: figure.metric.match(metric)! }] : []));
     if (hits.length === 0) return this.problem(`missing figure for "${label}": no metric matches ${metric}`);
-    if (hits.length > 1) return this.problem(`ambiguous figure for "${label}": ${metric} matches ${hits.map((h) => JSON.stringify(h.figure.metric)).join(', ')}`);
+    if (hits.length > 1)
+      return this.problem(`ambiguous figure for "${label}": ${metric} matches ${hits.map((h) => JSON.stringify(h.figure.metric)).join(', ')}`);
     // A failed figure's NaN is saved as null in the JSON.
-    if (!Number.isFinite(hits[0]!.figure.value)) return this.problem(`no value for "${label}": ${JSON.stringify(hits[0]!.figure.metric)} is ${hits[0]!.figure.value}`);
+    if (!Number.isFinite(hits[0]!.figure.value))
+      return this.problem(`no value for "${label}": ${JSON.stringify(hits[0]!.figure.metric)} is ${hits[0]!.figure.value}`);
     return hits[0];
   }
 

@@ -24,7 +24,10 @@ const kinds: Record<BarKind, { legend: string; color: string }> = {
   tail: { legend: 'tickfeed (p99)', color: '#93c5fd' },
   baseline: { legend: 'raw DynamoDB, same work', color: '#9ca3af' },
 };
-const series = { meter: { legend: 'meter (ReturnConsumedCapacity)', color: '#2563eb' }, minimum: { legend: 'pricing-rule minimum, same item sizes', color: '#9ca3af' } };
+const series = {
+  meter: { legend: 'meter (ReturnConsumedCapacity)', color: '#2563eb' },
+  minimum: { legend: 'pricing-rule minimum, same item sizes', color: '#9ca3af' },
+};
 
 const verdict = (f: { target?: string; met?: boolean }) => (f.target ? ` (target ${f.target}: ${f.met ? 'met ✓' : 'not met ✗'})` : '');
 const amount = (value: number, unit: string) => (unit === '$' ? `$${value}` : unit === '×' ? `${value}×` : `${value} ${unit}`.trim());
@@ -53,7 +56,9 @@ export function chartSpec(results: BenchResults): TopLevelSpec {
       const hit = picker.pick(spec.label, spec.metric);
       if (hit) row = { meter: picker.group(spec.label, hit, 'meter'), minimum: picker.group(spec.label, hit, 'minimum'), ratio: hit.figure };
     } else {
-      const [meter, minimum, ratio] = (['meter', 'minimum', 'meter / minimum'] as const).map((part) => picker.pick(`${spec.label} (${part})`, spec[part === 'meter / minimum' ? 'ratio' : part]));
+      const [meter, minimum, ratio] = (['meter', 'minimum', 'meter / minimum'] as const).map((part) =>
+        picker.pick(`${spec.label} (${part})`, spec[part === 'meter / minimum' ? 'ratio' : part]),
+      );
       row = { meter: meter?.figure.value, minimum: minimum?.figure.value, ratio: ratio?.figure };
     }
     if (row.meter === undefined || row.minimum === undefined || !row.ratio) return [];
@@ -62,10 +67,17 @@ export function chartSpec(results: BenchResults): TopLevelSpec {
   });
   picker.done(); // throws, listing every figure it could not find, before anything is drawn
   const m = results.machine;
-  const machine = m ? [m.date, m.cores !== undefined ? `${m.cores} cores` : undefined, m.cpu, m.node && `Node ${m.node}`].filter(Boolean).join(' · ') : 'machine not recorded';
+  const machine = m
+    ? [m.date, m.cores !== undefined ? `${m.cores} cores` : undefined, m.cpu, m.node && `Node ${m.node}`].filter(Boolean).join(' · ')
+    : 'machine not recorded';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'tickfeed · npm run bench', subtitle: clean(`${machine} · DynamoDB Local, in-process stack; ratios measured side by side in one run`), anchor: 'start', fontSize: 18 },
+    title: {
+      text: 'tickfeed · npm run bench',
+      subtitle: clean(`${machine} · DynamoDB Local, in-process stack; ratios measured side by side in one run`),
+      anchor: 'start',
+      fontSize: 18,
+    },
     background: '#ffffff',
     config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null }, axis: { labelFontSize: 12 }, title: { subtitleColor: '#4b5563' } },
     resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
@@ -75,7 +87,13 @@ export function chartSpec(results: BenchResults): TopLevelSpec {
       {
         title: { text: 'Cost: consumed capacity vs the pricing minimum (each row on its own scale from 0)', anchor: 'start' },
         data: { values: cost },
-        facet: { row: { field: 'row', sort: [...new Set(cost.map((c) => c.row))], header: { title: null, labelAngle: 0, labelOrient: 'top', labelAnchor: 'start', labelFontSize: 12 } } },
+        facet: {
+          row: {
+            field: 'row',
+            sort: [...new Set(cost.map((c) => c.row))],
+            header: { title: null, labelAngle: 0, labelOrient: 'top', labelAnchor: 'start', labelFontSize: 12 },
+          },
+        },
         spec: { width: WIDTH, height: 30, encoding: encoding('series', series), layer: layers },
         resolve: { scale: { x: 'independent' } },
       },
@@ -85,7 +103,13 @@ export function chartSpec(results: BenchResults): TopLevelSpec {
 
 function barPanel(title: string, values: { kind: string }[], notes: string[]) {
   const used = Object.values(kinds).filter((k) => values.some((v) => v.kind === k.legend));
-  return { title: { text: title, subtitle: notes, anchor: 'start' }, data: { values }, width: WIDTH, encoding: encoding('label', Object.fromEntries(used.map((k) => [k.legend, k]))), layer: layers };
+  return {
+    title: { text: title, subtitle: notes, anchor: 'start' },
+    data: { values },
+    width: WIDTH,
+    encoding: encoding('label', Object.fromEntries(used.map((k) => [k.legend, k]))),
+    layer: layers,
+  };
 }
 
 /** Bars along x from 0, one a row (in the data's order), coloured by `color` with its legend. */
@@ -96,7 +120,13 @@ function encoding(y: string, palette: Record<string, { legend: string; color: st
     // No label limit: without a canvas, Vega estimates text widths generously and would cut labels.
     // Cost rows each have a scale of their own: an axis per row would only repeat "0 … max".
     x: { field: 'value', type: 'quantitative', title: null, scale: { zero: true }, axis: y === 'label' ? {} : null },
-    color: { field: y === 'label' ? 'kind' : 'series', type: 'nominal', title: null, legend: { orient: 'top', labelLimit: 0 }, scale: { domain: entries.map((e) => e.legend), range: entries.map((e) => e.color) } },
+    color: {
+      field: y === 'label' ? 'kind' : 'series',
+      type: 'nominal',
+      title: null,
+      legend: { orient: 'top', labelLimit: 0 },
+      scale: { domain: entries.map((e) => e.legend), range: entries.map((e) => e.color) },
+    },
   };
 }
 const layers = [{ mark: 'bar' }, { mark: { type: 'text', align: 'left', dx: 4 }, encoding: { text: { field: 'shown' }, color: { value: '#111827' } } }];

@@ -63,7 +63,8 @@ function sampleOf(deliveries: readonly Delivery[]): Delivery[] {
   return posts.map(({ rk, owners, version }) => ({
     ...(version === undefined ? {} : { version }),
     rk,
-    owners: owners.length <= 17 ? owners : [...new Set([...Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!), owners.at(-1)!])],
+    owners:
+      owners.length <= 17 ? owners : [...new Set([...Array.from({ length: 16 }, (_, i) => owners[Math.floor((i * owners.length) / 16)]!), owners.at(-1)!])],
   }));
 }
 

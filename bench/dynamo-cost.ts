@@ -25,7 +25,10 @@ const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 /** Bytes of a Number value under DynamoDB's rule. */
 export function numberSize(text: string): number {
   const negative = text.trim().startsWith('-');
-  const digits = text.replace(/[-+]/g, '').replace(/[eE].*$/, '').replace('.', '');
+  const digits = text
+    .replace(/[-+]/g, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '');
   const significant = digits.replace(/^0+/, '').replace(/0+$/, '');
   const n = Math.max(1, significant.length);
   return Math.ceil(n / 2) + 1 + (negative ? 1 : 0);

@@ -4,12 +4,7 @@
  * batch-write loop the baselines use (waiting for a post's copies is copies.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type AttributeValue,
-  BatchWriteItemCommand,
-  type BatchWriteItemCommandOutput,
-  type WriteRequest,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, BatchWriteItemCommand, type BatchWriteItemCommandOutput, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf } from '../functions/model/feed-copy.js';
@@ -53,7 +48,8 @@ const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
 
 /** How each follower set was made, for the figures' notes. */
-export const followMethod = (count: number) => (count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : `PUT /following, ${FOLLOW_CONCURRENCY} in flight`);
+export const followMethod = (count: number) =>
+  count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : `PUT /following, ${FOLLOW_CONCURRENCY} in flight`;
 
 /** `count` fresh users following `author`; memoised per (author, count) within the process. */
 export function followersOf(ctx: BenchContext, author: string, count: number, kind = 'f'): Promise<string[]> {
@@ -109,12 +105,7 @@ export const now = () => Number(process.hrtime.bigint()) / 1e6;
  * Writes `items` with BatchWriteItem (25 per request), `concurrency` requests in flight, retrying
  * unprocessed items with backoff: the raw ceiling the scenarios compare against.
  */
-export async function rawBatchWrite(
-  ctx: BenchContext,
-  table: string,
-  items: readonly Record<string, AttributeValue>[],
-  concurrency: number,
-): Promise<void> {
+export async function rawBatchWrite(ctx: BenchContext, table: string, items: readonly Record<string, AttributeValue>[], concurrency: number): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
   await pool(batches.length, concurrency, async (b) => {
@@ -123,7 +114,9 @@ export async function rawBatchWrite(
       if (attempt > 10) throw new Error('raw batch write: unprocessed items after 10 retries');
       if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
       // Metered like the handlers' calls (ReturnConsumedCapacity makes DynamoDB Local slower per item).
-      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
+      const out: BatchWriteItemCommandOutput = await ctx.dynamo.send(
+        new BatchWriteItemCommand({ RequestItems: { [table]: pending }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       pending = out.UnprocessedItems?.[table];
     }
   });

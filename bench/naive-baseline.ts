@@ -71,9 +71,7 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
       );
       const followers = (page.Items ?? []).map((i) => i.sk!.S!);
       for (let i = 0; i < followers.length; i += 25) {
-        let pending: WriteRequest[] | undefined = followers
-          .slice(i, i + 25)
-          .map((f) => ({ PutRequest: { Item: attributes(copyOf(original, f, expiresAt)) } }));
+        let pending: WriteRequest[] | undefined = followers.slice(i, i + 25).map((f) => ({ PutRequest: { Item: attributes(copyOf(original, f, expiresAt)) } }));
         for (let attempt = 0; pending?.length; attempt++) {
           if (attempt) await sleep(Math.min(1000, 20 * 2 ** attempt) * Math.random());
           const out: BatchWriteItemCommandOutput = await dynamo.send(new BatchWriteItemCommand({ RequestItems: { [feed]: pending } }));
@@ -89,21 +87,25 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     // A listener's returned promise would be dropped: run the async body and let its catch answer.
-    req.on('end', () => void (async () => {
-      const reply = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      try {
-        const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-        const claims = token ? await verify(token).catch(() => undefined) : undefined;
-        if (!claims?.sub) return reply(401, { message: 'Unauthorized' });
-        if (req.method !== 'POST' || req.url !== '/activities') return reply(404, { message: 'Not Found' });
-        reply(201, await createPost(claims.sub, JSON.parse(Buffer.concat(chunks).toString('utf8')) as ActivityInput));
-      } catch (error) {
-        reply(500, { message: (error as Error).message });
-      }
-    })());
+    req.on(
+      'end',
+      () =>
+        void (async () => {
+          const reply = (status: number, body: unknown) => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+          };
+          try {
+            const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+            const claims = token ? await verify(token).catch(() => undefined) : undefined;
+            if (!claims?.sub) return reply(401, { message: 'Unauthorized' });
+            if (req.method !== 'POST' || req.url !== '/activities') return reply(404, { message: 'Not Found' });
+            reply(201, await createPost(claims.sub, JSON.parse(Buffer.concat(chunks).toString('utf8')) as ActivityInput));
+          } catch (error) {
+            reply(500, { message: (error as Error).message });
+          }
+        })(),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();

@@ -50,7 +50,11 @@ export interface Results {
 
 /** The run in one line: the machine, when, and how long each scenario took. */
 export function runLine({ machine: m, totalSeconds, durations }: Results): string {
-  const took = durations ? ` · scenarios took ${totalSeconds} s (${Object.entries(durations).map(([k, v]) => `${k} ${v} s`).join(', ')})` : '';
+  const took = durations
+    ? ` · scenarios took ${totalSeconds} s (${Object.entries(durations)
+        .map(([k, v]) => `${k} ${v} s`)
+        .join(', ')})`
+    : '';
   return `${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date}${took}`;
 }
 

@@ -51,7 +51,14 @@ try {
     } catch (error) {
       // One broken scenario must not hide the others' figures; the table says what failed.
       console.error(`\n${scenario.id} failed:`, error);
-      figures.push({ scenario: scenario.id, metric: 'scenario failed', value: Number.NaN, unit: '', met: false, note: String((error as Error).message).slice(0, 300) });
+      figures.push({
+        scenario: scenario.id,
+        metric: 'scenario failed',
+        value: Number.NaN,
+        unit: '',
+        met: false,
+        note: String((error as Error).message).slice(0, 300),
+      });
     }
     durations[scenario.id] = Math.round((Date.now() - started) / 1000);
     progress(`${scenario.id}: done in ${durations[scenario.id]} s\n`);

@@ -42,9 +42,7 @@ export async function startBundledStack(
       config: stack.env,
       dynamoEndpoint: stack.dynamoEndpoint,
       sqsEndpoint: stack.sqsEndpoint,
-      otherEndpoints: Object.fromEntries(
-        Object.entries(stack.env).filter(([name]) => name.startsWith('AWS_ENDPOINT_URL_') && !/_(DYNAMODB|SQS)$/.test(name)),
-      ),
+      otherEndpoints: Object.fromEntries(Object.entries(stack.env).filter(([name]) => name.startsWith('AWS_ENDPOINT_URL_') && !/_(DYNAMODB|SQS)$/.test(name))),
     },
     onInvoke: opts.onInvoke,
     // A worker thread per instance costs a bundle load: no more per function than a lane's poll

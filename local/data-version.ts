@@ -42,14 +42,11 @@ export function dataDirState(dir: string): DataDirState {
 function holdsData(path: string, top = true): boolean {
   if (!existsSync(path)) return false;
   if (!statSync(path).isDirectory()) return true;
-  return readdirSync(path).some(
-    (name) => !name.startsWith('.') && !(top && NOT_DATA.has(name)) && holdsData(join(path, name), false),
-  );
+  return readdirSync(path).some((name) => !name.startsWith('.') && !(top && NOT_DATA.has(name)) && holdsData(join(path, name), false));
 }
 
 /** Whether a migration brings data of model `found` to this version. */
-export const isMigratable = (found: string): boolean =>
-  /^\d+$/.test(found) && Number(found) >= OLDEST_MIGRATABLE_VERSION && Number(found) < DATA_MODEL_VERSION;
+export const isMigratable = (found: string): boolean => /^\d+$/.test(found) && Number(found) >= OLDEST_MIGRATABLE_VERSION && Number(found) < DATA_MODEL_VERSION;
 
 /** The data directory holds data this version cannot read. `message` is the one line to print. */
 export class DataVersionError extends Error {

@@ -12,9 +12,21 @@ export function itemTable(table: ItemTable): string {
   const kinds = itemKinds.filter((k) => k.table === table);
   const owner = (o: string) => `\`${o}\``;
   if (table === 'feed') {
-    return ['| item | `pk` | `rk` | attributes | written by |', '|---|---|---|---|---|', ...kinds.map((k) => `| ${k.item} | ${k.pk} | ${k.sk} | ${k.attributes} | ${owner(k.owner)} |`)].join('\n');
+    return [
+      '| item | `pk` | `rk` | attributes | written by |',
+      '|---|---|---|---|---|',
+      ...kinds.map((k) => `| ${k.item} | ${k.pk} | ${k.sk} | ${k.attributes} | ${owner(k.owner)} |`),
+    ].join('\n');
   }
-  return ['| item | `pk` / `sk` | attributes | written by |', '|---|---|---|---|', ...kinds.map((k) => `| ${k.item} | ${k.pk} / ${k.sk} | ${k.attributes} | ${owner(k.owner)} |`)].join('\n');
+  return [
+    '| item | `pk` / `sk` | attributes | written by |',
+    '|---|---|---|---|',
+    ...kinds.map((k) => `| ${k.item} | ${k.pk} / ${k.sk} | ${k.attributes} | ${owner(k.owner)} |`),
+  ].join('\n');
 }
 
-export const itemSections: readonly DocSection[] = TABLES.map((table) => ({ page: 'docs/data-model.md', name: `items:${table}`, body: () => itemTable(table) }));
+export const itemSections: readonly DocSection[] = TABLES.map((table) => ({
+  page: 'docs/data-model.md',
+  name: `items:${table}`,
+  body: () => itemTable(table),
+}));

@@ -10,7 +10,12 @@ import type { DocSection } from './docs-markers.js';
 
 /** The markdown table: each lane and the kinds sent to it at once (delayed jobs all go to maintenance). */
 export function jobKindsTable(): string {
-  const rows = laneList.map((lane) => `| \`${lane.id}\` | ${kindsOfLane(lane.id).map((kind) => `\`${kind}\``).join(', ')} |`);
+  const rows = laneList.map(
+    (lane) =>
+      `| \`${lane.id}\` | ${kindsOfLane(lane.id)
+        .map((kind) => `\`${kind}\``)
+        .join(', ')} |`,
+  );
   return ['| lane | job kinds |', '|---|---|', ...rows].join('\n');
 }
 

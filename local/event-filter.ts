@@ -24,8 +24,7 @@ export function validateFilterPattern(pattern: FilterPattern, path = ''): void {
       for (const alt of sub as Json[]) {
         const ok =
           typeof alt === 'string' ||
-          (isPlainObject(alt) && Object.keys(alt).length === 1 &&
-            ((typeof alt.prefix === 'string') || typeof alt.exists === 'boolean'));
+          (isPlainObject(alt) && Object.keys(alt).length === 1 && (typeof alt.prefix === 'string' || typeof alt.exists === 'boolean'));
         if (!ok) throw new Error(`filter pattern ${at}: unsupported alternative ${JSON.stringify(alt)} (exact strings, prefix, exists)`);
       }
     } else {

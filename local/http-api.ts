@@ -115,9 +115,7 @@ async function authorize(header: string | undefined, verify: JwtVerifier): Promi
   if (!match) return undefined;
   try {
     const payload = await verify(match[1]!);
-    return Object.fromEntries(
-      Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : String(v)]),
-    );
+    return Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : String(v)]));
   } catch {
     return undefined;
   }

@@ -62,7 +62,13 @@ export async function startIamProxy(opts: IamProxyOptions): Promise<IamProxy> {
       }
       const url = new URL(upstream);
       const forward = request(
-        { host: url.hostname, port: url.port, method: req.method, path: req.url, headers: { ...req.headers, host: url.host, 'content-length': String(body.length) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: url.host, 'content-length': String(body.length) },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

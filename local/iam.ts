@@ -58,7 +58,13 @@ export function dynamoAccessOf(command: string, input: Input): Access[] {
       return Object.keys((input.RequestItems ?? {}) as Input).map((table) => ({ action: name, table }));
     case 'TransactWriteItems':
     case 'TransactGetItems': {
-      const perItem: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
+      const perItem: Record<string, string> = {
+        Put: 'PutItem',
+        Update: 'UpdateItem',
+        Delete: 'DeleteItem',
+        ConditionCheck: 'ConditionCheckItem',
+        Get: 'GetItem',
+      };
       return ((input.TransactItems ?? []) as Input[]).flatMap((item) =>
         Object.entries(item).map(([kind, op]) => ({ action: perItem[kind] ?? kind, table: tableOf(op as Input) })),
       );

@@ -109,7 +109,11 @@ export function createInstancePool(start: () => Promise<Instance>, opts: { reado
     try {
       return await run(once);
     } finally {
-      if (invocation) void invocation.then(() => release(instance), () => release(instance));
+      if (invocation)
+        void invocation.then(
+          () => release(instance),
+          () => release(instance),
+        );
       else release(instance);
     }
   }

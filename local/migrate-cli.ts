@@ -42,7 +42,12 @@ if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && p
   process.exit(2);
 }
 if (values.help) {
-  console.log(readFileSync(new URL(import.meta.url), 'utf8').split('*/')[0]!.replace(/^\/\*\*|^ \* ?/gm, '').trim());
+  console.log(
+    readFileSync(new URL(import.meta.url), 'utf8')
+      .split('*/')[0]!
+      .replace(/^\/\*\*|^ \* ?/gm, '')
+      .trim(),
+  );
   process.exit(0);
 }
 
@@ -97,7 +102,8 @@ if (values.outputs) {
     console.error(error.message);
     process.exit(1);
   }
-  if (typeof opened === 'object' && !values.status) console.log(`${dataDir} holds data model v${opened.old}: copied it to ${backupDataDir(dataDir, opened.old)}`);
+  if (typeof opened === 'object' && !values.status)
+    console.log(`${dataDir} holds data model v${opened.old}: copied it to ${backupDataDir(dataDir, opened.old)}`);
   const local = await startDynamoDbLocal({ dataDir: `${dataDir}/dynamodb` });
   stopLocal = () => local.stop();
   useTables(localNames(), local.endpoint);
@@ -120,7 +126,9 @@ try {
     console.log(`data model: v${version} (this release: v${DATA_MODEL_VERSION})`);
     for (const step of version < DATA_MODEL_VERSION ? stepsFrom(version) : []) {
       for (const c of await readCheckpoints(step.to)) {
-        console.log(`  v${step.from}→v${step.to} segment ${c.segment + 1}/${c.totalSegments}: ${c.scanned} items read, ${c.changed} changed, ${c.writes} writes${c.done ? ', done' : ''}`);
+        console.log(
+          `  v${step.from}→v${step.to} segment ${c.segment + 1}/${c.totalSegments}: ${c.scanned} items read, ${c.changed} changed, ${c.writes} writes${c.done ? ', done' : ''}`,
+        );
       }
     }
   } else {
@@ -136,7 +144,9 @@ try {
         const now = performance.now();
         if (p.done || now - lastLine > 1000) {
           lastLine = now;
-          console.log(`v${p.step.from}→v${p.step.to} segment ${p.segment + 1}/${p.totalSegments}: ${p.scanned} items read, ${p.changed} changed, ${p.writes} writes${p.done ? ' (done)' : ''}`);
+          console.log(
+            `v${p.step.from}→v${p.step.to} segment ${p.segment + 1}/${p.totalSegments}: ${p.scanned} items read, ${p.changed} changed, ${p.writes} writes${p.done ? ' (done)' : ''}`,
+          );
         }
         if (killAfterPages && pages >= killAfterPages) process.kill(process.pid, 'SIGKILL');
       },

@@ -50,13 +50,23 @@ export async function migrateLocalTables(opts: {
   let outcome;
   if (opts.fresh || stored === DATA_MODEL_VERSION) {
     // Nothing stored yet, or current: record it (a fresh directory has no version item yet).
-    if (stored === undefined) await doc.send(new PutCommand({ TableName: opts.graphTable, Item: { ...dataModelKey(), version: DATA_MODEL_VERSION }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    if (stored === undefined)
+      await doc.send(
+        new PutCommand({
+          TableName: opts.graphTable,
+          Item: { ...dataModelKey(), version: DATA_MODEL_VERSION },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
   } else {
     const { migrateToCurrent } = await import('../functions/services/migrations/runner.js');
     outcome = await migrateToCurrent({
       totalSegments: opts.totalSegments ?? 4,
       onPage: opts.onPage
-        ? (p) => opts.onPage!(`v${p.step.from}→v${p.step.to} segment ${p.segment + 1}/${p.totalSegments}: ${p.scanned} items read, ${p.changed} changed, ${p.writes} writes${p.done ? ' (done)' : ''}`)
+        ? (p) =>
+            opts.onPage!(
+              `v${p.step.from}→v${p.step.to} segment ${p.segment + 1}/${p.totalSegments}: ${p.scanned} items read, ${p.changed} changed, ${p.writes} writes${p.done ? ' (done)' : ''}`,
+            )
         : undefined,
     });
   }

@@ -58,9 +58,7 @@ export async function streamArnOf(dynamo: DynamoDBClient, tableName: string): Pr
 }
 
 /** Creates queues (dead-letter targets first) and returns their URLs and ARNs by id. */
-export async function provisionQueues(
-  sqs: SQSClient,
-): Promise<Record<QueueId, { url: string; arn: string }>> {
+export async function provisionQueues(sqs: SQSClient): Promise<Record<QueueId, { url: string; arn: string }>> {
   const out = {} as Record<QueueId, { url: string; arn: string }>;
   const ordered = [...queueList].sort((a, b) => Number(!!a.deadLetter) - Number(!!b.deadLetter));
   for (const def of ordered) {
@@ -82,9 +80,7 @@ export async function provisionQueues(
         },
       }),
     );
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-    );
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
     out[def.id] = { url: QueueUrl!, arn: Attributes!.QueueArn! };
   }
   return out;

@@ -15,7 +15,9 @@ export interface QueueReader {
 /** Messages on a queue: waiting, plus (unless `waitingOnly`) received and in flight. */
 export async function queueDepth(ctx: QueueReader, queue: QueueId, waitingOnly = false): Promise<number> {
   const names = waitingOnly ? ['ApproximateNumberOfMessages'] : ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'];
-  const { Attributes = {} } = await ctx.sqs.send(new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }));
+  const { Attributes = {} } = await ctx.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: ctx.stack.queueUrls[queue], AttributeNames: names as QueueAttributeName[] }),
+  );
   return names.reduce((sum, name) => sum + Number(Attributes[name as QueueAttributeName] ?? 0), 0);
 }
 

@@ -59,7 +59,12 @@ export async function startRealtimeApi(opts: { port: number; verify: JwtVerifier
   });
   let domainName = '127.0.0.1';
 
-  function requestContext(routeKey: RealtimeRouteKey, connectionId: string, c: Pick<Open, 'connectedAt' | 'sourceIp' | 'userAgent'>, extra: Record<string, unknown> = {}) {
+  function requestContext(
+    routeKey: RealtimeRouteKey,
+    connectionId: string,
+    c: Pick<Open, 'connectedAt' | 'sourceIp' | 'userAgent'>,
+    extra: Record<string, unknown> = {},
+  ) {
     const now = Date.now();
     return {
       routeKey,
@@ -84,8 +89,7 @@ export async function startRealtimeApi(opts: { port: number; verify: JwtVerifier
     try {
       const handler = await loadHandler(fn);
       const result = (await handler(event, lambdaContext(fn, functions[fn].timeoutSeconds * 1000, event.requestContext.requestId))) as
-        | { statusCode?: number }
-        | undefined;
+        { statusCode?: number } | undefined;
       return result?.statusCode ?? 200;
     } catch (error) {
       console.error(`local realtime api: ${routeKey} failed`, error);
@@ -229,4 +233,3 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
     req.on('error', reject);
   });
 }
-

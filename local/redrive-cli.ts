@@ -68,7 +68,16 @@ const results = await redriveStreamFailures({
 });
 for (const r of results) {
   console.log(
-    [r.outcome.padEnd(10), r.messageId, r.fn ?? '-', r.shardId ?? '-', r.startSequenceNumber ?? '-', `read=${r.read}`, `delivered=${r.delivered}`, r.detail ?? '']
+    [
+      r.outcome.padEnd(10),
+      r.messageId,
+      r.fn ?? '-',
+      r.shardId ?? '-',
+      r.startSequenceNumber ?? '-',
+      `read=${r.read}`,
+      `delivered=${r.delivered}`,
+      r.detail ?? '',
+    ]
       .join('  ')
       .trimEnd(),
   );

@@ -20,12 +20,7 @@
  * starting from a `ReplayState` (count what your own marks do not cover, lib/defs/stream-window.ts),
  * then the final invocation — the records count as delivered once that succeeded.
  */
-import {
-  type DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import { type DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { constructId, eventSources, type StreamSourceDef } from '../lib/defs/index.js';
@@ -80,9 +75,7 @@ const pascal = (id: string) => constructId(id);
  */
 export function sourceOfFunctionArn(arn: string): StreamSourceDef | undefined {
   const name = arn.split(':function:')[1]?.split(':')[0] ?? '';
-  return eventSources.find(
-    (s): s is StreamSourceDef => s.kind === 'stream' && (name === `tickfeed-${s.fn}` || name.includes(`${pascal(s.fn)}Function`)),
-  );
+  return eventSources.find((s): s is StreamSourceDef => s.kind === 'stream' && (name === `tickfeed-${s.fn}` || name.includes(`${pascal(s.fn)}Function`)));
 }
 
 /** Parses an on-failure message body; throws on anything that is not a DynamoDB-stream batch record. */
@@ -137,7 +130,8 @@ export async function readBatchRange(
     if (records[0]?.dynamodb?.SequenceNumber !== info.startSequenceNumber) {
       throw new ExpiredError(`the stream no longer holds ${info.startSequenceNumber} (records live 24 h)`);
     }
-    if (BigInt(records.at(-1)!.dynamodb!.SequenceNumber!) < end) throw new Error(`read only up to ${records.at(-1)!.dynamodb!.SequenceNumber}, not ${info.endSequenceNumber}`);
+    if (BigInt(records.at(-1)!.dynamodb!.SequenceNumber!) < end)
+      throw new Error(`read only up to ${records.at(-1)!.dynamodb!.SequenceNumber}, not ${info.endSequenceNumber}`);
     return records;
   }
 }
@@ -149,7 +143,12 @@ export async function redriveStreamFailures(opts: RedriveOptions): Promise<Redri
   const max = opts.maxMessages ?? Number.POSITIVE_INFINITY;
   while (results.length < max) {
     const { Messages = [] } = await opts.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: opts.queueUrl, MaxNumberOfMessages: Math.min(10, max - results.length), WaitTimeSeconds: 0, VisibilityTimeout: 120 }),
+      new ReceiveMessageCommand({
+        QueueUrl: opts.queueUrl,
+        MaxNumberOfMessages: Math.min(10, max - results.length),
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 120,
+      }),
     );
     const fresh = Messages.filter((m) => !tried.has(m.MessageId!));
     for (const m of Messages) if (tried.has(m.MessageId!)) await release(opts, m); // not ours to hold
@@ -199,7 +198,13 @@ async function redriveOne(opts: RedriveOptions, message: Message): Promise<Redri
       const response = await opts.invoke(source, { Records: batch });
       const failures = response?.batchItemFailures ?? [];
       if (failures.length) {
-        return { ...at, read: records.length, delivered, outcome: 'failed', detail: `the consumer reported ${failures.length} failure(s) from ${failures[0]!.itemIdentifier}` };
+        return {
+          ...at,
+          read: records.length,
+          delivered,
+          outcome: 'failed',
+          detail: `the consumer reported ${failures.length} failure(s) from ${failures[0]!.itemIdentifier}`,
+        };
       }
     } catch (error) {
       return { ...at, read: records.length, delivered, outcome: 'failed', detail: `the consumer threw: ${(error as Error).message}` };
@@ -232,7 +237,8 @@ async function replayWindow(
     };
     const response = (await opts.invoke(source, event)) as Partial<DynamoDBStreamWindowResponse> | undefined;
     if (!response?.state) throw new Error('the consumer returned no state');
-    if (response.batchItemFailures?.length) throw new Error(`the consumer reported ${response.batchItemFailures.length} failure(s) from ${response.batchItemFailures[0]!.itemIdentifier}`);
+    if (response.batchItemFailures?.length)
+      throw new Error(`the consumer reported ${response.batchItemFailures.length} failure(s) from ${response.batchItemFailures[0]!.itemIdentifier}`);
     state = response.state;
   };
   try {

@@ -159,7 +159,9 @@ export async function runSmoke(opts: SmokeOptions): Promise<void> {
   const started = performance.now();
   const left: string[] = [];
   if (made.reaction) {
-    const { response } = await reader.DELETE('/activities/{id}/reactions/{kind}', { params: { path: { id: made.reaction, kind: 'like' } } }).catch(() => ({ response: undefined }));
+    const { response } = await reader
+      .DELETE('/activities/{id}/reactions/{kind}', { params: { path: { id: made.reaction, kind: 'like' } } })
+      .catch(() => ({ response: undefined }));
     if (response?.status !== 204) left.push(`the like on ${made.reaction}`);
   }
   for (const id of made.posts) {

@@ -4,13 +4,7 @@
  * (`batchItemFailures`, or all of them when the handler throws) to come back — after which the
  * queue's redrive policy moves repeat offenders to the DLQ, as in AWS.
  */
-import {
-  ChangeMessageVisibilityBatchCommand,
-  DeleteMessageBatchCommand,
-  type Message,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { EventEmitter } from 'node:events';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { functions, type SqsSourceDef } from '../lib/defs/index.js';
@@ -37,7 +31,15 @@ export function startSqsPoller(opts: SqsPollerOptions): Poller {
   let running = true;
   let pauses = 0;
   const state: LoopState = { polling: 0, idle: new Set<() => void>(), nudges: new EventEmitter().setMaxListeners(0) };
-  const loops = Array.from({ length: opts.concurrency }, (_, index) => loop(opts, index, () => running, () => pauses > 0, state));
+  const loops = Array.from({ length: opts.concurrency }, (_, index) =>
+    loop(
+      opts,
+      index,
+      () => running,
+      () => pauses > 0,
+      state,
+    ),
+  );
   return {
     id: opts.source.id,
     async stop() {
@@ -117,9 +119,7 @@ export async function pollOnce(opts: SqsPollerOptions): Promise<number> {
   let failedIds: Set<string>;
   try {
     const handler = await loadHandler(fn);
-    const result = (await handler(event, lambdaContext(fn, functions[fn].timeoutSeconds * 1000, crypto.randomUUID()))) as
-      | SQSBatchResponse
-      | undefined;
+    const result = (await handler(event, lambdaContext(fn, functions[fn].timeoutSeconds * 1000, crypto.randomUUID()))) as SQSBatchResponse | undefined;
     failedIds = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
   } catch (error) {
     console.error(`${fn} failed its whole batch:`, (error as Error).message);
@@ -185,7 +185,13 @@ function toRecord(m: Message, queueArn: string): SQSRecord {
     messageAttributes: Object.fromEntries(
       Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [
         k,
-        { stringValue: v.StringValue, binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined, stringListValues: [], binaryListValues: [], dataType: v.DataType ?? 'String' },
+        {
+          stringValue: v.StringValue,
+          binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined,
+          stringListValues: [],
+          binaryListValues: [],
+          dataType: v.DataType ?? 'String',
+        },
       ]),
     ),
     md5OfBody: m.MD5OfBody ?? '',

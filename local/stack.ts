@@ -142,9 +142,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const pollers = new Map<string, Poller>();
     if (opts.pollers !== false) {
-      const checkpoints: CheckpointStore = opts.dataDir
-        ? fileCheckpoints(join(opts.dataDir, 'stream-checkpoints.json'))
-        : memoryCheckpoints();
+      const checkpoints: CheckpointStore = opts.dataDir ? fileCheckpoints(join(opts.dataDir, 'stream-checkpoints.json')) : memoryCheckpoints();
       for (const source of eventSources) {
         const poller = await startPoller(source);
         pollers.set(source.id, poller);
@@ -196,8 +194,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   }
 }
 
-const urlsOf = (refs: Record<QueueId, { url: string }>) =>
-  Object.fromEntries(Object.entries(refs).map(([id, q]) => [id, q.url])) as Record<QueueId, string>;
+const urlsOf = (refs: Record<QueueId, { url: string }>) => Object.fromEntries(Object.entries(refs).map(([id, q]) => [id, q.url])) as Record<QueueId, string>;
 
 /** The env a handler gets: what the CDK stack sets in AWS, pointed at the local servers. */
 function handlerEnv(

@@ -86,7 +86,8 @@ export function windowSecondsOf(source: StreamSourceDef, override?: number): num
   if (!source.tumblingWindowSeconds) return 0;
   const local = process.env.LOCAL_TUMBLING_WINDOW_SECONDS;
   const seconds = override ?? (local ? Number(local) : source.tumblingWindowSeconds);
-  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 900)) throw new Error(`tumbling window of ${String(seconds)} s: must be a whole number of seconds in 1–900`);
+  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 900))
+    throw new Error(`tumbling window of ${String(seconds)} s: must be a whole number of seconds in 1–900`);
   return seconds;
 }
 
@@ -106,7 +107,10 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
           const parentPending = parent && active.has(parent) && !checkpoint(opts, parent).finished;
           if (parentPending) continue;
           const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-          active.set(id, pollShard(opts, id, closed, () => running, retention).finally(() => active.delete(id)));
+          active.set(
+            id,
+            pollShard(opts, id, closed, () => running, retention).finally(() => active.delete(id)),
+          );
         }
       } catch (error) {
         if (running) console.error(`stream poller ${opts.source.id}:`, (error as Error).message);
@@ -125,16 +129,13 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   };
 }
 
-const checkpoint = (opts: StreamPollerOptions, shardId: string) =>
-  opts.checkpoints.get(opts.streamArn, opts.source.id, shardId);
+const checkpoint = (opts: StreamPollerOptions, shardId: string) => opts.checkpoints.get(opts.streamArn, opts.source.id, shardId);
 
 async function listShards(opts: StreamPollerOptions): Promise<Shard[]> {
   const shards: Shard[] = [];
   let ExclusiveStartShardId: string | undefined;
   do {
-    const { StreamDescription } = await opts.streams.send(
-      new DescribeStreamCommand({ StreamArn: opts.streamArn, ExclusiveStartShardId }),
-    );
+    const { StreamDescription } = await opts.streams.send(new DescribeStreamCommand({ StreamArn: opts.streamArn, ExclusiveStartShardId }));
     shards.push(...(StreamDescription?.Shards ?? []));
     ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
   } while (ExclusiveStartShardId);
@@ -147,8 +148,9 @@ async function listShards(opts: StreamPollerOptions): Promise<Shard[]> {
  */
 async function iteratorFor(opts: StreamPollerOptions, shardId: string): Promise<{ iterator?: string; trimmedAfter?: string }> {
   const seq = checkpoint(opts, shardId).sequenceNumber;
-  const get = async (position: { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER'; SequenceNumber: string } | { ShardIteratorType: StreamSourceDef['startingPosition'] }) =>
-    (await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...position }))).ShardIterator;
+  const get = async (
+    position: { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER'; SequenceNumber: string } | { ShardIteratorType: StreamSourceDef['startingPosition'] },
+  ) => (await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...position }))).ShardIterator;
   if (!seq) return { iterator: await get({ ShardIteratorType: opts.source.startingPosition }) };
   try {
     return { iterator: await get({ ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: seq }) };
@@ -165,7 +167,11 @@ const horizonIterator = async (opts: StreamPollerOptions, shardId: string) =>
 const HORIZON_CHECK_MS = 5000;
 
 /** The first record an iterator of `spec` reads (undefined: none; trimmed counts as none). */
-async function firstRecordOf(opts: StreamPollerOptions, shardId: string, spec: { ShardIteratorType: 'TRIM_HORIZON' } | { ShardIteratorType: 'AT_SEQUENCE_NUMBER'; SequenceNumber: string }): Promise<string | undefined> {
+async function firstRecordOf(
+  opts: StreamPollerOptions,
+  shardId: string,
+  spec: { ShardIteratorType: 'TRIM_HORIZON' } | { ShardIteratorType: 'AT_SEQUENCE_NUMBER'; SequenceNumber: string },
+): Promise<string | undefined> {
   try {
     const { ShardIterator } = await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...spec }));
     if (!ShardIterator) return undefined;
@@ -210,9 +216,7 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
         atHorizon ||= from.trimmedAfter !== undefined;
         if (!iterator) break; // closed shard with nothing after the checkpoint
       }
-      const out = await opts.streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }),
-      );
+      const out = await opts.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
       const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
       // Counted at the first record read from the horizon (nothing yet: the shard is empty so far).
       if (trimmedAfter !== undefined && (records.length || !out.NextShardIterator)) {
@@ -222,7 +226,8 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
         trimmedAfter = undefined;
       }
       const matching = records.filter((r) => passesFilters(opts.source.filters, r));
-      const handled = !matching.length || (windows ? await windows.deliver(matching) : await deliver(opts, shardId, matching, running, plainBatches(opts, shardId)));
+      const handled =
+        !matching.length || (windows ? await windows.deliver(matching) : await deliver(opts, shardId, matching, running, plainBatches(opts, shardId)));
       // Filtered-out records after the last delivered one are done too (Lambda drops them).
       const last = records.at(-1)?.dynamodb?.SequenceNumber;
       if (handled && last && last !== matching.at(-1)?.dynamodb?.SequenceNumber) {
@@ -408,7 +413,8 @@ class ShardWindows {
   async closeIfOver(readUpTo?: number): Promise<boolean> {
     const open = this.open;
     if (!open) return true;
-    const over = readUpTo === undefined ? this.now() >= open.startMs + this.seconds * 1000 + CLOSE_GRACE_MS : windowStartMs(readUpTo, this.seconds) > open.startMs;
+    const over =
+      readUpTo === undefined ? this.now() >= open.startMs + this.seconds * 1000 + CLOSE_GRACE_MS : windowStartMs(readUpTo, this.seconds) > open.startMs;
     return over ? this.close() : true;
   }
 
@@ -417,7 +423,7 @@ class ShardWindows {
     const window = this.open;
     if (!window) return true;
     if (window.count === 0) return this.forget(); // every record of it went to the on-failure queue
-    for (let retries = 0; this.running(); ) {
+    for (let retries = 0; this.running();) {
       const response = await invoke(this.opts, this.eventOf(window, [], { final: true, early }));
       if (response.ok && hasState(response.value)) return this.forget();
       retries += 1;
@@ -463,7 +469,8 @@ class ShardWindows {
         if (response.ok && !hasState(response.value)) return { failedAt: 0, reported: false }; // Lambda: no state, a failure
         const outcome = outcomeOf(batch, response);
         const through = outcome === undefined ? batch.length : outcome.failedAt;
-        if (through > 0 && response.ok) current = { ...advance(current, batch.slice(0, through)), state: (response.value as DynamoDBStreamWindowResponse).state };
+        if (through > 0 && response.ok)
+          current = { ...advance(current, batch.slice(0, through)), state: (response.value as DynamoDBStreamWindowResponse).state };
         return outcome;
       },
       done: (seq) => seq && saveCheckpoint(this.opts, this.shardId, { sequenceNumber: seq, window: current }),
@@ -506,7 +513,8 @@ async function invoke(opts: StreamPollerOptions, event: DynamoDBStreamEvent | Dy
   try {
     return { ok: true, value: opts.invoke ? await opts.invoke(event) : await invokeHandler(source, event) };
   } catch (error) {
-    const what = 'isFinalInvokeForWindow' in event && event.isFinalInvokeForWindow ? 'the final invocation of a window' : `a stream batch of ${event.Records.length}`;
+    const what =
+      'isFinalInvokeForWindow' in event && event.isFinalInvokeForWindow ? 'the final invocation of a window' : `a stream batch of ${event.Records.length}`;
     console.error(`${source.fn} failed ${what}:`, (error as Error).message);
     return { ok: false };
   }
@@ -547,13 +555,7 @@ export const localFunctionArn = (fn: string) => `arn:aws:lambda:${localRegion}:$
 const arrival = (seconds: number | undefined) => new Date((seconds ?? Date.now() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The on-failure destination gets what Lambda sends: where the batch was, not its records. */
-async function sendToOnFailure(
-  opts: StreamPollerOptions,
-  shardId: string,
-  range: RecordRange,
-  attempts: number,
-  how: { thrown: boolean; tooOld: boolean },
-) {
+async function sendToOnFailure(opts: StreamPollerOptions, shardId: string, range: RecordRange, attempts: number, how: { thrown: boolean; tooOld: boolean }) {
   const body: StreamFailureRecord = {
     requestContext: {
       requestId: crypto.randomUUID(),

@@ -15,15 +15,13 @@ export function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoD
   const ttlDelete = !known || record.userIdentity?.PrincipalId === 'dynamodb.amazonaws.com';
   return {
     eventID: record.eventID,
-    eventName: (known ? record.eventName : 'REMOVE'),
+    eventName: known ? record.eventName : 'REMOVE',
     eventVersion: record.eventVersion ?? '1.1',
     eventSource: 'aws:dynamodb',
     awsRegion: record.awsRegion ?? 'us-east-1',
     eventSourceARN: streamArn,
     dynamodb: {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime
-        ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000)
-        : undefined,
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
       Keys: toJsonImage(d.Keys),
       NewImage: toJsonImage(d.NewImage),
       OldImage: toJsonImage(d.OldImage),

@@ -12,10 +12,16 @@ import type { LocalStackInfo } from './support/stack-info.js';
 
 /** Verbs reserved for the rollup tests (see test/support/seed-originals.ts). */
 export const TEST_ROLLUPS = [
-  'prop_a:sum(score)', 'prop_a:MIN(score)', 'prop_a:Max(score)',
-  'prop_b:sum(score)', 'prop_b:max(level)',
-  'exo:sum(score)', 'exo:min(score)', 'exo:max(score)',
-  'bench_play:sum(score)', 'bench_play:max(score)',
+  'prop_a:sum(score)',
+  'prop_a:MIN(score)',
+  'prop_a:Max(score)',
+  'prop_b:sum(score)',
+  'prop_b:max(level)',
+  'exo:sum(score)',
+  'exo:min(score)',
+  'exo:max(score)',
+  'bench_play:sum(score)',
+  'bench_play:max(score)',
 ].join(',');
 
 /** Rate limits the shared test stack's tests never meet (the defaults are tested on a stack of their own). */
@@ -30,24 +36,27 @@ export default async function setup(project: TestProject) {
   const keys = await generateLocalKeys();
   // The bundles pass (vitest.bundles.config.ts): every function served from its cdk.out bundle.
   const bundles = inBundleMode() ? synthesizeTestBundles() : null;
-  const stack = await startTestStack({
-    port: 0,
-    keys,
-    sqsRetryDelaySeconds: 1,
-    // Low thresholds so tests can cross them with few writes.
-    env: {
-      FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50',
-      // Rollup tests: verbs they own (series isolate by verb and by time region), mixed-case funcs.
-      ROLLUPS: process.env.ROLLUPS ?? TEST_ROLLUPS,
-      // Trust tests: a verb only admin tokens may post.
-      PROTECTED_VERBS: process.env.PROTECTED_VERBS ?? TEST_PROTECTED_VERB,
-      // Rollups are written once per tumbling window: a 1-second one locally, so tests wait seconds, not minutes.
-      LOCAL_TUMBLING_WINDOW_SECONDS: process.env.LOCAL_TUMBLING_WINDOW_SECONDS ?? '1',
-      // Tests make thousands of requests per user (the OpenAPI fuzzer ~3,500): limits they never
-      // meet, still on, so every route spends tokens. rate-limits.test.ts proves the defaults bite.
-      RATE_LIMITS: process.env.RATE_LIMITS ?? TEST_RATE_LIMITS,
+  const stack = await startTestStack(
+    {
+      port: 0,
+      keys,
+      sqsRetryDelaySeconds: 1,
+      // Low thresholds so tests can cross them with few writes.
+      env: {
+        FANOUT_PULL_THRESHOLD: process.env.FANOUT_PULL_THRESHOLD ?? '50',
+        // Rollup tests: verbs they own (series isolate by verb and by time region), mixed-case funcs.
+        ROLLUPS: process.env.ROLLUPS ?? TEST_ROLLUPS,
+        // Trust tests: a verb only admin tokens may post.
+        PROTECTED_VERBS: process.env.PROTECTED_VERBS ?? TEST_PROTECTED_VERB,
+        // Rollups are written once per tumbling window: a 1-second one locally, so tests wait seconds, not minutes.
+        LOCAL_TUMBLING_WINDOW_SECONDS: process.env.LOCAL_TUMBLING_WINDOW_SECONDS ?? '1',
+        // Tests make thousands of requests per user (the OpenAPI fuzzer ~3,500): limits they never
+        // meet, still on, so every route spends tokens. rate-limits.test.ts proves the defaults bite.
+        RATE_LIMITS: process.env.RATE_LIMITS ?? TEST_RATE_LIMITS,
+      },
     },
-  }, bundles);
+    bundles,
+  );
   const info: LocalStackInfo = {
     apiUrl: stack.apiUrl,
     dynamoEndpoint: stack.dynamoEndpoint,

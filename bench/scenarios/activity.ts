@@ -63,15 +63,28 @@ async function seedWithBounds(ctx: BenchContext, author: string, followers: read
     const [edge, entry, following] = followItems(f, author);
     return [edge!, { ...entry!, activeUntil: reading(i) ? ahead() : passed() }, following!];
   });
-  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items.map((i) => marshall(i)), 4);
+  await rawBatchWrite(
+    ctx,
+    ctx.stack.tableNames.graph,
+    items.map((i) => marshall(i)),
+    4,
+  );
 }
 
 /** Set `reader`'s head bound (what their last stamp left). */
 const setHeadBound = (ctx: BenchContext, reader: string, until: bigint) =>
-  ctx.doc.send(new UpdateCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), UpdateExpression: 'SET activeUntil = :u', ExpressionAttributeValues: { ':u': until } }));
+  ctx.doc.send(
+    new UpdateCommand({
+      TableName: ctx.stack.tableNames.feed,
+      Key: feedHeadKey(reader),
+      UpdateExpression: 'SET activeUntil = :u',
+      ExpressionAttributeValues: { ':u': until },
+    }),
+  );
 
 const headBound = async (ctx: BenchContext, reader: string) =>
-  parseFeedHead((await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).activeUntil;
+  parseFeedHead((await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item)
+    .activeUntil;
 
 async function mustPost(ctx: BenchContext, author: string, i: number): Promise<{ rangeKey: string; id: string }> {
   const res = await ctx.call('POST', '/activities', author, benchActivity(i));
@@ -114,7 +127,12 @@ async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
 async function stampCost(ctx: BenchContext): Promise<number> {
   const reader = uid('stamper');
   const authors = Array.from({ length: STAMP_FOLLOWS }, (_, i) => uid('stamped', i));
-  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, authors.flatMap((a) => followItems(reader, a)).map((i) => marshall(i)), 4);
+  await rawBatchWrite(
+    ctx,
+    ctx.stack.tableNames.graph,
+    authors.flatMap((a) => followItems(reader, a)).map((i) => marshall(i)),
+    4,
+  );
   await quiesce(ctx, 300);
   const before = ctx.handlerCapacity.snapshot();
   if ((await ctx.call('GET', '/feed', reader)).status !== 200) throw new Error('GET /feed');
@@ -150,10 +168,36 @@ async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
   // The issue's bound: the home feed's Query and one per followee with posts in the window.
   const queries = 1 + RETURN_AUTHORS;
   return [
-    { scenario: S, metric: `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`, value: complete, unit: `of ${RETURNING}`, target: `${RETURNING}`, met: complete === RETURNING },
-    { scenario: S, metric: "returning reader's first page: DynamoDB calls (p50)", value: median(calls), unit: 'calls', ...atMost(median(calls), queries), note: `home feed + the reader's follows (one Query of their edges) and followed tags (one Query, none here) + one Query per followee (${RETURN_AUTHORS}); the target is the issue's 1 + followees: the two Queries of the reader's follows are over it` },
-    { scenario: S, metric: "returning reader's first page p50 / p99", value: round(median(ms)), unit: 'ms', note: `p99 ${round(percentile(ms, 99))} ms; a page of a reader who never left is one Query` },
-    { scenario: S, metric: "returning reader: read → copies written back (stamp job done, p50)", value: round(median(back)), unit: 'ms', note: `p99 ${round(percentile(back, 99))} ms (followup lane)` },
+    {
+      scenario: S,
+      metric: `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`,
+      value: complete,
+      unit: `of ${RETURNING}`,
+      target: `${RETURNING}`,
+      met: complete === RETURNING,
+    },
+    {
+      scenario: S,
+      metric: "returning reader's first page: DynamoDB calls (p50)",
+      value: median(calls),
+      unit: 'calls',
+      ...atMost(median(calls), queries),
+      note: `home feed + the reader's follows (one Query of their edges) and followed tags (one Query, none here) + one Query per followee (${RETURN_AUTHORS}); the target is the issue's 1 + followees: the two Queries of the reader's follows are over it`,
+    },
+    {
+      scenario: S,
+      metric: "returning reader's first page p50 / p99",
+      value: round(median(ms)),
+      unit: 'ms',
+      note: `p99 ${round(percentile(ms, 99))} ms; a page of a reader who never left is one Query`,
+    },
+    {
+      scenario: S,
+      metric: 'returning reader: read → copies written back (stamp job done, p50)',
+      value: round(median(back)),
+      unit: 'ms',
+      note: `p99 ${round(percentile(back, 99))} ms (followup lane)`,
+    },
   ];
 }
 
@@ -233,9 +277,27 @@ async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
   const fresh = probes.map((x) => x.shown);
   const slowest = [...probes].sort((a, b) => b.shown - a.shown).slice(0, 3);
   return [
-    { scenario: S, metric: `burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`, value: messages, unit: 'messages', note: `peak queued at once ${peak} (fanout + fanoutTail, sampled every 250 ms), of which first pages (the fanout lane, where a probe's own job waits) at most ${peakFirst}; ${tailAtEnd} still on fanoutTail when the probes ended` },
-    { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p50", value: round(median(fresh)), unit: 'ms', note: `${fresh.length} probes, ${PROBE_READERS} readers each, polled every 50 ms` },
-    { scenario: S, metric: "burst: a probe post → in each of its readers' first page, p99", value: p99Of(fresh), unit: 'ms', ...atMost(percentile(fresh, 99), 5000, 'ms') },
+    {
+      scenario: S,
+      metric: `burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`,
+      value: messages,
+      unit: 'messages',
+      note: `peak queued at once ${peak} (fanout + fanoutTail, sampled every 250 ms), of which first pages (the fanout lane, where a probe's own job waits) at most ${peakFirst}; ${tailAtEnd} still on fanoutTail when the probes ended`,
+    },
+    {
+      scenario: S,
+      metric: "burst: a probe post → in each of its readers' first page, p50",
+      value: round(median(fresh)),
+      unit: 'ms',
+      note: `${fresh.length} probes, ${PROBE_READERS} readers each, polled every 50 ms`,
+    },
+    {
+      scenario: S,
+      metric: "burst: a probe post → in each of its readers' first page, p99",
+      value: p99Of(fresh),
+      unit: 'ms',
+      ...atMost(percentile(fresh, 99), 5000, 'ms'),
+    },
     {
       scenario: S,
       metric: 'burst: a probe post 201 → every reader’s copy stored (read from the table), p99',
@@ -275,7 +337,13 @@ export const activity: Scenario = {
     const postsPerHalfWindow = POSTS_PER_USER_PER_DAY * (WINDOW_DAYS / 2);
     const stampPerFollow = stamp / STAMP_FOLLOWS;
     const figures: Figure[] = [
-      { scenario: S, metric: `a stamp: write units for a reader of ${STAMP_FOLLOWS} follows`, value: round(stamp), unit: 'WCU', note: `${round(stampPerFollow, 3)} per follow: one UpdateItem per follow and the head's transaction` },
+      {
+        scenario: S,
+        metric: `a stamp: write units for a reader of ${STAMP_FOLLOWS} follows`,
+        value: round(stamp),
+        unit: 'WCU',
+        note: `${round(stampPerFollow, 3)} per follow: one UpdateItem per follow and the head's transaction`,
+      },
     ];
     for (const c of costs.filter((x) => x.share < 1)) {
       const bookkeeping = (c.share * stampPerFollow * FOLLOWERS) / postsPerHalfWindow;
@@ -290,7 +358,14 @@ export const activity: Scenario = {
           ...(c.share === 0.3 ? atMost(ratio, 0.5) : {}),
           note: `${round(c.wcuPerPost)} WCU per post + ${round(bookkeeping, 2)} bookkeeping vs ${round(everyone.wcuPerPost)} at 100 % (${FOLLOWERS} followers); $${round(dollars(1e6, total, 0))} vs $${round(dollars(1e6, everyone.wcuPerPost, 0))} per million posts; bookkeeping: each reader stamped once per ${WINDOW_DAYS / 2} days, ${POSTS_PER_USER_PER_DAY} post per user per day`,
         },
-        { scenario: S, metric: `${c.share * 100} % reading: copy write units / pricing minimum for the copies written`, value: round(c.copyWcu / c.copyMin, 3), unit: '×', ...atMost(c.copyWcu / c.copyMin, 1.05), note: `${c.copies} copies (own copies included)` },
+        {
+          scenario: S,
+          metric: `${c.share * 100} % reading: copy write units / pricing minimum for the copies written`,
+          value: round(c.copyWcu / c.copyMin, 3),
+          unit: '×',
+          ...atMost(c.copyWcu / c.copyMin, 1.05),
+          note: `${c.copies} copies (own copies included)`,
+        },
       );
     }
     figures.push(...(await returningReaders(ctx)), ...(await burstFreshness(ctx)));

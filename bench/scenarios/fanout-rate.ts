@@ -68,7 +68,9 @@ export const fanoutRate: Scenario = {
       spentAll.push(ctx.handlerCapacity.since(before));
 
       // The raw ceiling: the same post's stored copy, to owners whose ids have the followers' length.
-      const { Item: copy } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(followers[0]!, rk)) }));
+      const { Item: copy } = await ctx.dynamo.send(
+        new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(followers[0]!, rk)) }),
+      );
       if (!copy) throw new Error('no stored copy to model the raw items on');
       for (const concurrency of rep % 2 ? [FANOUT_MAX_WRITE_CONCURRENCY, FANOUT_WRITE_CONCURRENCY] : [FANOUT_WRITE_CONCURRENCY, FANOUT_MAX_WRITE_CONCURRENCY]) {
         const items = followers.map((f) => ({ ...copy, pk: { S: homeFeedPartition(rawOwnerLike(f, concurrency)) } }));
@@ -89,8 +91,18 @@ export const fanoutRate: Scenario = {
       { scenario: S, metric: `ours: 201 → last of ${FOLLOWERS} copies (${REPS} posts, p50)`, value: round(median(latency)), unit: 'ms' },
       { scenario: S, metric: 'ours copies/s, 201 → last copy (p50)', value: Math.round(median(ours)), unit: 'copies/s' },
       { scenario: S, metric: 'worker copies/s, first copy write → last copy (p50)', value: Math.round(median(worker)), unit: 'copies/s' },
-      { scenario: S, metric: `raw BatchWriteItem copies/s (${FANOUT_WRITE_CONCURRENCY} in flight, same item size, p50)`, value: Math.round(median(raw4)), unit: 'items/s' },
-      { scenario: S, metric: `raw BatchWriteItem copies/s (${FANOUT_MAX_WRITE_CONCURRENCY} in flight, same item size, p50)`, value: Math.round(median(raw16)), unit: 'items/s' },
+      {
+        scenario: S,
+        metric: `raw BatchWriteItem copies/s (${FANOUT_WRITE_CONCURRENCY} in flight, same item size, p50)`,
+        value: Math.round(median(raw4)),
+        unit: 'items/s',
+      },
+      {
+        scenario: S,
+        metric: `raw BatchWriteItem copies/s (${FANOUT_MAX_WRITE_CONCURRENCY} in flight, same item size, p50)`,
+        value: Math.round(median(raw16)),
+        unit: 'items/s',
+      },
       {
         scenario: S,
         metric: `trim attempts during one fan-out (FEED_MAX_ITEMS ${policy.maxItems ?? 'off'}: chance ${round(policy.attemptChance, 4)} per copy)`,

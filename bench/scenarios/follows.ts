@@ -47,7 +47,8 @@ async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, s
   return pairs.length / ((now() - t0) / 1000);
 }
 
-const followersOf = async (ctx: BenchContext, user: string): Promise<number> => (await ctx.call('GET', `/users/${encodeURIComponent(user)}`, user)).body.followers;
+const followersOf = async (ctx: BenchContext, user: string): Promise<number> =>
+  (await ctx.call('GET', `/users/${encodeURIComponent(user)}`, user)).body.followers;
 
 async function hotUser(ctx: BenchContext): Promise<Figure[]> {
   const hot: number[] = [];
@@ -59,12 +60,18 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
       const star = uid(`star${rep}`);
       const pairs = Array.from({ length: HOT_FOLLOWS }, (_, i) => [uid(`${kind}${rep}-fan`, i), kind === 'hot' ? star : uid(`${kind}${rep}-idol`, i)] as const);
       (kind === 'hot' ? hot : spread).push(await followAll(ctx, pairs));
-      if (kind === 'hot' && (await followersOf(ctx, star)) !== HOT_FOLLOWS) throw new Error(`the hot user counts ${await followersOf(ctx, star)}, not ${HOT_FOLLOWS}`);
+      if (kind === 'hot' && (await followersOf(ctx, star)) !== HOT_FOLLOWS)
+        throw new Error(`the hot user counts ${await followersOf(ctx, star)}, not ${HOT_FOLLOWS}`);
     }
   }
   const ratio = median(hot) / median(spread);
   return [
-    { scenario: S, metric: `follows of one user (${HOT_FOLLOWS}, ${FOLLOW_CONCURRENCY} in flight, p50 of ${HOT_REPS})`, value: Math.round(median(hot)), unit: 'follows/s' },
+    {
+      scenario: S,
+      metric: `follows of one user (${HOT_FOLLOWS}, ${FOLLOW_CONCURRENCY} in flight, p50 of ${HOT_REPS})`,
+      value: Math.round(median(hot)),
+      unit: 'follows/s',
+    },
     { scenario: S, metric: `follows spread over ${HOT_FOLLOWS} users (p50 of ${HOT_REPS})`, value: Math.round(median(spread)), unit: 'follows/s' },
     {
       scenario: S,
@@ -80,7 +87,7 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
 /** A deterministic stream of numbers in [0, 1) (a bench graph is the same in every run). */
 function lcg(seed: number): () => number {
   let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 interface ImportGraph {
@@ -141,7 +148,8 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
     const t0 = now();
     await pool(graph.batches.length, IMPORT_IN_FLIGHT, async (b) => {
       const res = await timedFetch<{ created?: number }>(`${ctx.stack.apiUrl}/batch/follows`, 'POST', admin, { follows: graph.batches[b] });
-      if (res.status !== 200 || res.body?.created !== graph.batches[b]!.length) throw new Error(`POST /batch/follows: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      if (res.status !== 200 || res.body?.created !== graph.batches[b]!.length)
+        throw new Error(`POST /batch/follows: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     });
     const elapsed = (now() - t0) / 1000;
     spentWrites.push(ctx.handlerCapacity.since(before).write);
@@ -189,9 +197,14 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
       metric: `bulk import: ${follows} follows (${IMPORT_FOLLOWERS} followers × ${FOLLOWS_EACH}, power law over ${POPULATION}) in batches of ${BATCH}, ${IMPORT_IN_FLIGHT} in flight`,
       value: Math.round((follows * median(ours) * median(rawBest)) / minimum),
       unit: 'follows/s',
-      note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(", ")} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
+      note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(', ')} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
     },
-    { scenario: S, metric: 'raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)', value: Math.round(median(rawBest)), unit: 'items/s' },
+    {
+      scenario: S,
+      metric: 'raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)',
+      value: Math.round(median(rawBest)),
+      unit: 'items/s',
+    },
     {
       scenario: S,
       metric: 'bulk import: (minimum item writes ÷ raw items/s) ÷ elapsed',

@@ -20,4 +20,21 @@ import type { Scenario } from './scenario.js';
 export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
-export const scenarios: Scenario[] = [postLatency, fanoutRate, reading, rollups, cost, social, steadyLoad, follows, workload, activity, realtime, bundles, limits, migrate, edits, tags];
+export const scenarios: Scenario[] = [
+  postLatency,
+  fanoutRate,
+  reading,
+  rollups,
+  cost,
+  social,
+  steadyLoad,
+  follows,
+  workload,
+  activity,
+  realtime,
+  bundles,
+  limits,
+  migrate,
+  edits,
+  tags,
+];

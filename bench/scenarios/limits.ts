@@ -47,7 +47,14 @@ export const limits: Scenario = {
       const person = uid('limits-person');
       for (let i = 0; i < 30; i++) await service.admit(person, 'reads', defaults);
       figures.push(
-        { scenario: S, metric: 'a person (30 reads): write units per request on the limits table', value: per(calls.writes - before.writes, 30), unit: 'WCU', target: '0', met: calls.writes === before.writes },
+        {
+          scenario: S,
+          metric: 'a person (30 reads): write units per request on the limits table',
+          value: per(calls.writes - before.writes, 30),
+          unit: 'WCU',
+          target: '0',
+          met: calls.writes === before.writes,
+        },
         { scenario: S, metric: 'read units per request, any caller', value: calls.reads, unit: 'RCU', target: '0', met: calls.reads === 0 },
       );
 
@@ -82,7 +89,14 @@ export const limits: Scenario = {
       // Without limits (RATE_LIMITS off, as this bench stack runs): nothing at all.
       before = { ...calls };
       for (let i = 0; i < 100; i++) await service.admit(uid('limits-off', i), 'posts', readConfig('RATE_LIMITS', { RATE_LIMITS: 'off' }));
-      figures.push({ scenario: S, metric: 'RATE_LIMITS off: DynamoDB calls per request', value: calls.writes + calls.reads - before.writes - before.reads, unit: 'calls', target: '0', met: calls.writes === before.writes });
+      figures.push({
+        scenario: S,
+        metric: 'RATE_LIMITS off: DynamoDB calls per request',
+        value: calls.writes + calls.reads - before.writes - before.reads,
+        unit: 'calls',
+        target: '0',
+        met: calls.writes === before.writes,
+      });
     } finally {
       restoreClock();
       dynamo.middlewareStack.remove(name);

@@ -39,7 +39,10 @@ const KINDS: Kind[] = [
     count: 1500,
     items: (i) => {
       const [u, t] = [uid('mig-u', i), uid('mig-t', i)];
-      return [{ ...controlListKey('mute', u, t), userId: t }, { ...mirrorKey('mute', u, t), userId: u }];
+      return [
+        { ...controlListKey('mute', u, t), userId: t },
+        { ...mirrorKey('mute', u, t), userId: u },
+      ];
     },
     minimumWrites: 1,
     why: 'a two-item transaction (the list entry checked, the check entry put), 2 units each: a mute lifted between the Scan and the write is never brought back',
@@ -63,7 +66,13 @@ export const migrate: Scenario = {
     const graph = ctx.stack.tableNames.graph;
     const figures: Figure[] = [];
     // Unchanged items every pass reads: profiles that were never pulled.
-    const seed = (items: Record<string, unknown>[]) => rawBatchWrite(ctx, graph, items.map((i) => marshall(i)), 4);
+    const seed = (items: Record<string, unknown>[]) =>
+      rawBatchWrite(
+        ctx,
+        graph,
+        items.map((i) => marshall(i)),
+        4,
+      );
     await seed(Array.from({ length: FILLER }, (_, i) => ({ ...profileKey(uid('mig-plain', i)), followers: 3, following: 2 })));
     for (const kind of KINDS) {
       const items = Array.from({ length: kind.count }, (_, i) => kind.items(i)).flat();
@@ -80,8 +89,19 @@ export const migrate: Scenario = {
       const readPerItem = round(graphUnits.read / scanned, 3);
       const writePerChanged = round(graphUnits.write / Math.max(1, changed), 2);
       figures.push(
-        { scenario: S, metric: `${kind.name}: items read per second (${scanned} items, ${changed} changed)`, value: round(scanned / seconds, 0), unit: 'items/s' },
-        { scenario: S, metric: `${kind.name}: read units per item read (minimum: one eventually consistent read, 0.5 per 4 KB)`, value: readPerItem, unit: 'RCU', ...atMost(readPerItem, 0.5) },
+        {
+          scenario: S,
+          metric: `${kind.name}: items read per second (${scanned} items, ${changed} changed)`,
+          value: round(scanned / seconds, 0),
+          unit: 'items/s',
+        },
+        {
+          scenario: S,
+          metric: `${kind.name}: read units per item read (minimum: one eventually consistent read, 0.5 per 4 KB)`,
+          value: readPerItem,
+          unit: 'RCU',
+          ...atMost(readPerItem, 0.5),
+        },
         {
           scenario: S,
           metric: `${kind.name}: write units per item changed vs the model's minimum (${kind.minimumWrites})`,
@@ -98,7 +118,14 @@ export const migrate: Scenario = {
     const before = ctx.handlerCapacity.snapshot();
     const again = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
     const used = ctx.handlerCapacity.since(before);
-    figures.push({ scenario: S, metric: 'a second run: write units (the tables are current)', value: used.write, unit: 'WCU', target: '0', met: again.state === 'current' && used.write === 0 });
+    figures.push({
+      scenario: S,
+      metric: 'a second run: write units (the tables are current)',
+      value: used.write,
+      unit: 'WCU',
+      target: '0',
+      met: again.state === 'current' && used.write === 0,
+    });
     return figures;
   },
 };
@@ -107,7 +134,9 @@ export const migrate: Scenario = {
 async function removeSeeded(ctx: BenchContext, items: readonly Record<string, unknown>[]): Promise<void> {
   const graph = ctx.stack.tableNames.graph;
   for (const pk of new Set(items.map((i) => String(i.pk)))) {
-    const { Items = [] } = await ctx.doc.send(new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+    const { Items = [] } = await ctx.doc.send(
+      new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
+    );
     for (const item of Items) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
   }
 }
@@ -116,6 +145,12 @@ async function removeSeeded(ctx: BenchContext, items: readonly Record<string, un
 async function markV2(ctx: BenchContext): Promise<void> {
   const graph = ctx.stack.tableNames.graph;
   await ctx.doc.send(new PutCommand({ TableName: graph, Item: { pk: 'meta#data-model', sk: 'version', version: 2 } }));
-  const runs = await ctx.doc.send(new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' } }));
+  const runs = await ctx.doc.send(
+    new QueryCommand({
+      TableName: graph,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
+      ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' },
+    }),
+  );
   for (const item of runs.Items ?? []) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
 }

@@ -37,7 +37,12 @@ export const postLatency: Scenario = {
       sets.set(step.followers, await authorWithFollowers(ctx, step.followers));
       if (step.followers) {
         const s = (now() - t0) / 1000;
-        figures.push({ scenario: S, metric: `set-up: ${step.followers} follows by ${followMethod(step.followers)}`, value: Math.round(step.followers / s), unit: 'follows/s' });
+        figures.push({
+          scenario: S,
+          metric: `set-up: ${step.followers} follows by ${followMethod(step.followers)}`,
+          value: Math.round(step.followers / s),
+          unit: 'follows/s',
+        });
       }
     }
     // Warm-up (JIT, connections, first-call module loads), not measured.

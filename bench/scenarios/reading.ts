@@ -37,7 +37,10 @@ export const reading: Scenario = {
     await quiesce(ctx); // the seed's stream records pass through the outbox and rollups: let them settle
     const figures: Figure[] = [];
     const pages = [1, 250] as const;
-    const results: Record<number, { http: number[]; handler: number[]; raw: number[]; calls: number[]; split: { ms: number; spent: CapacityTotals }[]; items: number }> = {};
+    const results: Record<
+      number,
+      { http: number[]; handler: number[]; raw: number[]; calls: number[]; split: { ms: number; spent: CapacityTotals }[]; items: number }
+    > = {};
     for (const page of pages) {
       const cursor = page === 1 ? undefined : rks[(page - 1) * LIMIT - 1]!;
       const path = `/feed?limit=${LIMIT}${cursor ? `&before=${cursor}` : ''}`;
@@ -74,7 +77,7 @@ export const reading: Scenario = {
         { scenario: S, metric: `page ${page} GET /feed p50 (HTTP API)`, value: round(median(r.http)), unit: 'ms' },
         { scenario: S, metric: `page ${page} GET /feed p99 (HTTP API)`, value: round(percentile(r.http, 99)), unit: 'ms' },
         { scenario: S, metric: `page ${page} handler alone p50`, value: round(median(r.handler)), unit: 'ms' },
-        { scenario: S, metric: `page ${page} raw Query p50 (Limit ${page === 1 ? LIMIT + 2 : LIMIT + 1})`, value: round(median(r.raw)), unit: "ms" },
+        { scenario: S, metric: `page ${page} raw Query p50 (Limit ${page === 1 ? LIMIT + 2 : LIMIT + 1})`, value: round(median(r.raw)), unit: 'ms' },
       );
     }
     const p1 = results[1]!;
@@ -86,7 +89,10 @@ export const reading: Scenario = {
       value: round(depth),
       unit: '×',
       ...atMost(depth, 1.15),
-      note: depth <= 1.15 ? undefined : `raw Query page 250 / page 1 = ${round(median(p250.raw) / median(p1.raw))}×: the depth cost is DynamoDB Local's, not the handler's`,
+      note:
+        depth <= 1.15
+          ? undefined
+          : `raw Query page 250 / page 1 = ${round(median(p250.raw) / median(p1.raw))}×: the depth cost is DynamoDB Local's, not the handler's`,
     });
     for (const page of pages) {
       const r = results[page]!;
@@ -97,7 +103,10 @@ export const reading: Scenario = {
         value: round(ratio),
         unit: '×',
         ...atMost(ratio, 1.2),
-        note: ratio <= 1.2 ? undefined : `handler ${round(median(r.handler))} ms vs raw Query ${round(median(r.raw))} ms; inside the handler (p50s): ${timeSplit(r.split)}; calls per page ${JSON.stringify(r.split[0]?.spent.calls)}`,
+        note:
+          ratio <= 1.2
+            ? undefined
+            : `handler ${round(median(r.handler))} ms vs raw Query ${round(median(r.raw))} ms; inside the handler (p50s): ${timeSplit(r.split)}; calls per page ${JSON.stringify(r.split[0]?.spent.calls)}`,
       });
     }
     for (const page of pages) {

@@ -58,7 +58,12 @@ async function metered(ctx: BenchContext, fn: () => Promise<void>): Promise<Spen
 
 async function presenceCount(ctx: BenchContext): Promise<number> {
   const out = await ctx.doc.send(
-    new QueryCommand({ TableName: ctx.stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': PRESENCE_PARTITION }, Select: 'COUNT' }),
+    new QueryCommand({
+      TableName: ctx.stack.tableNames.graph,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': PRESENCE_PARTITION },
+      Select: 'COUNT',
+    }),
   );
   return out.Count ?? 0;
 }
@@ -156,7 +161,15 @@ export const realtime: Scenario = {
     // 2. The push for offline followers, beside the connected set: 1,000 of them against 1.
     const { pushFeedItems } = await import('../../functions/services/realtime/push.js');
     const source = benchOriginal(uid('rt-offline-author'), nowTicks(), 0);
-    const pushTo = (owners: readonly string[]) => metered(ctx, async () => void (await pushFeedItems(owners.map((owner) => ({ owner, source })), nowTicks())));
+    const pushTo = (owners: readonly string[]) =>
+      metered(
+        ctx,
+        async () =>
+          void (await pushFeedItems(
+            owners.map((owner) => ({ owner, source })),
+            nowTicks(),
+          )),
+      );
     const offlineOwners = Array.from({ length: SUBSCRIBERS }, (_, i) => uid('rt-offline', i));
     const pushOne = await pushTo(offlineOwners.slice(0, 1));
     const pushMany = await pushTo(offlineOwners);
@@ -164,7 +177,10 @@ export const realtime: Scenario = {
     const direct = benchOriginal(uid('rt-direct-author'), nowTicks(), 0);
     const directId = toActivity(direct).id;
     const pushStarted = now();
-    await pushFeedItems(followers.map((owner) => ({ owner, source: direct })), nowTicks());
+    await pushFeedItems(
+      followers.map((owner) => ({ owner, source: direct })),
+      nowTicks(),
+    );
     await waitUntil('the direct push', () => (arrivals.get(directId)?.length ?? 0) >= SUBSCRIBERS, 60_000);
     const pushAloneMs = now() - pushStarted;
 
@@ -215,7 +231,10 @@ export const realtime: Scenario = {
       {
         scenario: S,
         metric: 'push cost per post per connected follower: reads',
-        value: round(perConnected((s) => s.read), 4),
+        value: round(
+          perConnected((s) => s.read),
+          4,
+        ),
         unit: 'RCU',
         note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page of 500`,
       },
@@ -226,25 +245,59 @@ export const realtime: Scenario = {
         unit: 'RCU',
         note: `${presence(typicalConnected).calls} reads per post of a ${SUBSCRIBERS}-follower author; with none connected DynamoDB Local reports ${round(presence(typicalOffline).read / Math.max(1, presence(typicalOffline).calls), 2)}, the pricing rules 0.5`,
       },
-      { scenario: S, metric: 'push cost per post per connected follower: writes', value: round(perConnected((s) => s.write), 4), unit: 'WCU' },
+      {
+        scenario: S,
+        metric: 'push cost per post per connected follower: writes',
+        value: round(
+          perConnected((s) => s.write),
+          4,
+        ),
+        unit: 'WCU',
+      },
       {
         scenario: S,
         metric: 'push cost per post per connected follower: sends',
-        value: round(perConnected((s) => s.sends), 4),
+        value: round(
+          perConnected((s) => s.sends),
+          4,
+        ),
         unit: 'PostToConnection',
         note: `calls per post connected ${calls(typicalConnected)}, offline ${calls(typicalOffline)}`,
       },
       {
         scenario: S,
         metric: 'push cost per offline follower: reads',
-        value: round(perOffline((s) => s.read), 4),
+        value: round(
+          perOffline((s) => s.read),
+          4,
+        ),
         unit: 'RCU',
         target: '= 0',
         met: perOffline((s) => s.read) === 0,
         note: `the fan-out's push to ${SUBSCRIBERS} offline followers vs 1, ${SUBSCRIBERS} others connected: ${round(pushMany.read, 2)} vs ${round(pushOne.read, 2)} RCU (one Query of the connected set either way), calls ${calls(pushMany)} vs ${calls(pushOne)}`,
       },
-      { scenario: S, metric: 'push cost per offline follower: writes', value: round(perOffline((s) => s.write), 4), unit: 'WCU', target: '= 0', met: perOffline((s) => s.write) === 0 },
-      { scenario: S, metric: 'push cost per offline follower: sends', value: round(perOffline((s) => s.sends), 4), unit: 'PostToConnection', target: '= 0', met: perOffline((s) => s.sends) === 0 },
+      {
+        scenario: S,
+        metric: 'push cost per offline follower: writes',
+        value: round(
+          perOffline((s) => s.write),
+          4,
+        ),
+        unit: 'WCU',
+        target: '= 0',
+        met: perOffline((s) => s.write) === 0,
+      },
+      {
+        scenario: S,
+        metric: 'push cost per offline follower: sends',
+        value: round(
+          perOffline((s) => s.sends),
+          4,
+        ),
+        unit: 'PostToConnection',
+        target: '= 0',
+        met: perOffline((s) => s.sends) === 0,
+      },
     ];
     return figures;
   },

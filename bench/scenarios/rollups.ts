@@ -28,7 +28,13 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
-import { type DynamoDBStreamWindowEvent, type DynamoDBStreamWindowResponse, type WindowStateJson, windowOf, windowStartMs } from '../../lib/defs/stream-window.js';
+import {
+  type DynamoDBStreamWindowEvent,
+  type DynamoDBStreamWindowResponse,
+  type WindowStateJson,
+  windowOf,
+  windowStartMs,
+} from '../../lib/defs/stream-window.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { lambdaContext, loadHandler } from '../../local/handlers.js';
 import { passesFilters } from '../../local/event-filter.js';
@@ -89,22 +95,29 @@ export const rollups: Scenario = {
         const before = ctx.handlerCapacity.snapshot();
         let invocations = 0;
         const windows = new Map<string, WindowRun>();
-        const ours = await drain(streams, arn, start, source.batchSize, async (shardId, batch) => {
-          // The source's event filters apply first, as Lambda (and local/stream-poller.ts) apply them:
-          // home-feed copies (f#) and heads never reach the handler.
-          const matching = batch.map((r) => toLambdaRecord(r, arn)).filter((r) => passesFilters(source.filters, r));
-          if (matching.length === 0) return;
-          const run = windows.get(shardId) ?? new WindowRun(source, arn, `${shardId}-bench-${runId}-${rep}`, windowSeconds, matching[0]!);
-          windows.set(shardId, run);
-          invocations++;
-          const t = now();
-          await run.add(matching);
-          handlerMs.push(now() - t);
-        }, async (shardId) => {
-          const t = now();
-          await windows.get(shardId)?.close();
-          handlerMs.push(now() - t);
-        });
+        const ours = await drain(
+          streams,
+          arn,
+          start,
+          source.batchSize,
+          async (shardId, batch) => {
+            // The source's event filters apply first, as Lambda (and local/stream-poller.ts) apply them:
+            // home-feed copies (f#) and heads never reach the handler.
+            const matching = batch.map((r) => toLambdaRecord(r, arn)).filter((r) => passesFilters(source.filters, r));
+            if (matching.length === 0) return;
+            const run = windows.get(shardId) ?? new WindowRun(source, arn, `${shardId}-bench-${runId}-${rep}`, windowSeconds, matching[0]!);
+            windows.set(shardId, run);
+            invocations++;
+            const t = now();
+            await run.add(matching);
+            handlerMs.push(now() - t);
+          },
+          async (shardId) => {
+            const t = now();
+            await windows.get(shardId)?.close();
+            handlerMs.push(now() - t);
+          },
+        );
         const spent = ctx.handlerCapacity.since(before);
         ourRates.push(ours.records / (ours.ms / 1000));
         drainMs.push(raw.ms);
@@ -127,7 +140,12 @@ export const rollups: Scenario = {
         },
         { scenario: S, metric: `raw GetRecords drain (Limit ${RAW_LIMIT})`, value: Math.round(median(rawRates)), unit: 'records/s' },
         { scenario: S, metric: 'through the rollup handler (drain + handler, sequential per shard)', value: Math.round(median(ourRates)), unit: 'records/s' },
-        { scenario: S, metric: `rollup handler alone (the ${written} originals the filters pass, ${batches} invocations + the final one)`, value: Math.round(written / (handlerTotal / 1000)), unit: 'activities/s' },
+        {
+          scenario: S,
+          metric: `rollup handler alone (the ${written} originals the filters pass, ${batches} invocations + the final one)`,
+          value: Math.round(written / (handlerTotal / 1000)),
+          unit: 'activities/s',
+        },
         {
           scenario: S,
           metric: `items written per window for these ${written} originals (3 verbs, 200 actors, 2 minutes; rows per series and minute + entries per actor and hour)`,
@@ -140,7 +158,10 @@ export const rollups: Scenario = {
           value: round(ratio),
           unit: '×',
           ...atLeast(ratio, 0.9),
-          note: ratio >= 0.9 ? undefined : `per ${records} records (${written} of them originals): GetRecords ${round(median(drainMs), 0)} ms, handler ${round(handlerTotal, 0)} ms over ${batches} calls and the final one`,
+          note:
+            ratio >= 0.9
+              ? undefined
+              : `per ${records} records (${written} of them originals): GetRecords ${round(median(drainMs), 0)} ms, handler ${round(handlerTotal, 0)} ms over ${batches} calls and the final one`,
         },
         ...(await costAtRate(ctx, source, windowSeconds)),
       ];
@@ -183,7 +204,8 @@ class WindowRun {
     };
     const handler = await loadHandler(this.source.fn);
     const response = (await handler(event, lambdaContext(this.source.fn, 60_000, crypto.randomUUID()))) as DynamoDBStreamWindowResponse;
-    if (!response?.state || response.batchItemFailures?.length) throw new Error(`rollup handler failed a window invocation: ${JSON.stringify(response).slice(0, 200)}`);
+    if (!response?.state || response.batchItemFailures?.length)
+      throw new Error(`rollup handler failed a window invocation: ${JSON.stringify(response).slice(0, 200)}`);
     this.state = response.state;
   }
 }
@@ -197,7 +219,15 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
   // Whole windows, ending a window before now (rollup rows and activity buckets of the recent past).
   const end = Math.floor(Date.now() / 1000 / windowSeconds) * windowSeconds - windowSeconds;
   const seconds = Math.floor(POST_SECONDS / windowSeconds) * windowSeconds;
-  const posts = ratedPosts({ perSecond: POST_RATE, seconds, users: POST_USERS, startSeconds: end - seconds, actorOf: (i) => uid('rate', i), streamArn, firstSeq: 10n ** 24n });
+  const posts = ratedPosts({
+    perSecond: POST_RATE,
+    seconds,
+    users: POST_USERS,
+    startSeconds: end - seconds,
+    actorOf: (i) => uid('rate', i),
+    streamArn,
+    firstSeq: 10n ** 24n,
+  });
   const windows = byWindow(posts, windowSeconds);
   const shardId = `shardId-rate-${runId}`;
   const before = ctx.handlerCapacity.snapshot();
@@ -251,7 +281,7 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
       metric: `rollup WCU per post when posts trickle in (one per ${windowSeconds} s window): meter ${round(trickleWcu, 3)} vs rule minimum ${round(trickleMin, 3)}`,
       value: round(trickleWcu, 3),
       unit: 'WCU',
-      note: 'a lone post still writes its rows (count, score sum and max), its actor\'s entry and the commit mark: 1 WCU each, not 2 (no transaction)',
+      note: "a lone post still writes its rows (count, score sum and max), its actor's entry and the commit mark: 1 WCU each, not 2 (no transaction)",
     },
   ];
 }
@@ -294,7 +324,8 @@ async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promi
 
 /** Shards opened since the mark are read from their beginning. */
 async function startPositions(streams: DynamoDBStreamsClient, arn: string, marks: Start): Promise<Start> {
-  for (const shard of await shardsOf(streams, arn)) if (!marks.has(shard.ShardId!) && !shard.SequenceNumberRange?.EndingSequenceNumber) marks.set(shard.ShardId!, {});
+  for (const shard of await shardsOf(streams, arn))
+    if (!marks.has(shard.ShardId!) && !shard.SequenceNumberRange?.EndingSequenceNumber) marks.set(shard.ShardId!, {});
   return marks;
 }
 
@@ -315,8 +346,13 @@ async function drain(
   let batches = 0;
   for (const [shardId, pos] of start) {
     let it = pos.first
-      ? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: pos.first }))).ShardIterator
-      : (pos.iterator ?? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator);
+      ? (
+          await streams.send(
+            new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: pos.first }),
+          )
+        ).ShardIterator
+      : (pos.iterator ??
+        (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator);
     pos.iterator = undefined; // single use
     while (it) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));

@@ -135,7 +135,13 @@ export const social: Scenario = {
         met: readWith.read - readWithout.read <= 1 && total(readWith.calls) === total(readWithout.calls),
         note: `${callsOf(readWith)} of ${readWith.items.BatchGetItemCommand ?? 0} keys, ${round(readWith.read, 2)} RCU, vs ${readWithout.items.BatchGetItemCommand ?? 0} keys, ${round(readWithout.read, 2)} RCU without the bound (strongly consistent)`,
       },
-      { scenario: S, metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`, value: round(page.read, 2), unit: 'RCU', note: `${page.calls}; p50 ${round(page.ms, 2)} ms` },
+      {
+        scenario: S,
+        metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`,
+        value: round(page.read, 2),
+        unit: 'RCU',
+        note: `${page.calls}; p50 ${round(page.ms, 2)} ms`,
+      },
       {
         scenario: S,
         metric: 'RCU per GET /notifications/counts',
@@ -145,7 +151,13 @@ export const social: Scenario = {
         met: counts.calls === '1 GetItem' && counts.read <= 0.5,
         note: `${counts.calls}; p50 ${round(counts.ms, 2)} ms`,
       },
-      { scenario: S, metric: `RCU per plain feed page (limit ${PAGE})`, value: round(plain.read, 2), unit: 'RCU', note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms` },
+      {
+        scenario: S,
+        metric: `RCU per plain feed page (limit ${PAGE})`,
+        value: round(plain.read, 2),
+        unit: 'RCU',
+        note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms`,
+      },
       {
         scenario: S,
         metric: `RCU per enriched feed page (limit ${PAGE}, ?enrich=reactions)`,

@@ -24,7 +24,12 @@ export const steadyLoad: Scenario = {
   title: `${DURATION_S} s of mixed GET /feed + POST /activities (${READS_PER_POST}:1) from a second process`,
   async run(ctx) {
     const users = Array.from({ length: USERS }, (_, i) => uid('load', i));
-    for (let i = 0; i < USERS; i++) await follow(ctx, Array.from({ length: FOLLOWS_EACH }, (_, k) => users[(i + k + 1) % USERS]!), users[i]!);
+    for (let i = 0; i < USERS; i++)
+      await follow(
+        ctx,
+        Array.from({ length: FOLLOWS_EACH }, (_, k) => users[(i + k + 1) % USERS]!),
+        users[i]!,
+      );
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
     const dlqBefore = await fanoutDlqDepth(ctx);
@@ -33,9 +38,16 @@ export const steadyLoad: Scenario = {
     await quiesce(ctx);
     const dlq = (await fanoutDlqDepth(ctx)) - dlqBefore;
     const failures = result.non2xx + result.errors + result.timeouts;
-    const codes = Object.entries(result.statusCodes).map(([c, v]) => `${c}×${v.count}`).join(', ');
+    const codes = Object.entries(result.statusCodes)
+      .map(([c, v]) => `${c}×${v.count}`)
+      .join(', ');
     return [
-      { scenario: S, metric: `requests/s (${CONNECTIONS} connections, ${READS_PER_POST} reads : 1 post)`, value: Math.round(result.requestsPerSecond), unit: 'req/s' },
+      {
+        scenario: S,
+        metric: `requests/s (${CONNECTIONS} connections, ${READS_PER_POST} reads : 1 post)`,
+        value: Math.round(result.requestsPerSecond),
+        unit: 'req/s',
+      },
       { scenario: S, metric: 'latency p50', value: result.p50, unit: 'ms' },
       { scenario: S, metric: 'latency p99', value: result.p99, unit: 'ms' },
       {

@@ -47,18 +47,32 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   const tag = `bench${uid('tag').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
   const reader = uid('tag-reader');
   const newest = nowTicks();
-  const entries = Array.from({ length: ENTRIES }, (_, i) => tagEntryOf({ ...benchOriginal(uid('tag-author', i % 50), newest - BigInt(i) * 1_000_000n, i), tags: [tag] }, tag));
+  const entries = Array.from({ length: ENTRIES }, (_, i) =>
+    tagEntryOf({ ...benchOriginal(uid('tag-author', i % 50), newest - BigInt(i) * 1_000_000n, i), tags: [tag] }, tag),
+  );
   await writeModelItems(ctx, ctx.stack.tableNames.feed, entries);
   const path = `/tags/${tag}/activities?limit=${LIMIT}`;
   const check = await ctx.call('GET', path, reader);
   if (check.status !== 200 || check.body?.items?.length !== LIMIT) throw new Error(`GET ${path}: ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
   const rawPage = () =>
     ctx.dynamo.send(
-      new QueryCommand({ TableName: ctx.stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: tagFeedPartition(tag) } }, Limit: LIMIT + 1, ReturnConsumedCapacity: 'TOTAL' }),
+      new QueryCommand({
+        TableName: ctx.stack.tableNames.feed,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: tagFeedPartition(tag) } },
+        Limit: LIMIT + 1,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
   const rawControls = () =>
     ctx.dynamo.send(
-      new QueryCommand({ TableName: ctx.stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: controlPartition(reader) } }, ProjectionExpression: 'sk', ReturnConsumedCapacity: 'TOTAL' }),
+      new QueryCommand({
+        TableName: ctx.stack.tableNames.graph,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: controlPartition(reader) } },
+        ProjectionExpression: 'sk',
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
   const minimum = consumedRead(await rawPage()) + consumedRead(await rawControls());
   const calls: number[] = [];
@@ -78,11 +92,30 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   }
   const readRatio = median(reads) / minimum;
   return [
-    { scenario: S, metric: 'tag page: DynamoDB calls (the page Query + the reader\'s controls, in parallel)', value: median(calls), unit: 'calls', target: '2', met: median(calls) === 2 },
-    { scenario: S, metric: `tag page: read units / minimum (${round(minimum)} units: raw page Query + controls Query)`, value: round(readRatio), unit: '×', ...atMost(readRatio, 1.05) },
+    {
+      scenario: S,
+      metric: "tag page: DynamoDB calls (the page Query + the reader's controls, in parallel)",
+      value: median(calls),
+      unit: 'calls',
+      target: '2',
+      met: median(calls) === 2,
+    },
+    {
+      scenario: S,
+      metric: `tag page: read units / minimum (${round(minimum)} units: raw page Query + controls Query)`,
+      value: round(readRatio),
+      unit: '×',
+      ...atMost(readRatio, 1.05),
+    },
     { scenario: S, metric: 'tag page: handler p50', value: round(median(handler)), unit: 'ms' },
     { scenario: S, metric: `tag page: raw Query p50 (Limit ${LIMIT + 1})`, value: round(median(raw)), unit: 'ms' },
-    { scenario: S, metric: 'tag page: handler / raw Query (p50)', value: round(median(handler) / median(raw)), unit: '×', note: `inside the handler (p50s): ${timeSplit(split)}` },
+    {
+      scenario: S,
+      metric: 'tag page: handler / raw Query (p50)',
+      value: round(median(handler) / median(raw)),
+      unit: '×',
+      note: `inside the handler (p50s): ${timeSplit(split)}`,
+    },
   ];
 }
 
@@ -91,7 +124,11 @@ async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
   const { tagFanout } = await import('../../functions/services/tags/fanout.js');
   const tag = `fan${uid('t').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid('tag-follower', i));
-  await writeModelItems(ctx, ctx.stack.tableNames.graph, followers.map((f) => ({ ...tagFollowerKey(tag, f), userId: f })));
+  await writeModelItems(
+    ctx,
+    ctx.stack.tableNames.graph,
+    followers.map((f) => ({ ...tagFollowerKey(tag, f), userId: f })),
+  );
   const author = uid('tag-poster');
   const posted = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'no hashtag here' });
   if (posted.status !== 201) throw new Error(`POST /activities: ${posted.status}`);
@@ -132,5 +169,14 @@ async function trendingRead(ctx: BenchContext): Promise<Figure[]> {
   await invokeRoute('GET', '/tags/trending?window=24h', reader);
   const spent = ctx.handlerCapacity.since(before);
   const ratio = spent.read / minimum;
-  return [{ scenario: S, metric: `trending: read units / minimum (one GetItem, ${minimum} units)`, value: round(ratio), unit: '×', ...atMost(ratio, 1.05), note: `calls ${JSON.stringify(spent.calls)}` }];
+  return [
+    {
+      scenario: S,
+      metric: `trending: read units / minimum (one GetItem, ${minimum} units)`,
+      value: round(ratio),
+      unit: '×',
+      ...atMost(ratio, 1.05),
+      note: `calls ${JSON.stringify(spent.calls)}`,
+    },
+  ];
 }

@@ -65,7 +65,10 @@ export const workload: Scenario = {
       metric: `graph: ${defaultShape.users} users, ${w.edges.length} follows (seed ${defaultShape.seed}), ${w.posts.length} planned posts`,
       value: maxFollowers,
       unit: 'followers (most)',
-      note: `${w.followersOf.filter((f) => f.length === maxFollowers).length} users followed by a third of everyone; median ${percentile(w.followersOf.map((f) => f.length), 50)} followers`,
+      note: `${w.followersOf.filter((f) => f.length === maxFollowers).length} users followed by a third of everyone; median ${percentile(
+        w.followersOf.map((f) => f.length),
+        50,
+      )} followers`,
     });
 
     // ---- 1. follows ----
@@ -92,7 +95,15 @@ export const workload: Scenario = {
     const { doneAt: followsDone } = await waitForCopies(ctx, [], DRAIN);
     const followPhase = { spent: ctx.handlerCapacity.since(followSpent), cpu: followCpu.read() };
     await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 1);
-    await checkFollowerCounts(ctx, w, idOf, probeAuthors(w.followersOf.map((f) => f.length), 3));
+    await checkFollowerCounts(
+      ctx,
+      w,
+      idOf,
+      probeAuthors(
+        w.followersOf.map((f) => f.length),
+        3,
+      ),
+    );
     say(`follows done: ${JSON.stringify(ceilingOf(followRaw))}, ${round((followsDone - followStart) / 1000, 1)} s`);
     say(`${FLOOR_FOLLOWS} bare follow transactions (the follows' floor)…`);
     const floorSeconds = ((await bareFollowSeconds(FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * apiEdges.length) / FLOOR_FOLLOWS;
@@ -122,7 +133,8 @@ export const workload: Scenario = {
       },
       {
         scenario: S,
-        metric: 'follows: the floor of an API request, GET /me each (the JWT check and two reads, nothing written, no job): (minimum item writes ÷ raw items/s) ÷ elapsed',
+        metric:
+          'follows: the floor of an API request, GET /me each (the JWT check and two reads, nothing written, no job): (minimum item writes ÷ raw items/s) ÷ elapsed',
         value: round(atRaw / requestFloorSeconds),
         unit: '×',
         note: `${FLOOR_FOLLOWS} requests by fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(requestFloorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow through the API, which reads and writes more, is faster here`,
@@ -140,7 +152,9 @@ export const workload: Scenario = {
     const warm = await postOne(w.posts[0]!);
     await waitForCopies(ctx, [warm], DRAIN);
     const copyOwner = warm.owners.at(-1)!;
-    const { Item: copy } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(copyOwner, BigInt(warm.rk))) }));
+    const { Item: copy } = await ctx.dynamo.send(
+      new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(copyOwner, BigInt(warm.rk))) }),
+    );
     if (!copy) throw new Error('no stored copy of the warm-up post');
     const postRaw: RawRates = { byConcurrency: {} };
     await rawRound(ctx, ctx.stack.tableNames.feed, () => rawCopyItems(copy, RAW_ITEMS, ghost), postRaw, 0);
@@ -161,7 +175,11 @@ export const workload: Scenario = {
     const postPhase = { spent: ctx.handlerCapacity.since(postSpent), cpu: postCpu.read() };
     await rawRound(ctx, ctx.stack.tableNames.feed, () => rawCopyItems(copy, RAW_ITEMS, ghost), postRaw, 1);
     const following = new Set(w.edges.map((e) => `${e.follower}>${e.followee}`));
-    const postWrites = postMinimumWrites(timed, (u) => w.followersOf[u]!.length, (a, b) => following.has(`${a}>${b}`));
+    const postWrites = postMinimumWrites(
+      timed,
+      (u) => w.followersOf[u]!.length,
+      (a, b) => following.has(`${a}>${b}`),
+    );
     say(`posts done: ${JSON.stringify(ceilingOf(postRaw))}, ${round((postsDone - postStart) / 1000, 1)} s`);
     figures.push(
       ...endToEnd({
@@ -179,7 +197,10 @@ export const workload: Scenario = {
     );
 
     // ---- 3. probes while the other lanes are backed up ----
-    const authors = probeAuthors(w.followersOf.map((f) => f.length), BACKLOG_PROBES);
+    const authors = probeAuthors(
+      w.followersOf.map((f) => f.length),
+      BACKLOG_PROBES,
+    );
     figures.push(...(await orFailure('backed-up lanes', () => backlogProbes(run, authors))));
 
     // ---- 4. the mix ----
@@ -210,8 +231,7 @@ function ghostIds(): () => string {
 async function checkFollowerCounts(ctx: BenchContext, w: Workload, idOf: (u: number) => string, users: readonly number[]): Promise<void> {
   for (const u of users) {
     const res = await ctx.call('GET', `/users/${encodeURIComponent(idOf(u))}`, idOf(u));
-    if (res.body?.followers !== w.followersOf[u]!.length) throw new Error(`${idOf(u)} has ${res.body?.followers} followers, the graph ${w.followersOf[u]!.length}`);
+    if (res.body?.followers !== w.followersOf[u]!.length)
+      throw new Error(`${idOf(u)} has ${res.body?.followers} followers, the graph ${w.followersOf[u]!.length}`);
   }
 }
-
-

@@ -20,7 +20,11 @@ function noOpJob(lane: Exclude<LaneId, 'fanout'>, ghost: string, i: number): unk
       return { kind: 'backfill', follower: `${ghost}-f${i}`, followee: `${ghost}-e${i}` };
     case 'notify':
       // ticks 1 = 1970: outside the notification window, so the job drops the event unread.
-      return { kind: 'notify', recipient: `${ghost}-r${i % 100}`, events: [{ verb: 'like', object: `o${i}`, actor: `${ghost}-a${i}`, id: `e${i}`, ticks: '1' }] };
+      return {
+        kind: 'notify',
+        recipient: `${ghost}-r${i % 100}`,
+        events: [{ verb: 'like', object: `o${i}`, actor: `${ghost}-a${i}`, id: `e${i}`, ticks: '1' }],
+      };
     case 'maintenance':
       return { kind: 'pull', author: `${ghost}-p${i}` };
   }
@@ -30,7 +34,10 @@ function noOpJob(lane: Exclude<LaneId, 'fanout'>, ghost: string, i: number): unk
 export async function fillLane(ctx: BenchContext, lane: Exclude<LaneId, 'fanout'>, count: number, ghost: string): Promise<void> {
   const calls = Math.ceil(count / 10);
   await pool(calls, 8, async (c) => {
-    const Entries = Array.from({ length: Math.min(10, count - c * 10) }, (_, j) => ({ Id: String(j), MessageBody: JSON.stringify(noOpJob(lane, ghost, c * 10 + j)) }));
+    const Entries = Array.from({ length: Math.min(10, count - c * 10) }, (_, j) => ({
+      Id: String(j),
+      MessageBody: JSON.stringify(noOpJob(lane, ghost, c * 10 + j)),
+    }));
     const out = await ctx.sqs.send(new SendMessageBatchCommand({ QueueUrl: ctx.stack.queueUrls[lane], Entries }));
     if (out.Failed?.length) throw new Error(`backlog for ${lane}: ${out.Failed.length} messages refused (${out.Failed[0]!.Message})`);
   });
@@ -51,7 +58,9 @@ export async function emptyHeldLane(ctx: BenchContext, lane: LaneId): Promise<nu
   let removed = 0;
   await pool(16, 16, async () => {
     for (;;) {
-      const { Messages = [] } = await ctx.sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 120 }));
+      const { Messages = [] } = await ctx.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 120 }),
+      );
       if (Messages.length === 0) return;
       await ctx.sqs.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
       removed += Messages.length;

@@ -26,7 +26,6 @@ export interface Phase {
   readonly cpu: ReturnType<CpuMeter['read']>;
 }
 
-
 const perOp = (t: CapacityTotals, n: number) =>
   Object.entries(t.calls)
     .sort((a, b) => b[1] - a[1])
@@ -45,7 +44,12 @@ export function endToEnd(p: Phase): Figure[] {
   const elapsed = (p.doneAt - p.start) / 1000;
   const ratio = p.writes.total / p.ceiling.rate / elapsed;
   return [
-    { scenario: S, metric: `${p.what}: answered (first request → last answer)`, value: Math.round(p.count / ((p.answered - p.start) / 1000)), unit: `${p.unit}/s` },
+    {
+      scenario: S,
+      metric: `${p.what}: answered (first request → last answer)`,
+      value: Math.round(p.count / ((p.answered - p.start) / 1000)),
+      unit: `${p.unit}/s`,
+    },
     {
       scenario: S,
       metric: `${p.what}: end to end (first request → every lane drained)`,
@@ -53,8 +57,20 @@ export function endToEnd(p: Phase): Figure[] {
       unit: 's',
       note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)} (by kind: ${perKind(p.spent, p.count)}); ${cpuNote(p.cpu)}`,
     },
-    { scenario: S, metric: `${p.what}: minimum item writes`, value: p.writes.total, unit: 'items', note: `${p.writes.detail}; the handlers sent ${itemWrites(p.spent)} (transactions' condition checks included)` },
-    { scenario: S, metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`, value: Math.round(p.ceiling.rate), unit: 'items/s', note: `before / after: ${p.ceiling.note}` },
+    {
+      scenario: S,
+      metric: `${p.what}: minimum item writes`,
+      value: p.writes.total,
+      unit: 'items',
+      note: `${p.writes.detail}; the handlers sent ${itemWrites(p.spent)} (transactions' condition checks included)`,
+    },
+    {
+      scenario: S,
+      metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`,
+      value: Math.round(p.ceiling.rate),
+      unit: 'items/s',
+      note: `before / after: ${p.ceiling.note}`,
+    },
     {
       scenario: S,
       metric: `${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`,

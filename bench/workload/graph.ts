@@ -94,7 +94,8 @@ function planPosts(shape: GraphShape, followingOf: readonly (readonly number[])[
   const high = Math.round(shape.postsPerUser * 1.5);
   const drafts: { author: number; mentions: number[] }[] = [];
   for (let author = 0; author < shape.users; author++) {
-    const others = followingOf[author]!.length >= shape.maxMentions ? followingOf[author]! : Array.from({ length: shape.users }, (_, i) => i).filter((u) => u !== author);
+    const others =
+      followingOf[author]!.length >= shape.maxMentions ? followingOf[author]! : Array.from({ length: shape.users }, (_, i) => i).filter((u) => u !== author);
     for (let n = rng.int(low, high); n > 0; n--) drafts.push({ author, mentions: rng.sample(others, rng.int(0, shape.maxMentions)) });
   }
   return rng.shuffle(drafts).map((d, seq) => ({ seq, ...d }));

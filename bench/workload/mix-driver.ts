@@ -47,8 +47,6 @@ export interface DriverResult {
   readonly cpuCores: number;
 }
 
-
-
 async function send(plan: DriverPlan, r: DriverRequest, scheduledAt: number): Promise<{ status: number; latency: number }> {
   const headers: Record<string, string> = { authorization: `Bearer ${plan.tokens[r.token]}` };
   if (r.body !== undefined) headers['content-type'] = 'application/json';

@@ -35,15 +35,36 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   const { ctx, w, idOf, followerIds, say } = run;
   const users = w.shape.users;
   const mixPosts = w.posts.slice(firstPost);
-  const schedule = openLoopSchedule({ ratePerSecond: MIX_RATE, seconds: MIX_SECONDS, weights: MIX_WEIGHTS, users, seed: w.shape.seed + 1, postAuthor: (n) => mixPosts[n]!.author });
+  const schedule = openLoopSchedule({
+    ratePerSecond: MIX_RATE,
+    seconds: MIX_SECONDS,
+    weights: MIX_WEIGHTS,
+    users,
+    seed: w.shape.seed + 1,
+    postAuthor: (n) => mixPosts[n]!.author,
+  });
   // The burst's target: a user who has posted (so each follow backfills) and whom few follow.
   const posted = new Set(w.posts.slice(0, firstPost).map((p) => p.author));
   const target = [...posted].sort((a, b) => w.followersOf[a]!.length - w.followersOf[b]!.length || a - b)[0]!;
   const already = new Set(w.followersOf[target]);
-  const fans = seededRandom(w.shape.seed + 2).sample(Array.from({ length: users }, (_, u) => u).filter((u) => u !== target && !already.has(u)), BURST.count);
+  const fans = seededRandom(w.shape.seed + 2).sample(
+    Array.from({ length: users }, (_, u) => u).filter((u) => u !== target && !already.has(u)),
+    BURST.count,
+  );
   const burst = followBurst({ startMs: BURST.startMs, ratePerSecond: BURST.ratePerSecond, followers: fans, target });
-  const warmup: DriverRequest[] = Array.from({ length: (MIX_RATE * WARMUP_MS) / 1000 }, (_, i) => ({ at: (i * 1000) / MIX_RATE, kind: 'warmup', method: 'GET', path: '/feed?limit=20', token: i % users }));
-  const requests = [...warmup, ...mergeSchedules(schedule, burst).map((s) => toRequest(s, idOf, mixPosts)).map((r) => ({ ...r, at: r.at + WARMUP_MS }))];
+  const warmup: DriverRequest[] = Array.from({ length: (MIX_RATE * WARMUP_MS) / 1000 }, (_, i) => ({
+    at: (i * 1000) / MIX_RATE,
+    kind: 'warmup',
+    method: 'GET',
+    path: '/feed?limit=20',
+    token: i % users,
+  }));
+  const requests = [
+    ...warmup,
+    ...mergeSchedules(schedule, burst)
+      .map((s) => toRequest(s, idOf, mixPosts))
+      .map((r) => ({ ...r, at: r.at + WARMUP_MS })),
+  ];
   const tokens = await Promise.all(Array.from({ length: users }, (_, u) => ctx.token(idOf(u))));
   say(`the mix, ${MIX_RATE} requests/s for ${MIX_SECONDS} s from a second process, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s…`);
   const mixCpu = meterCpu(ctx.stack.dynamoPid);
@@ -52,7 +73,10 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   let driving = true;
   void driver.finally(() => (driving = false)).catch(() => undefined);
   // Probes alongside, from this process, until the driver is done.
-  const authors = probeAuthors(w.followersOf.map((f) => f.length), 10).filter((u) => u !== target);
+  const authors = probeAuthors(
+    w.followersOf.map((f) => f.length),
+    10,
+  ).filter((u) => u !== target);
   const probes: ProbeResult[] = [];
   await sleep(WARMUP_MS + 500);
   const probeErrors: string[] = [];
@@ -89,13 +113,33 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
     const k = result.kinds[kind];
     if (!k) continue;
     const s = stats(k.latencies);
-    const ok = Object.entries(k.statuses).filter(([code]) => code.startsWith('2')).reduce((a, [, n]) => a + n, 0);
+    const ok = Object.entries(k.statuses)
+      .filter(([code]) => code.startsWith('2'))
+      .reduce((a, [, n]) => a + n, 0);
     failures += k.latencies.length - ok;
     total += k.latencies.length;
-    const label = { home: 'GET /feed', timeline: 'GET /users/{id}/activities', post: 'POST /activities', follow: `PUT /following (the burst: ${BURST.count} at ${BURST.ratePerSecond}/s)` }[kind];
-    figures.push({ scenario: S, metric: `mix: ${label} p50 / p99 from the scheduled send time`, value: s.p99, unit: 'ms p99', note: `p50 ${s.p50} ms, max ${s.max} ms, ${k.latencies.length} requests` });
+    const label = {
+      home: 'GET /feed',
+      timeline: 'GET /users/{id}/activities',
+      post: 'POST /activities',
+      follow: `PUT /following (the burst: ${BURST.count} at ${BURST.ratePerSecond}/s)`,
+    }[kind];
+    figures.push({
+      scenario: S,
+      metric: `mix: ${label} p50 / p99 from the scheduled send time`,
+      value: s.p99,
+      unit: 'ms p99',
+      note: `p50 ${s.p50} ms, max ${s.max} ms, ${k.latencies.length} requests`,
+    });
   }
-  const codes = Object.entries(result.kinds).map(([kind, k]) => `${kind} ${Object.entries(k.statuses).map(([c, n]) => `${c}×${n}`).join(' ')}`).join('; ');
+  const codes = Object.entries(result.kinds)
+    .map(
+      ([kind, k]) =>
+        `${kind} ${Object.entries(k.statuses)
+          .map(([c, n]) => `${c}×${n}`)
+          .join(' ')}`,
+    )
+    .join('; ');
   figures.push({
     scenario: S,
     metric: `mix: ${MIX_RATE} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
@@ -110,7 +154,9 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
     metric: `mix: p99 latency by ${WINDOW_S} s of schedule (all kinds)`,
     value: Math.max(...windows(result.timeline)),
     unit: 'ms (worst window)',
-    note: `${windows(result.timeline).map((ms, i) => `${i * WINDOW_S}s ${ms}`).join(', ')}; the burst from ${BURST.startMs / 1000} s to ${BURST.startMs / 1000 + BURST.count / BURST.ratePerSecond} s`,
+    note: `${windows(result.timeline)
+      .map((ms, i) => `${i * WINDOW_S}s ${ms}`)
+      .join(', ')}; the burst from ${BURST.startMs / 1000} s to ${BURST.startMs / 1000 + BURST.count / BURST.ratePerSecond} s`,
   });
   const ps = stats(probes.map((p) => p.ms));
   const firsts = stats(probes.map((p) => p.firstMs));

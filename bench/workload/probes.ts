@@ -17,7 +17,11 @@ export interface ProbeResult {
 }
 
 export async function probe(ctx: BenchContext, author: string, followers: readonly string[], tag: string, timeoutMs = 60_000): Promise<ProbeResult> {
-  const res = await ctx.call('POST', '/activities', author, { verb: 'post', object: `probe:${tag}`, content: `probe ${tag}: is this in my followers' feeds yet?` });
+  const res = await ctx.call('POST', '/activities', author, {
+    verb: 'post',
+    object: `probe:${tag}`,
+    content: `probe ${tag}: is this in my followers' feeds yet?`,
+  });
   const t201 = now();
   if (res.status !== 201) throw new Error(`probe post by ${author}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
   const { doneAt, firstAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], { lanesEmpty: false, timeoutMs });

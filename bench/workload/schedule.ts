@@ -57,7 +57,13 @@ export function openLoopSchedule(plan: MixPlan): Scheduled[] {
 
 /** `followers` following `target` at a constant rate from `startMs`, in the given order. */
 export function followBurst(opts: { startMs: number; ratePerSecond: number; followers: readonly number[]; target: number }): Scheduled[] {
-  return opts.followers.map((user, ordinal) => ({ atMs: opts.startMs + (ordinal * 1000) / opts.ratePerSecond, kind: 'follow', ordinal, user, target: opts.target }));
+  return opts.followers.map((user, ordinal) => ({
+    atMs: opts.startMs + (ordinal * 1000) / opts.ratePerSecond,
+    kind: 'follow',
+    ordinal,
+    user,
+    target: opts.target,
+  }));
 }
 
 /** Several schedules as one, by send time (stable: equal times keep their list order). */

@@ -62,7 +62,13 @@ export const RAW_CONCURRENCIES = [8, 16] as const;
  * One round of the raw ceiling at each concurrency, adding to `into`. `makeItems()` builds a run's
  * items for users nobody follows (fresh keys each time: nothing is overwritten).
  */
-export async function rawRound(ctx: BenchContext, table: string, makeItems: () => Record<string, AttributeValue>[], into: RawRates, round: number): Promise<void> {
+export async function rawRound(
+  ctx: BenchContext,
+  table: string,
+  makeItems: () => Record<string, AttributeValue>[],
+  into: RawRates,
+  round: number,
+): Promise<void> {
   const order = round % 2 ? [...RAW_CONCURRENCIES].reverse() : RAW_CONCURRENCIES;
   for (const c of order) (into.byConcurrency[c] ??= []).push(await rawRun(ctx, table, makeItems(), c));
 }

@@ -98,10 +98,7 @@ export interface TickfeedClient extends Client<paths> {
 type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /** The data of a 2xx answer; anything else throws a TickfeedApiError carrying the body. */
-async function dataOf<T>(
-  label: string,
-  call: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<T> {
+async function dataOf<T>(label: string, call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok || data === undefined) throw new TickfeedApiError(response.status, label, error);
   return data;
@@ -115,7 +112,11 @@ const withCursor = <Q extends object>(query: Q, name: 'before' | 'cursor', curso
  * Every item of a feed: pages `{ items, lastRangeKey }`, each `lastRangeKey` passed back as `before`.
  * `get` sends one request with the query it is given.
  */
-function feedItems<T, Q extends { before?: string }>(label: string, query: Q, get: (query: Q) => Answer<{ items: T[]; lastRangeKey: string | null }>): Items<T> {
+function feedItems<T, Q extends { before?: string }>(
+  label: string,
+  query: Q,
+  get: (query: Q) => Answer<{ items: T[]; lastRangeKey: string | null }>,
+): Items<T> {
   return paginate(async (before) => {
     const page = await dataOf(label, get(withCursor(query, 'before', before)));
     return { items: page.items, cursor: page.lastRangeKey };
@@ -156,8 +157,7 @@ export function createTickfeedClient(options: TickfeedClientOptions): TickfeedCl
     feedItems: (query: FeedItemsQuery = {}) => feedItems('GET /feed', query, (q) => api.GET('/feed', { params: { query: q } })),
     timelineItems: (userId: string, query: TimelineItemsQuery = {}) =>
       feedItems(`GET /users/${userId}/activities`, query, (q) => api.GET('/users/{userId}/activities', { params: { path: { userId }, query: q } })),
-    aggregatedFeed: (query: AggregatedFeedQuery = {}) =>
-      feedItems('GET /feed/aggregated', query, (q) => api.GET('/feed/aggregated', { params: { query: q } })),
+    aggregatedFeed: (query: AggregatedFeedQuery = {}) => feedItems('GET /feed/aggregated', query, (q) => api.GET('/feed/aggregated', { params: { query: q } })),
     followers: (userId: string, query: ListQuery = {}) =>
       listItems(`GET /users/${userId}/followers`, query, (q) => api.GET('/users/{userId}/followers', { params: { path: { userId }, query: q } })),
     following: (userId: string, query: ListQuery = {}) =>

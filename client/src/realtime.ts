@@ -54,8 +54,7 @@ export interface Subscription {
 export const CATCH_UP_MARGIN_MS = 60_000;
 const NS_PER_MS = 1_000_000n;
 
-const defaultBackoff = (attempt: number) =>
-  new Promise<void>((r) => setTimeout(r, Math.random() * Math.min(30_000, 500 * 2 ** attempt)));
+const defaultBackoff = (attempt: number) => new Promise<void>((r) => setTimeout(r, Math.random() * Math.min(30_000, 500 * 2 ** attempt)));
 
 /** Smaller range key = newer. */
 const newer = (a: string, b: string) => (BigInt(a) < BigInt(b) ? a : b);
@@ -92,7 +91,7 @@ export function subscribe(client: TickfeedClient, token: () => Promise<string>, 
 
   async function catchUp(): Promise<void> {
     // 1. Newer than the newest held, page by page (closest to the cursor first).
-    for (let more = newest !== undefined; more; ) {
+    for (let more = newest !== undefined; more;) {
       const { data } = await client.GET('/feed', { params: { query: { since: newest!, limit: 100 } } });
       if (!data) break;
       [...data.items].reverse().forEach(deliver);

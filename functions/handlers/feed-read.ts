@@ -25,8 +25,7 @@ function pageRequest(q: PageQuery): PageRequest {
 }
 
 export const handler = routes('feedRead', {
-  getHomeFeed: async ({ caller: { userId: owner }, query }) =>
-    json(200, await enriched(owner, await readHomeFeed(owner, pageRequest(query)), query.enrich)),
+  getHomeFeed: async ({ caller: { userId: owner }, query }) => json(200, await enriched(owner, await readHomeFeed(owner, pageRequest(query)), query.enrich)),
 
   getAggregatedFeed: async ({ caller: { userId: owner }, query }) =>
     json(200, await readAggregatedFeed(owner, { limit: pageLimit(query.limit), before: query.before === undefined ? undefined : BigInt(query.before) })),

@@ -31,7 +31,13 @@ export async function handler(event: DynamoDBStreamEvent | DynamoDBStreamWindowE
   }
   const { state, written } = await applyWindowEvent(event, opts);
   if (written.segments || event.isFinalInvokeForWindow) {
-    logger.debug('rollup window', { shard: event.shardId, window: event.window.start, final: event.isFinalInvokeForWindow, records: event.Records.length, ...written });
+    logger.debug('rollup window', {
+      shard: event.shardId,
+      window: event.window.start,
+      final: event.isFinalInvokeForWindow,
+      records: event.Records.length,
+      ...written,
+    });
   }
   return { state, batchItemFailures: [] };
 }

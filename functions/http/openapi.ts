@@ -30,8 +30,14 @@ const description = [
 
 /** Answers any route may give, from API Gateway (`GatewayMessage`) or from the function (problem+json with `Retry-After`). */
 const GATEWAY_ANSWERS = {
-  429: ['TooManyRequests', "The caller used up a per-caller rate limit (problem+json with `Retry-After`, see RATE_LIMITS), or the stage or route limit throttled (API Gateway's `GatewayMessage`)."],
-  503: ['ServiceUnavailable', "Too many concurrent changes to the same data, or throttling, past bounded retries (problem+json with `Retry-After`), or the function timed out (API Gateway's `GatewayMessage`)."],
+  429: [
+    'TooManyRequests',
+    "The caller used up a per-caller rate limit (problem+json with `Retry-After`, see RATE_LIMITS), or the stage or route limit throttled (API Gateway's `GatewayMessage`).",
+  ],
+  503: [
+    'ServiceUnavailable',
+    "Too many concurrent changes to the same data, or throttling, past bounded retries (problem+json with `Retry-After`), or the function timed out (API Gateway's `GatewayMessage`).",
+  ],
 } as const;
 
 export function openApiDocument(): Record<string, unknown> {
@@ -92,7 +98,8 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
   for (const [status, text] of Object.entries(op.problems ?? {})) responses[status] = problemResponse(text);
   if (route.auth) {
     responses[401] = sharedRef('Unauthorized', {
-      description: "No valid token: missing, expired, wrongly signed or for another audience (the authorizer's `GatewayMessage`), or a `sub` that is not a valid user id (problem+json).",
+      description:
+        "No valid token: missing, expired, wrongly signed or for another audience (the authorizer's `GatewayMessage`), or a `sub` that is not a valid user id (problem+json).",
       content: { 'application/json': { schema: gateway }, [PROBLEM_CONTENT_TYPE]: { schema: problem } },
     });
   }
@@ -119,7 +126,7 @@ function operationObject(route: RouteDef, op: OperationSpec, schemas: SchemaColl
   for (const [status, [name, text]] of Object.entries(GATEWAY_ANSWERS)) {
     responses[status] = sharedRef(name, {
       description: text,
-      headers: { 'Retry-After': { description: 'Seconds to wait before retrying (the function\'s answers).', required: false, schema: { type: 'string' } } },
+      headers: { 'Retry-After': { description: "Seconds to wait before retrying (the function's answers).", required: false, schema: { type: 'string' } } },
       content: { 'application/json': { schema: gateway }, [PROBLEM_CONTENT_TYPE]: { schema: problem } },
     });
   }
@@ -142,7 +149,13 @@ function parametersAndBody(route: RouteDef, op: OperationSpec, schemas: SchemaCo
   if (templated.join() !== named.join()) {
     throw new Error(`${routeKey(route)}: the path names {${templated.join('}, {')}}, its schema ${named.join(', ') || 'nothing'}`);
   }
-  const headers = Object.entries(op.requestHeaders ?? {}).map(([name, text]) => ({ name, in: 'header', required: false, description: text, schema: { type: 'string' } }));
+  const headers = Object.entries(op.requestHeaders ?? {}).map(([name, text]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: text,
+    schema: { type: 'string' },
+  }));
   const parameters = [...pathParams, ...parametersOf('query', op.query, schemas), ...headers];
   return {
     ...(parameters.length > 0 && { parameters }),

@@ -33,7 +33,15 @@
 import type { z } from 'zod';
 import type { OperationId } from '../../lib/defs/routes.js';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
-import { feedDefinitionBody, feedDefinitionSchema, feedIdPath, feedListPageSchema, interactionsBody, rankedPageSchema, rankedQuery } from './ranked-feed-schemas.js';
+import {
+  feedDefinitionBody,
+  feedDefinitionSchema,
+  feedIdPath,
+  feedListPageSchema,
+  interactionsBody,
+  rankedPageSchema,
+  rankedQuery,
+} from './ranked-feed-schemas.js';
 import { missedPageSchema, missedQuery, realtimeInfoSchema } from './realtime-schemas.js';
 import {
   exportPartSchema,
@@ -147,7 +155,11 @@ export const operations = {
     summary: 'Follow a user; backfills their recent posts. Idempotent.',
     path: userIdPath,
     responses: { 204: { description: 'Following (also when already following).' } },
-    problems: { 400: 'Yourself, or a bad id.', 403: 'The user has blocked the caller.', 409: 'The caller already follows MAX_FOLLOWING users (default 5,000).' },
+    problems: {
+      400: 'Yourself, or a bad id.',
+      403: 'The user has blocked the caller.',
+      409: 'The caller already follows MAX_FOLLOWING users (default 5,000).',
+    },
   },
   unfollow: {
     summary: "Unfollow a user; removes their posts from the caller's feed. Idempotent.",
@@ -198,7 +210,7 @@ export const operations = {
     summary: "Delete one of the caller's activities (copies are retracted asynchronously).",
     path: activityIdPath,
     responses: { 204: { description: 'Deleted.' } },
-    problems: { 403: 'Not the actor.', 404: "No such activity (or its author blocked the caller)." },
+    problems: { 403: 'Not the actor.', 404: 'No such activity (or its author blocked the caller).' },
   },
   editActivity: {
     summary: `Edit one of the caller's activities (with the \`${ADMIN_SCOPE}\` scope, anyone's): a JSON Merge Patch of \`content\`, \`object\` and \`attributes\`.`,
@@ -208,7 +220,9 @@ export const operations = {
     body: editActivityBody,
     bodyTypes: ['application/merge-patch+json', 'application/json'],
     requestHeaders: { 'If-Match': 'Edit only while the activity is at this version (its ETag), else 412.' },
-    responses: { 200: { description: 'The activity as edited (its new `version`, `editedAt`).', schema: activitySchema, headers: { ETag: 'The new version.' } } },
+    responses: {
+      200: { description: 'The activity as edited (its new `version`, `editedAt`).', schema: activitySchema, headers: { ETag: 'The new version.' } },
+    },
     problems: {
       400: 'Malformed JSON, an unknown field (`id`, `actor`, `verb`, `time`, `foreignId`, `to` and the position never change) or an invalid value, or more than 20 attributes after the merge.',
       404: "No such activity, or someone else's.",
@@ -244,7 +258,7 @@ export const operations = {
   getTagActivities: {
     summary: "A tag's activities, newest first (by the server's clock), without those of authors the caller muted or blocked or who blocked the caller.",
     description:
-      'The feed contract of GET /feed. A page may hold fewer than `limit` items where hidden authors\' posts were left out; `lastRangeKey` still continues where it stopped. A deleted activity leaves at once; a new one appears once its tag fan-out ran (usually well under a second).',
+      "The feed contract of GET /feed. A page may hold fewer than `limit` items where hidden authors' posts were left out; `lastRangeKey` still continues where it stopped. A deleted activity leaves at once; a new one appears once its tag fan-out ran (usually well under a second).",
     path: tagPath,
     query: pageQuery,
     responses: pageOk,
@@ -335,7 +349,7 @@ export const operations = {
     problems: { 400: 'Yourself, or a bad id.' },
   },
   unmute: {
-    summary: 'Unmute a user: a followed user\'s recent posts come back, as after a follow. Idempotent.',
+    summary: "Unmute a user: a followed user's recent posts come back, as after a follow. Idempotent.",
     path: userIdPath,
     responses: { 204: { description: 'Not muted (also when not muted before).' } },
     problems: { 400: 'Yourself, or a bad id.' },
@@ -444,16 +458,16 @@ export const operations = {
     },
   },
   getFeed: {
-    summary: 'A ranked feed\'s definition: the caller\'s own, or a shared one.',
+    summary: "A ranked feed's definition: the caller's own, or a shared one.",
     path: feedIdPath,
     responses: { 200: { description: 'The definition.', schema: feedDefinitionSchema } },
-    problems: { 400: 'Bad feed id.', 404: 'No such feed (or another user\'s private one).' },
+    problems: { 400: 'Bad feed id.', 404: "No such feed (or another user's private one)." },
   },
   deleteFeed: {
-    summary: 'Delete a ranked feed: the caller\'s own (an admin token: a shared one).',
+    summary: "Delete a ranked feed: the caller's own (an admin token: a shared one).",
     path: feedIdPath,
     responses: { 204: { description: 'Deleted.' } },
-    problems: { 400: 'Bad feed id.', 403: 'A shared feed, and the caller is not an admin.', 404: 'No such feed (or another user\'s private one).' },
+    problems: { 400: 'Bad feed id.', 403: 'A shared feed, and the caller is not an admin.', 404: "No such feed (or another user's private one)." },
   },
   getRankedFeed: {
     summary: 'A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it).',
@@ -462,13 +476,16 @@ export const operations = {
     path: feedIdPath,
     query: rankedQuery,
     responses: { 200: { description: 'A page.', schema: rankedPageSchema } },
-    problems: { 400: 'Bad limit, a cursor this feed did not hand out to the caller, or an expired ranking (read the first page again).', 404: 'No such feed (or another user\'s private one).' },
+    problems: {
+      400: 'Bad limit, a cursor this feed did not hand out to the caller, or an expired ranking (read the first page again).',
+      404: "No such feed (or another user's private one).",
+    },
   },
   sendInteractions: {
     summary: "Feedback on a ranked feed's posts: `seen`, `less` or `more` (docs/ranked-feeds.md#feedback).",
     path: feedIdPath,
     body: interactionsBody,
     responses: { 204: { description: 'Recorded: applies from the next first page.' } },
-    problems: { 400: 'Malformed JSON, an unknown event, or not an activity id.', 404: 'No such feed (or another user\'s private one).' },
+    problems: { 400: 'Malformed JSON, an unknown event, or not an activity id.', 404: "No such feed (or another user's private one)." },
   },
 } as const satisfies Record<OperationId, OperationSpec>;

@@ -85,8 +85,7 @@ export function problemResponse(thrown: unknown, instance?: string): HttpResult 
     ...(instance ? { instance } : {}),
     ...(error instanceof ValidationError ? { errors: error.errors } : {}),
   };
-  const headers: Record<string, string> =
-    error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};
+  const headers: Record<string, string> = error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};
   if (status === 401) headers['www-authenticate'] = 'Bearer';
   if (error instanceof RateLimitedError || error instanceof UnavailableError) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   return problem(body, headers);

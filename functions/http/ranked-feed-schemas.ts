@@ -14,16 +14,31 @@ import { listQuery, tagSchema, userIdSchema } from './schemas.js';
 export const MAX_CANDIDATES = 500;
 
 export const feedIdPath = z.strictObject({
-  feedId: z.string().regex(FEED_ID, { message: 'feedId must be 1–64 characters of [a-z0-9_-], starting with a letter or digit.' }).describe('Feed id: 1–64 characters of [a-z0-9_-].'),
+  feedId: z
+    .string()
+    .regex(FEED_ID, { message: 'feedId must be 1–64 characters of [a-z0-9_-], starting with a letter or digit.' })
+    .describe('Feed id: 1–64 characters of [a-z0-9_-].'),
 });
 
-const windowHours = z.number().int().min(1).max(24 * 30).default(72).describe('Only posts of the last this many hours (1–720, default 72).');
+const windowHours = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 30)
+  .default(72)
+  .describe('Only posts of the last this many hours (1–720, default 72).');
 const sourceLimit = z.number().int().min(1).max(MAX_CANDIDATES).default(200).describe(`Most candidates this source gives (1–${MAX_CANDIDATES}, default 200).`);
 
 const sourceSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('following'), windowHours, limit: sourceLimit }).describe("The reader's home feed, read as GET /feed reads it (pulled authors and tags merged)."),
-  z.strictObject({ type: z.literal('tags'), tags: z.array(tagSchema).min(1).max(10), windowHours, limit: sourceLimit }).describe("These tags' feeds, as GET /tags/{tag}/activities reads them for the reader."),
-  z.strictObject({ type: z.literal('authors'), authors: z.array(userIdSchema).min(1).max(20), windowHours, limit: sourceLimit }).describe("These users' timelines, as the reader may see them (an author who blocked the reader gives none)."),
+  z
+    .strictObject({ type: z.literal('following'), windowHours, limit: sourceLimit })
+    .describe("The reader's home feed, read as GET /feed reads it (pulled authors and tags merged)."),
+  z
+    .strictObject({ type: z.literal('tags'), tags: z.array(tagSchema).min(1).max(10), windowHours, limit: sourceLimit })
+    .describe("These tags' feeds, as GET /tags/{tag}/activities reads them for the reader."),
+  z
+    .strictObject({ type: z.literal('authors'), authors: z.array(userIdSchema).min(1).max(20), windowHours, limit: sourceLimit })
+    .describe("These users' timelines, as the reader may see them (an author who blocked the reader gives none)."),
 ]);
 
 const attributeName = z.string().regex(/^[A-Za-z0-9_]{1,64}$/);
@@ -48,7 +63,8 @@ export const feedDefinitionBody = z
   })
   .superRefine((d, ctx) => {
     const total = d.sources.reduce((n, s) => n + s.limit, 0);
-    if (total > MAX_CANDIDATES) ctx.addIssue({ code: 'custom', path: ['sources'], message: `the sources' limits add up to ${total}: at most ${MAX_CANDIDATES}` });
+    if (total > MAX_CANDIDATES)
+      ctx.addIssue({ code: 'custom', path: ['sources'], message: `the sources' limits add up to ${total}: at most ${MAX_CANDIDATES}` });
     try {
       checkExpression(d.expression, d.attributeDefaults);
     } catch (e) {
@@ -57,7 +73,6 @@ export const feedDefinitionBody = z
     }
   })
   .meta({ id: 'FeedDefinitionInput' });
-export type FeedDefinitionInput = z.infer<typeof feedDefinitionBody>;
 
 export const feedDefinitionSchema = z
   .object({
@@ -69,15 +84,23 @@ export const feedDefinitionSchema = z
   })
   .meta({ id: 'FeedDefinition' });
 
-export const feedListPageSchema = listPageSchema('FeedListPage', z.object({ feedId: z.string() }), "By feed id: the caller's own feeds (an admin's: the shared ones).");
+export const feedListPageSchema = listPageSchema(
+  'FeedListPage',
+  z.object({ feedId: z.string() }),
+  "By feed id: the caller's own feeds (an admin's: the shared ones).",
+);
 
 /** The list contract's `limit` (1–100) and `cursor`: a page's hydration is one BatchGet call of at most 100 keys. */
 export const rankedQuery = z.strictObject({
   limit: listQuery.shape.limit,
   cursor: listQuery.shape.cursor,
-  explain: z.enum(['true', 'false']).optional().describe('`true`: each item carries `variables`, the values its score was computed from (asked on the first page: later pages of that ranking carry them too).'),
+  explain: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      '`true`: each item carries `variables`, the values its score was computed from (asked on the first page: later pages of that ranking carry them too).',
+    ),
 });
-export type RankedQuery = z.infer<typeof rankedQuery>;
 
 export const rankedPageSchema = z
   .object({

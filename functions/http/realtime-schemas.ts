@@ -19,7 +19,7 @@ export const realtimeInfoSchema = z
   .meta({ id: 'RealtimeInfo' });
 
 export const missedQuery = z.strictObject({
-  after: ticksSchema.describe('Copies written after this `seq` (the largest one received, or GET /realtime\'s).'),
+  after: ticksSchema.describe("Copies written after this `seq` (the largest one received, or GET /realtime's)."),
   until: rangeKeySchema.describe('The oldest range key the client holds: the catch-up reads the feed from the top down to it.'),
   before: rangeKeySchema.optional().describe('Continue below this range key (`lastRangeKey` of the previous page).'),
 });

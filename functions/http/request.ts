@@ -13,7 +13,12 @@ import type { HttpEvent } from './types.js';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Parse and validate a JSON body of at most `limitBytes` bytes, of one of `mediaTypes`. */
-export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limitBytes: number, mediaTypes: readonly string[] = ['application/json']): z.output<S> {
+export function jsonBody<S extends z.ZodType>(
+  event: HttpEvent,
+  schema: S,
+  limitBytes: number,
+  mediaTypes: readonly string[] = ['application/json'],
+): z.output<S> {
   const raw = event.body ?? '';
   // A base64 body is 4/3 of its bytes: refuse absurd ones before decoding them at all.
   if (event.isBase64Encoded && raw.length > Math.ceil(limitBytes / 3) * 4 + 4) throw new PayloadTooLargeError(limitBytes);
@@ -22,7 +27,10 @@ export function jsonBody<S extends z.ZodType>(event: HttpEvent, schema: S, limit
 
   const type = (headerOf(event, 'content-type') ?? '').toLowerCase();
   const [mediaType, ...params] = type.split(';').map((p) => p.trim());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (!mediaTypes.includes(mediaType ?? '') || (charset !== undefined && charset !== 'utf-8')) {
     throw new UnsupportedMediaTypeError();
   }

@@ -49,9 +49,7 @@ export const activitySchema = z
     to: z.array(z.string()).nullable().describe('The users the post was addressed to (each got a notification).'),
     tags: z.array(z.string()).nullable().describe("Its tags: the content's #hashtags and the post's `tags`, each as first written (null: none)."),
     time: z.string().describe("The activity's own time, RFC 3339 (the client's `time`, else when it was posted)."),
-    rangeKey: z
-      .string()
-      .describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
+    rangeKey: z.string().describe("Position in every feed: MAX − the server's ns clock when it was posted, then a discriminator, as a decimal string."),
     version: int.describe('1 for a post never edited; each edit that changes something adds one. Its ETag is `"<version>"`.'),
     editedAt: z.string().nullable().describe('When it was last edited (RFC 3339, server clock); null until edited.'),
     reactions: reactionSummarySchema.optional().describe('On GET /activities/{id} always; on pages with `?enrich=reactions`.'),
@@ -68,10 +66,7 @@ export const activityHistoryPageSchema = listPageSchema('ActivityHistoryPage', a
 export const pageSchema = z
   .object({
     items: z.array(activitySchema).describe('Newest first.'),
-    lastRangeKey: z
-      .string()
-      .nullable()
-      .describe('Pass as `before` for the next (older) page; null when nothing older remains.'),
+    lastRangeKey: z.string().nullable().describe('Pass as `before` for the next (older) page; null when nothing older remains.'),
   })
   .meta({ id: 'Page' });
 
@@ -94,13 +89,15 @@ export const problemSchema = z
 /** What API Gateway itself answers (the authorizer, throttling, timeouts): not problem+json. */
 export const gatewayMessageSchema = z.object({ message: z.string() }).meta({ id: 'GatewayMessage' });
 
-export const followCountsSchema = z
-  .object({ userId: z.string(), followers: int, following: int })
-  .meta({ id: 'FollowCounts' });
+export const followCountsSchema = z.object({ userId: z.string(), followers: int, following: int }).meta({ id: 'FollowCounts' });
 
 export const followListPageSchema = listPageSchema('FollowListPage', z.object({ userId: z.string() }), 'Newest follow first.');
 
-export const tagFollowPageSchema = listPageSchema('TagFollowPage', z.object({ tag: z.string().describe('As the caller wrote it when following.') }), 'By tag (NFKC, lower case).');
+export const tagFollowPageSchema = listPageSchema(
+  'TagFollowPage',
+  z.object({ tag: z.string().describe('As the caller wrote it when following.') }),
+  'By tag (NFKC, lower case).',
+);
 
 export const trendingSchema = z
   .object({
@@ -163,7 +160,7 @@ export const notificationGroupSchema = z
         'How it came about: tickfeed saw a follow, a reaction, a comment or a mention — or `to`: an activity addressed to the recipient, whose verb and object are whatever its sender posted (never merged with the other kinds) — or `edit`: an activity the recipient reacted to or commented on was edited (verb `edit`, object the activity; one group per activity and day).',
       ),
     verb: z.string().describe('`follow`, `mention`, `comment`, `edit`, a reaction kind, or the verb of an activity addressed with `to`.'),
-    object: z.string().describe('The followee, the activity reacted to / commented on / mentioning, or the addressed activity\'s object.'),
+    object: z.string().describe("The followee, the activity reacted to / commented on / mentioning, or the addressed activity's object."),
     actorCount: int.describe('Distinct actors.'),
     actors: z.array(z.string()).describe('Up to 5, newest first.'),
     activityCount: int.describe('Events in the group (one actor counts at most 100 a day).'),
@@ -198,7 +195,9 @@ export const aggregatedPageSchema = z
   .meta({ id: 'AggregatedPage' });
 
 /** An entry of a mute or block list: null names a user who was erased (the control stays in force should they come back). */
-const controlEntry = z.object({ userId: z.string().nullable().describe('null: a user who was erased; the mute or block stays in force should the same id come back.') });
+const controlEntry = z.object({
+  userId: z.string().nullable().describe('null: a user who was erased; the mute or block stays in force should the same id come back.'),
+});
 
 export const controlListPageSchema = listPageSchema('UserListPage', controlEntry, 'Alphabetical by user id; erased users last.');
 
@@ -234,7 +233,9 @@ export const bulkFollowsResultSchema = z
         z.object({
           follower: z.string(),
           followee: z.string(),
-          reason: z.enum(['blocked', 'erased', 'limit']).describe('`blocked`: the followee blocked the follower; `erased`: either user was erased; `limit`: the follower follows MAX_FOLLOWING users.'),
+          reason: z
+            .enum(['blocked', 'erased', 'limit'])
+            .describe('`blocked`: the followee blocked the follower; `erased`: either user was erased; `limit`: the follower follows MAX_FOLLOWING users.'),
         }),
       )
       .describe('Follows not made, and why.'),
@@ -249,7 +250,9 @@ export const bulkActivitiesResultSchema = z
           id: z.string().describe('The activity id.'),
           status: z
             .union([z.literal(201), z.literal(200)])
-            .describe('201: created; 200: its foreignId was posted before — its `content`, `object` and `attributes` were updated to the ones given (an edit; nothing written when they were the same).'),
+            .describe(
+              '201: created; 200: its foreignId was posted before — its `content`, `object` and `attributes` were updated to the ones given (an edit; nothing written when they were the same).',
+            ),
           version: int.describe('The version the activity is at now (1: never edited).'),
         }),
       )

@@ -38,8 +38,7 @@ export const LIMITS = {
 } as const;
 
 const wellFormed = isWellFormed;
-const text = (min: number, max: number) =>
-  z.string().min(min).max(max).refine(wellFormed, { message: 'Invalid UTF-16 (lone surrogate).' });
+const text = (min: number, max: number) => z.string().min(min).max(max).refine(wellFormed, { message: 'Invalid UTF-16 (lone surrogate).' });
 
 /**
  * A user id in a path or body: the one rule of model/user-id.ts (`isValidUserId` decides). The
@@ -83,8 +82,8 @@ export const attributesSchema = z
   .describe('Up to 20 scalar attributes; numbers feed the rollups.');
 
 /** RFC 3339 with an offset and up to 9 fractional digits, inside the range keys can express. */
-export const timeSchema = z
-  .iso.datetime({ offset: true, local: false })
+export const timeSchema = z.iso
+  .datetime({ offset: true, local: false })
   .refine(
     (s) => {
       const ticks = ticksFromIso(s);
@@ -100,7 +99,9 @@ export const timeSchema = z
 export const tagSchema = z
   .string()
   .max(MAX_TAG_CHARS + 1)
-  .refine((t) => parseTag(t) !== undefined, { message: `Expected a tag: letters, digits and _ (not digits only), at most ${MAX_TAG_CHARS}, with or without a leading #.` })
+  .refine((t) => parseTag(t) !== undefined, {
+    message: `Expected a tag: letters, digits and _ (not digits only), at most ${MAX_TAG_CHARS}, with or without a leading #.`,
+  })
   .describe('A hashtag, with or without `#`; case- and width-insensitive (NFKC, then lower case).');
 
 export const postActivityBody = z
@@ -109,9 +110,7 @@ export const postActivityBody = z
     object: text(1, LIMITS.object).optional().describe('What the activity is about, e.g. `photo:42`.'),
     content: text(1, LIMITS.content).optional().describe('Free text, at most 2,000 characters.'),
     attributes: attributesSchema.optional(),
-    foreignId: text(1, LIMITS.foreignId)
-      .optional()
-      .describe('Client-chosen idempotency key, unique per actor: reposting it returns the original (200).'),
+    foreignId: text(1, LIMITS.foreignId).optional().describe('Client-chosen idempotency key, unique per actor: reposting it returns the original (200).'),
     time: timeSchema.optional(),
     actor: userIdSchema
       .optional()
@@ -122,7 +121,7 @@ export const postActivityBody = z
       .array(userIdSchema)
       .max(LIMITS.to, { message: `At most ${LIMITS.to} users.` })
       .optional()
-      .describe('Users to notify (at most 20), with the activity\'s verb and object; the author is never notified.'),
+      .describe("Users to notify (at most 20), with the activity's verb and object; the author is never notified."),
     tags: z
       .array(tagSchema)
       .max(MAX_TAGS, { message: `At most ${MAX_TAGS} tags.` })
@@ -185,9 +184,7 @@ export const pageQuery = z
   .strictObject({
     limit: limitSchema.optional(),
     before: rangeKeySchema.optional().describe('Return items strictly older than this range key (next page).'),
-    since: rangeKeySchema
-      .optional()
-      .describe('Return items strictly newer than this range key: the `limit` ones closest to it, newest first.'),
+    since: rangeKeySchema.optional().describe('Return items strictly newer than this range key: the `limit` ones closest to it, newest first.'),
     verbs: verbsFilter.optional(),
     enrich: z
       .enum(['reactions'])
@@ -265,15 +262,18 @@ export const commentPath = z.strictObject({
   commentId: z.string().describe('Comment id (`id` of a comment).'),
 });
 
-export const postCommentBody = z
-  .strictObject({ text: text(1, MAX_COMMENT_CHARS).describe(`1–${MAX_COMMENT_CHARS} characters.`) })
-  .meta({ id: 'PostComment' });
+export const postCommentBody = z.strictObject({ text: text(1, MAX_COMMENT_CHARS).describe(`1–${MAX_COMMENT_CHARS} characters.`) }).meta({ id: 'PostComment' });
 
 /** Body of POST /notifications/seen and /read; an empty body means every group. */
 export const markNotificationsBody = z
   .strictObject({
     ids: z
-      .array(z.string().max(1024).refine((id) => parseGroupId(id) !== undefined, { message: 'Not a notification group id.' }))
+      .array(
+        z
+          .string()
+          .max(1024)
+          .refine((id) => parseGroupId(id) !== undefined, { message: 'Not a notification group id.' }),
+      )
       .max(LIMITS.pageMax)
       .describe('Group ids (`id` of a notification group), at most 100.'),
   })
@@ -339,8 +339,6 @@ export const bulkActivitiesBody = z
       .array(bulkActivity)
       .min(1, { message: 'At least one activity.' })
       .max(BULK_LIMITS.activities, { message: `At most ${BULK_LIMITS.activities} activities per batch.` })
-      .describe(
-        `1–${BULK_LIMITS.activities} activities, posted in this order. Give each a \`foreignId\`: a retried batch then creates nothing twice.`,
-      ),
+      .describe(`1–${BULK_LIMITS.activities} activities, posted in this order. Give each a \`foreignId\`: a retried batch then creates nothing twice.`),
   })
   .meta({ id: 'BulkActivities' });

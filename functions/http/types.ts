@@ -1,8 +1,4 @@
-import type {
-  APIGatewayProxyEventV2,
-  APIGatewayProxyEventV2WithJWTAuthorizer,
-  APIGatewayProxyStructuredResultV2,
-} from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 /** An HTTP API (payload 2.0) event behind the JWT authorizer. */
 export type AuthedEvent = APIGatewayProxyEventV2WithJWTAuthorizer;

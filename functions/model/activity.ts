@@ -70,11 +70,7 @@ export function toActivity(item: { readonly [field: string]: unknown }): Activit
     verb: String(item.verb),
     object: str(item.object),
     content: str(item.content),
-    attributes: attrs
-      ? Object.fromEntries(
-          Object.entries(attrs).map(([k, v]) => [k, typeof v === 'string' || typeof v === 'boolean' ? v : num(v)]),
-        )
-      : null,
+    attributes: attrs ? Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, typeof v === 'string' || typeof v === 'boolean' ? v : num(v)])) : null,
     foreignId: str(item.foreignId),
     to: Array.isArray(item.to) ? (item.to as unknown[]).map(String) : null,
     tags: Array.isArray(item.tags) ? (item.tags as unknown[]).map(String) : null,

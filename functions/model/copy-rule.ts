@@ -48,7 +48,8 @@ export interface CopyFacts {
   readonly hidden: boolean;
 }
 
-export type Road = { readonly kind: 'own' } | { readonly kind: 'author'; readonly stored: boolean } | { readonly kind: 'tag'; readonly tag: string; readonly stored: boolean };
+export type Road =
+  { readonly kind: 'own' } | { readonly kind: 'author'; readonly stored: boolean } | { readonly kind: 'tag'; readonly tag: string; readonly stored: boolean };
 
 /** The roads that bring the post into the reader's home feed (hidden or not). */
 export function roadsOf(f: CopyFacts): Road[] {

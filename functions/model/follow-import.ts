@@ -37,7 +37,9 @@ export const IMPORT_JOURNAL_TTL_SECONDS = 24 * 3600;
 export function canonicalPairs(pairs: readonly FollowPair[]): FollowPair[] {
   const seen = new Map<string, FollowPair>();
   for (const p of pairs) seen.set(`${p.follower}\n${p.followee}`, { follower: p.follower, followee: p.followee });
-  return [...seen.values()].sort((a, b) => (a.follower < b.follower ? -1 : a.follower > b.follower ? 1 : a.followee < b.followee ? -1 : a.followee > b.followee ? 1 : 0));
+  return [...seen.values()].sort((a, b) =>
+    a.follower < b.follower ? -1 : a.follower > b.follower ? 1 : a.followee < b.followee ? -1 : a.followee > b.followee ? 1 : 0,
+  );
 }
 
 /** The id of a batch: SHA-256 of its canonical edges and its backfill flag. */

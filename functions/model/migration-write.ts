@@ -33,4 +33,3 @@ export interface ConditionCheck {
   readonly check: ItemKey;
   readonly condition: WriteCondition;
 }
-

@@ -57,7 +57,6 @@ export const orderKey = (recipient: string, ticks: bigint, gid: string) => ({ pk
 export const orderBoundFor = (ticks: bigint) => `o#${(MAX_TICKS - ticks).toString().padStart(TICKS_DIGITS, '0')}~`;
 export const ORDER_PREFIX = 'o#';
 
-
 /** UTC day of server ticks: groups aggregate by it. */
 export const dayOf = utcDayOf;
 
@@ -100,7 +99,10 @@ export const MAX_CLAIM_EVENTS = 100;
 
 /** A stranger's count of the groups they started in `recipient`'s notifications on `day`. */
 export const STRANGER_QUOTA_PREFIX = 'q#';
-export const strangerQuotaKey = (recipient: string, day: string, sender: string) => ({ pk: notificationPartition(recipient), sk: `${STRANGER_QUOTA_PREFIX}${day}#${shortHash(sender)}` });
+export const strangerQuotaKey = (recipient: string, day: string, sender: string) => ({
+  pk: notificationPartition(recipient),
+  sk: `${STRANGER_QUOTA_PREFIX}${day}#${shortHash(sender)}`,
+});
 
 const GID = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.(\d{4}-\d{2}-\d{2})$/;
 /** The day of a well-formed group id (its verb and object are in the group item); undefined otherwise. */
@@ -191,9 +193,7 @@ export function foldEvents(
     read: false,
     version: (state?.version ?? 0) + 1,
   };
-  const delta: CountDelta = state
-    ? { unseen: state.seen ? 1 : 0, unread: state.read ? 1 : 0, groups: 0 }
-    : { unseen: 1, unread: 1, groups: 1 };
+  const delta: CountDelta = state ? { unseen: state.seen ? 1 : 0, unread: state.read ? 1 : 0, groups: 0 } : { unseen: 1, unread: 1, groups: 1 };
   return { next, delta };
 }
 

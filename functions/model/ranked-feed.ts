@@ -20,7 +20,6 @@ export const definitionListKey = (owner: string, feedId: string) => ({ pk: defin
 export const isFeedListSortKey = (key: string): boolean => FEED_ID.test(key);
 
 export const snapshotKey = (snapshotId: string) => ({ pk: `rsnap#${snapshotId}`, sk: 'ids' });
-export const SNAPSHOT_ID = /^[A-Za-z0-9_-]{22}$/;
 /** How long a reader may page one ranking: after it, a later page is a 400 that says so. */
 export const SNAPSHOT_TTL_SECONDS = 30 * 60;
 

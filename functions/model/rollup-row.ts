@@ -17,8 +17,7 @@ function splitOf(segmentId: string, partitions: number): number {
   return h % partitions;
 }
 
-export const rollupPartition = (series: string, dayStartMs: number, split: number) =>
-  `rollup#${series}#${isoMs(dayStartMs).slice(0, 10)}#${split}`;
+export const rollupPartition = (series: string, dayStartMs: number, split: number) => `rollup#${series}#${isoMs(dayStartMs).slice(0, 10)}#${split}`;
 
 export function rollupRowKey(series: string, minuteMs: number, segmentId: string, partitions: number) {
   const dayStart = Math.floor(minuteMs / DAY_MS) * DAY_MS;
@@ -30,7 +29,6 @@ export function rollupRowKey(series: string, minuteMs: number, segmentId: string
  * hi`. Every sk of minute m is `iso(m)#…`, which sorts after iso(m) and before iso(m + 1 minute).
  */
 export const rollupRowRange = (fromMs: number, toMs: number) => ({ lo: isoMs(fromMs), hi: isoMs(toMs) });
-
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 

@@ -18,8 +18,7 @@ export const timelinePartition = (author: string) => `${PREFIX}${author}`;
 export const timelineKey = (author: string, rk: bigint) => ({ pk: timelinePartition(author), rk });
 
 /** The author whose timeline partition `pk` is, or undefined for any other partition. */
-export const authorOfTimelinePk = (pk: string | undefined): string | undefined =>
-  pk?.startsWith(PREFIX) ? pk.slice(PREFIX.length) : undefined;
+export const authorOfTimelinePk = (pk: string | undefined): string | undefined => (pk?.startsWith(PREFIX) ? pk.slice(PREFIX.length) : undefined);
 
 /** How long a deleted original's tombstone stays (hidden) before TTL removes it. */
 export const TOMBSTONE_SECONDS = 2 * 86_400;

@@ -30,7 +30,10 @@ export const controlCheckKey = (kind: Control, user: string, target: string) => 
 /** `user`'s list entry of a mute/block of `target`. */
 export const controlListKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${kind}#${target}` });
 /** The list entry once `target` was erased. */
-export const erasedListKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(user), sk: `${kind}#${ERASED_MARK}${shortHash(target)}` });
+export const erasedListKey = (kind: Control, user: string, target: string) => ({
+  pk: controlPartition(user),
+  sk: `${kind}#${ERASED_MARK}${shortHash(target)}`,
+});
 /** Its mirror in the target's partition. */
 export const mirrorKey = (kind: Control, user: string, target: string) => ({ pk: controlPartition(target), sk: `${mirrorOf[kind]}#${user}` });
 export const controlPrefix = (kind: Control) => `${kind}#`;
@@ -55,5 +58,4 @@ export const controlEntry = (target: string): { userId: string | null } => ({ us
  * entry's mark, nothing longer — what a cursor of a mutes or blocks list may name (an arbitrary
  * string could pass DynamoDB's sort-key size: a 500, not a 400).
  */
-export const isControlTarget = (target: string): boolean =>
-  isValidUserId(target) || (isErasedTarget(target) && target.length <= 64 && isWellFormed(target));
+export const isControlTarget = (target: string): boolean => isValidUserId(target) || (isErasedTarget(target) && target.length <= 64 && isWellFormed(target));

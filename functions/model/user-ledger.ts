@@ -22,9 +22,7 @@ export const ledgerCommentKey = (user: string, activityId: string, rk: bigint) =
 /** The sort key is of an entry of `kind` (a cursor another kind made is not). */
 export const isLedgerKey = (kind: LedgerKind, sk: string) => sk.startsWith(LEDGER_PREFIX[kind]);
 
-export type LedgerEntry =
-  | { kind: 'reaction'; activityId: string; kinds: string[] }
-  | { kind: 'comment'; activityId: string; rk: bigint };
+export type LedgerEntry = { kind: 'reaction'; activityId: string; kinds: string[] } | { kind: 'comment'; activityId: string; rk: bigint };
 
 export function parseLedgerEntry(item: Record<string, unknown>): LedgerEntry | undefined {
   const sk = String(item.sk);

@@ -19,4 +19,3 @@ export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (i
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-

@@ -94,7 +94,12 @@ export async function retrying<T>(what: string, policy: RetryPolicy, step: (atte
  * `retrying`, for a step that signals a lost race by throwing: errors `isRetryable` accepts are
  * retried (the last one becomes the exhausted error's cause), any other is rethrown at once.
  */
-export async function retryingErrors<T>(what: string, policy: RetryPolicy, isRetryable: (error: unknown) => boolean, step: (attempt: number) => Promise<T>): Promise<T> {
+export async function retryingErrors<T>(
+  what: string,
+  policy: RetryPolicy,
+  isRetryable: (error: unknown) => boolean,
+  step: (attempt: number) => Promise<T>,
+): Promise<T> {
   let cause: unknown;
   try {
     return await retrying(what, policy, async (attempt) => {
@@ -107,7 +112,8 @@ export async function retryingErrors<T>(what: string, policy: RetryPolicy, isRet
       }
     });
   } catch (error) {
-    if (error instanceof RetriesExhaustedError && error.what === what && cause !== undefined) throw new RetriesExhaustedError(what, error.attempts, error.retryAfterSeconds, { cause });
+    if (error instanceof RetriesExhaustedError && error.what === what && cause !== undefined)
+      throw new RetriesExhaustedError(what, error.attempts, error.retryAfterSeconds, { cause });
     throw error;
   }
 }

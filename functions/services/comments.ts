@@ -25,7 +25,10 @@ export async function postComment(caller: string, activityId: string, text: stri
 /** One page of an activity's comments, newest first (list-page.ts); the cursor is the last comment's range key. */
 export async function listComments(viewer: string, activityId: string, req: ListRequest): Promise<ListPage<Comment>> {
   const after = afterCursor(req.cursor, (k) => parseRangeKey(k) !== undefined);
-  const [, page] = await Promise.all([getActivityFor(viewer, activityId), commentPage(activityId, req.limit, after === undefined ? undefined : parseRangeKey(after))]);
+  const [, page] = await Promise.all([
+    getActivityFor(viewer, activityId),
+    commentPage(activityId, req.limit, after === undefined ? undefined : parseRangeKey(after)),
+  ]);
   return listPageOf(page, toComment);
 }
 

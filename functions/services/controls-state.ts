@@ -29,7 +29,10 @@ function audienceQuery(recipient: string, actors: readonly string[], withFollows
   const unique = [...new Set(actors)];
   return {
     unique,
-    keys: unique.flatMap((a) => [{ kind: 'mute' as const, user: recipient, target: a }, { kind: 'block' as const, user: recipient, target: a }]),
+    keys: unique.flatMap((a) => [
+      { kind: 'mute' as const, user: recipient, target: a },
+      { kind: 'block' as const, user: recipient, target: a },
+    ]),
     opts: { erasing: recipient, ...(withFollows ? { follower: recipient, followees: unique } : {}) },
   };
 }
@@ -48,7 +51,9 @@ export function audienceKeys(recipient: string, actors: readonly string[], withF
 export function audienceFrom(found: readonly Item[], recipient: string, actors: readonly string[], withFollows: boolean): Audience {
   const q = audienceQuery(recipient, actors, withFollows);
   const { standing, erased, following } = standingFrom(found, q.keys, q.opts);
-  const silenced = erased ? new Set(q.unique) : new Set(q.unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
+  const silenced = erased
+    ? new Set(q.unique)
+    : new Set(q.unique.filter((a) => standing.has(controlId('mute', recipient, a)) || standing.has(controlId('block', recipient, a))));
   return { silenced, followed: following };
 }
 

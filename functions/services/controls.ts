@@ -64,7 +64,8 @@ export async function unmute(caller: string, target: string): Promise<void> {
   });
   if (!follow || follow.pulled) return;
   // The backfill this unmute owes the follow — or, on a repeat, one a failed unmute left owed.
-  if (outcome === 'done' || (follow.edge.backfillPending && wantsPosts(follow.edge))) await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
+  if (outcome === 'done' || (follow.edge.backfillPending && wantsPosts(follow.edge)))
+    await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
 }
 
 export async function block(caller: string, target: string): Promise<void> {
@@ -77,7 +78,10 @@ export async function block(caller: string, target: string): Promise<void> {
   await unfollow(caller, target);
   await unfollow(target, caller);
   // What a followed tag brought either way goes too (the unfollows' cleanups take the follows' copies).
-  for (const [reader, author] of [[caller, target], [target, caller]] as const) {
+  for (const [reader, author] of [
+    [caller, target],
+    [target, caller],
+  ] as const) {
     await enqueueJob({ kind: 'muteCleanup', follower: reader, followee: author });
     await enqueueJob({ kind: 'muteCleanup', follower: reader, followee: author }, controlSettleSeconds());
   }

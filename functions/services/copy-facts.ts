@@ -51,7 +51,7 @@ export async function copyFactsOf(copies: readonly StoredCopy[], opts: { pulled?
     const tagFollower = userOfTagFollowPk(String(item.pk));
     if (tagFollower !== undefined) {
       const follow = parseTagFollow(item);
-      if (follow) tagModes.set(tagFollower, (tagModes.get(tagFollower) ?? new Map()).set(String(item.sk), follow.mode));
+      if (follow) tagModes.set(tagFollower, (tagModes.get(tagFollower) ?? new Map<string, TagMode>()).set(String(item.sk), follow.mode));
     } else {
       const edge = parseEdge(item)!;
       follows.set(pairId(followerOfEdgePk(String(item.pk)), String(item.sk)), { active: edge.state === 'active', muted: edge.muted });

@@ -139,4 +139,3 @@ async function windowOf(user: string) {
   const { cfg, segments } = { cfg: windowSetting(), segments: setting('ACTIVITY_SEGMENTS') };
   return readActivityWindow(user, Date.now(), cfg.buckets, cfg, segments);
 }
-

@@ -58,7 +58,6 @@ export function mergeSources(results: readonly SourceResult[], req: { readonly l
   return { items, lastRangeKey };
 }
 
-
 /**
  * A source's result from its Query (asked for `limit + 1` items, or one more where the home feed's
  * head may be among them — the caller removes it first): at most `limit` items, and a frontier

@@ -129,10 +129,7 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Pag
   const cached = headCache.get(owner);
   const fresh = cached !== undefined && Date.now() - cached.at < HEAD_CACHE_MS;
   const firstPage = req.before === undefined && req.since === undefined;
-  const [page, head] = await Promise.all([
-    runPage(homeFeedPageInput(owner, range, req.verbs)),
-    firstPage || fresh ? undefined : readHead(owner),
-  ]);
+  const [page, head] = await Promise.all([runPage(homeFeedPageInput(owner, range, req.verbs)), firstPage || fresh ? undefined : readHead(owner)]);
   const headItem = page.items.find(isFeedHead);
   const items = headItem ? page.items.filter((i) => i !== headItem) : page.items;
   let plan: MergePlan;

@@ -40,7 +40,5 @@ export async function followerPage(job: PagedJob, author: string, size: number, 
   // the timelines, so a page that read a stale bound could skip a post the write-back missed.
   const page = await listPage('followers', author, size, job.cursor, { consistent: opts.activeAt !== undefined });
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
-  return page.items
-    .filter((f) => !opts.copiedOnly || authorPageCopies(f, opts.activeAt))
-    .map((f) => f.userId);
+  return page.items.filter((f) => !opts.copiedOnly || authorPageCopies(f, opts.activeAt)).map((f) => f.userId);
 }

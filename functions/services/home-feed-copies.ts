@@ -17,7 +17,6 @@ import { homeFeedPolicy } from './retention/policy.js';
 import { startsTrim, trimHomeFeed } from './retention/trim.js';
 import { nowTicks } from '../platform/clock.js';
 
-
 /** Trim attempts in flight per call. */
 const TRIM_CONCURRENCY = 4;
 

@@ -57,7 +57,10 @@ export async function postActivity(caller: string, admin: boolean, input: Activi
   // The activity's own time, normalized to UTC with nanoseconds (the schema checked it parses).
   const time = input.time === undefined ? undefined : isoFromTicks(ticksFromIso(input.time)!);
   const item = timelineItem(actor, { ...input, time, tags }, ticks, newDiscriminator(), isoFromTicks(ticks), expiresAtFor(ticks, timelinePolicy().ttlMs));
-  const result = item.foreignId === undefined ? (await putOriginal(item), { created: true, activity: toActivity(item) }) : await postOnce(item as TimelineItem & { foreignId: string });
+  const result =
+    item.foreignId === undefined
+      ? (await putOriginal(item), { created: true, activity: toActivity(item) })
+      : await postOnce(item as TimelineItem & { foreignId: string });
   if (result.created) {
     // The author sees their post at once. The fan-out job writes this copy too, so a failure here
     // delays it; answering 500 would invite a duplicate post from a client without foreignId.

@@ -81,7 +81,10 @@ export async function admit(userId: string, cls: RateClass, with_: RateLimits | 
   // The shared bucket only moves forward (other instances take, nothing gives back): if it held no
   // token when last seen, it holds none now either — refused without a write.
   const spec = bucketOf(limit);
-  const lease = h.tat !== undefined && tokensAt(h.tat, now, spec) < 1 ? { granted: 0, tat: h.tat, waitUs: waitForOneUs(h.tat, now, spec) } : await leaseTokens(userId, cls, limit, now, h.tat);
+  const lease =
+    h.tat !== undefined && tokensAt(h.tat, now, spec) < 1
+      ? { granted: 0, tat: h.tat, waitUs: waitForOneUs(h.tat, now, spec) }
+      : await leaseTokens(userId, cls, limit, now, h.tat);
   h.tat = lease.tat;
   if (lease.granted > 0) {
     h.leased = lease.granted - 1;
@@ -89,7 +92,10 @@ export async function admit(userId: string, cls: RateClass, with_: RateLimits | 
   }
   const ownWaitUs = (1 - h.free) * allowance.intervalUs;
   const waitSeconds = Math.max(1, Math.ceil(Math.min(lease.waitUs, ownWaitUs) / 1e6));
-  throw new RateLimitedError(`Too many ${cls} requests: at most ${limit.burst} at once, then ${limit.burst} per ${limit.periodMs / 1000} s. Retry after ${waitSeconds} s.`, waitSeconds);
+  throw new RateLimitedError(
+    `Too many ${cls} requests: at most ${limit.burst} at once, then ${limit.burst} per ${limit.periodMs / 1000} s. Retry after ${waitSeconds} s.`,
+    waitSeconds,
+  );
 }
 
 /**
@@ -97,7 +103,13 @@ export async function admit(userId: string, cls: RateClass, with_: RateLimits | 
  * it holds), or none and how long until one. Each failed condition returns the bucket as it
  * stands, so the next try needs no wait (a race with the user's own requests on other instances).
  */
-async function leaseTokens(userId: string, cls: RateClass, limit: RateLimit, now: number, tatSeen: number | undefined): Promise<{ granted: number; tat?: number; waitUs: number }> {
+async function leaseTokens(
+  userId: string,
+  cls: RateClass,
+  limit: RateLimit,
+  now: number,
+  tatSeen: number | undefined,
+): Promise<{ granted: number; tat?: number; waitUs: number }> {
   const spec = bucketOf(limit);
   let n = leaseOf(limit);
   let full = tatSeen === undefined || tatSeen < now;

@@ -73,7 +73,10 @@ export async function reactionSummaries(caller: string, activityIds: readonly st
 
 /** Activities with their `reactions` summaries attached. */
 export async function withReactions<A extends Activity>(caller: string, activities: readonly A[]): Promise<(A & { reactions: ReactionSummary })[]> {
-  const summaries = await reactionSummaries(caller, activities.map((a) => a.id));
+  const summaries = await reactionSummaries(
+    caller,
+    activities.map((a) => a.id),
+  );
   return activities.map((a) => ({ ...a, reactions: summaries.get(a.id)! }));
 }
 

@@ -46,7 +46,10 @@ export async function connectionsOf(userId: string): Promise<Connection[]> {
 /** Of `candidates`, those who follow `followee` and have not muted them (one BatchGetItem per 100 edges). */
 export async function followingAmong(candidates: readonly string[], followee: string): Promise<Set<string>> {
   const byPk = new Map(candidates.map((c) => [followEdgeKey(c, followee).pk, c]));
-  const items = await batchGetAll(graph(), candidates.map((c) => followEdgeKey(c, followee)));
+  const items = await batchGetAll(
+    graph(),
+    candidates.map((c) => followEdgeKey(c, followee)),
+  );
   const out = new Set<string>();
   for (const item of items) {
     const edge = parseEdge(item);

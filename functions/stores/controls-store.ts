@@ -54,7 +54,17 @@ const outcomeOf = (out: TxOutcome<Part>): ControlOutcome => (out.ok ? 'done' : o
  */
 function placed(kind: Control, user: string, target: string, pending = false): TxPart<Part>[] {
   return [
-    ['check', { Put: { TableName: graph(), Item: { ...controlCheckKey(kind, user, target), ...(pending ? { cleanupPending: true } : {}) }, ConditionExpression: 'attribute_not_exists(pk)' }, returnOld: true }],
+    [
+      'check',
+      {
+        Put: {
+          TableName: graph(),
+          Item: { ...controlCheckKey(kind, user, target), ...(pending ? { cleanupPending: true } : {}) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+        returnOld: true,
+      },
+    ],
     ['list', { Put: { TableName: graph(), Item: { ...controlListKey(kind, user, target), userId: target } } }],
     ['mirror', { Put: { TableName: graph(), Item: { ...mirrorKey(kind, user, target), userId: user } } }],
   ];
@@ -63,7 +73,10 @@ function placed(kind: Control, user: string, target: string, pending = false): T
 /** Every item of a control, the erased form of its list entry included (the target may have been erased and come back). */
 function lifted(kind: Control, user: string, target: string, conditioned: boolean): TxPart<Part>[] {
   return [
-    ['check', { Delete: { TableName: graph(), Key: controlCheckKey(kind, user, target), ...(conditioned ? { ConditionExpression: 'attribute_exists(pk)' } : {}) } }],
+    [
+      'check',
+      { Delete: { TableName: graph(), Key: controlCheckKey(kind, user, target), ...(conditioned ? { ConditionExpression: 'attribute_exists(pk)' } : {}) } },
+    ],
     ['list', { Delete: { TableName: graph(), Key: controlListKey(kind, user, target) } }],
     ['erasedList', { Delete: { TableName: graph(), Key: erasedListKey(kind, user, target) } }],
     ['mirror', { Delete: { TableName: graph(), Key: mirrorKey(kind, user, target) } }],
@@ -79,7 +92,9 @@ export async function placeMute(user: string, target: string, follow: FollowRef 
   const out = await transact<Part>([
     ...placed('mute', user, target, true),
     // No follow as read: none may appear before this commits (a bulk import writes edges without a transaction).
-    ...(follow ? [...mutedFlagParts(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const] : [['noFollow', noActiveFollow(user, target)] as const]),
+    ...(follow
+      ? [...mutedFlagParts(user, target, follow, true), ['pulledSet', { Update: removePulledUpdate(user, target) }] as const]
+      : [['noFollow', noActiveFollow(user, target)] as const]),
   ]);
   if (!out.ok && out.failed.has('check')) return out.old.check?.cleanupPending === true ? 'pending' : 'noop';
   return outcomeOf(out);
@@ -89,7 +104,12 @@ export async function placeMute(user: string, target: string, follow: FollowRef 
 export async function mutePendingCleared(user: string, target: string): Promise<void> {
   try {
     await doc.send(
-      new UpdateCommand({ TableName: graph(), Key: controlCheckKey('mute', user, target), UpdateExpression: 'REMOVE cleanupPending', ConditionExpression: 'attribute_exists(pk)' }),
+      new UpdateCommand({
+        TableName: graph(),
+        Key: controlCheckKey('mute', user, target),
+        UpdateExpression: 'REMOVE cleanupPending',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
     );
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error; // lifted meanwhile: nothing owed
@@ -129,7 +149,9 @@ export async function placeBlock(user: string, target: string): Promise<ControlO
 
 /** Lift a block (a no-op if none stands); unconditioned, so only a lost race cancels it: retried. */
 export async function liftBlock(user: string, target: string): Promise<void> {
-  await retrying(`unblock ${user} → ${target}`, RETRY.request, async () => ((await transact<Part>(lifted('block', user, target, false))).ok ? undefined : AGAIN));
+  await retrying(`unblock ${user} → ${target}`, RETRY.request, async () =>
+    (await transact<Part>(lifted('block', user, target, false))).ok ? undefined : AGAIN,
+  );
 }
 
 /** What standingControls asks: controls by (kind, user, target), an erase mark, a follower's edges. */
@@ -202,7 +224,12 @@ export const allControls = (user: string): Promise<Item[]> =>
  * them), eventually consistent: what a tag page or a tag fan-out page filters by, one Query.
  */
 export async function controlSortKeys(user: string): Promise<string[]> {
-  const items = await queryAll({ TableName: graph(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': controlPartition(user) }, ProjectionExpression: 'sk' });
+  const items = await queryAll({
+    TableName: graph(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': controlPartition(user) },
+    ProjectionExpression: 'sk',
+  });
   return items.map((i) => String(i.sk));
 }
 

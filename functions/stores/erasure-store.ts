@@ -22,7 +22,10 @@ const graph = () => tableName('graph');
 export async function markErased(userId: string, done: boolean): Promise<void> {
   // The shards' copies first (follows check those): by the time the mark says "erasing", they all do.
   if (!done) {
-    await batchWriteAll(graph(), Array.from({ length: FOLLOWER_SHARDS }, (_, s) => ({ PutRequest: { Item: erasureShardKey(userId, s) } })));
+    await batchWriteAll(
+      graph(),
+      Array.from({ length: FOLLOWER_SHARDS }, (_, s) => ({ PutRequest: { Item: erasureShardKey(userId, s) } })),
+    );
   }
   try {
     await doc.send(

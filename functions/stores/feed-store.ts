@@ -49,7 +49,16 @@ export async function putOriginal(item: TimelineItem): Promise<void> {
 export async function putOriginalWithMarker(item: TimelineItem & { foreignId: string }): Promise<'created' | 'exists'> {
   const out = await transact([
     ['original', { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }],
-    ['marker', { Put: { TableName: tableName('graph'), Item: foreignIdItem(item.actor, item.foreignId, item.rk, item.id), ConditionExpression: 'attribute_not_exists(pk)' } }],
+    [
+      'marker',
+      {
+        Put: {
+          TableName: tableName('graph'),
+          Item: foreignIdItem(item.actor, item.foreignId, item.rk, item.id),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
   ]);
   return out.ok ? 'created' : 'exists';
 }
@@ -98,8 +107,7 @@ export async function markOriginalDeleted(actor: string, rk: bigint, nowSeconds:
         Key: timelineKey(actor, rk),
         UpdateExpression: 'SET deletedAt = :deletedAt, expiresAt = :gone',
         ConditionExpression:
-          'attribute_exists(pk) AND actor = :actor AND attribute_not_exists(deletedAt) ' +
-          'AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+          'attribute_exists(pk) AND actor = :actor AND attribute_not_exists(deletedAt) ' + 'AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
         ExpressionAttributeValues: {
           ':deletedAt': new Date(nowSeconds * 1000).toISOString(),
           ':gone': nowSeconds + TOMBSTONE_SECONDS,
@@ -143,7 +151,12 @@ export function originalsSince(author: string, sinceTicks: bigint, limit: number
 }
 
 /** Up to `limit` of a feed-table partition's newest items made at or after `sinceTicks` (full items), the Query's `extra` options added. */
-export async function itemsSince(partition: string, sinceTicks: bigint, limit: number, extra: Pick<QueryCommandInput, 'FilterExpression' | 'ConsistentRead'> = {}): Promise<Item[]> {
+export async function itemsSince(
+  partition: string,
+  sinceTicks: bigint,
+  limit: number,
+  extra: Pick<QueryCommandInput, 'FilterExpression' | 'ConsistentRead'> = {},
+): Promise<Item[]> {
   if (limit <= 0) return [];
   return queryAll(
     {
@@ -174,7 +187,10 @@ export async function hasOriginals(author: string): Promise<boolean> {
 }
 
 /** `author`'s originals (tombstones included) as a cleanup asks of them: rk, tags and whether deleted, newest first, while `keep` says so. */
-export async function originalKeysWhile(author: string, keep: (rk: bigint, deleted: boolean) => boolean): Promise<{ rk: bigint; tags: unknown; deleted: boolean }[]> {
+export async function originalKeysWhile(
+  author: string,
+  keep: (rk: bigint, deleted: boolean) => boolean,
+): Promise<{ rk: bigint; tags: unknown; deleted: boolean }[]> {
   const out: { rk: bigint; tags: unknown; deleted: boolean }[] = [];
   let start: Item | undefined;
   do {
@@ -266,7 +282,14 @@ export function editedItem(original: Item, state: EditedState): Item {
  * past HISTORY_KEEP, 2 more). Returns the item as now stored, or undefined when the original was
  * not at that version any more (edited, deleted or expired) or the transaction lost a race.
  */
-export async function editOriginal(author: string, rk: bigint, original: Item, state: EditedState, history: HistoryChange, nowSeconds: number): Promise<Item | undefined> {
+export async function editOriginal(
+  author: string,
+  rk: bigint,
+  original: Item,
+  state: EditedState,
+  history: HistoryChange,
+  nowSeconds: number,
+): Promise<Item | undefined> {
   const e = editExpression(state);
   const expected = versionOf(original);
   const out = await transact([
@@ -399,7 +422,12 @@ export async function copiesWrittenAfter(owner: string, afterTicks: bigint, rang
 
 /** A page of a feed partition: `last` is the range key the Query stopped at (feeds page by it: `lastRangeKey`). */
 export type FeedPage = Page<Item, bigint>;
-const feedPageOf = (page: Page<Item, Item>): FeedPage => mapPage(page, (i) => i, (key) => rkOf(key.rk));
+const feedPageOf = (page: Page<Item, Item>): FeedPage =>
+  mapPage(
+    page,
+    (i) => i,
+    (key) => rkOf(key.rk),
+  );
 
 /** How far a verb-filtered page reads to fill itself: Queries, and items per Query per wanted item. */
 export const FILTERED_PAGE = { maxQueries: 4, readFactor: 4, maxLimit: 1000 } as const;

@@ -7,7 +7,16 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../model/erasure.js';
 import { type Edge, followEdgeKey, parseEdge } from '../model/follow-edge.js';
-import { type CountChange, type FollowPair, type ImportJournal, importCountMarkKey, importJournalKey, IMPORT_JOURNAL_TTL_SECONDS, journalItem, parseJournal } from '../model/follow-import.js';
+import {
+  type CountChange,
+  type FollowPair,
+  type ImportJournal,
+  importCountMarkKey,
+  importJournalKey,
+  IMPORT_JOURNAL_TTL_SECONDS,
+  journalItem,
+  parseJournal,
+} from '../model/follow-import.js';
 import { parseProfile, type Profile, profileKey } from '../model/profile.js';
 import { checkPrefix, controlCheckKey, controlPartition, hashOfCheckSk, mirrorPrefix, otherOfControlSk } from '../model/user-controls.js';
 import { shortHash } from '../model/short-hash.js';
@@ -141,10 +150,19 @@ export async function saveImportJournal(batchId: string, journal: ImportJournal)
  * follower's profile item. `already` when the mark stood: an earlier attempt counted them.
  * A transaction that lost a race is retried (platform/retry.ts); parts are read by name.
  */
-export async function applyImportCounts(batchId: string, nonce: bigint, n: number, changes: readonly CountChange[], shard: number): Promise<'applied' | 'already'> {
+export async function applyImportCounts(
+  batchId: string,
+  nonce: bigint,
+  n: number,
+  changes: readonly CountChange[],
+  shard: number,
+): Promise<'applied' | 'already'> {
   const mark = { ...importCountMarkKey(batchId, nonce, n), expiresAt: nowSeconds() + IMPORT_JOURNAL_TTL_SECONDS };
   const updates = countUpdates(changes, shard);
-  const parts: TxPart<string>[] = [['mark', { Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }], ...updates.map((u, i) => [`count:${i}`, u] as const)];
+  const parts: TxPart<string>[] = [
+    ['mark', { Put: { TableName: graph(), Item: mark, ConditionExpression: 'attribute_not_exists(pk)' } }],
+    ...updates.map((u, i) => [`count:${i}`, u] as const),
+  ];
   return retrying(`import counts ${batchId} #${n}`, RETRY.request, async () => {
     const out = await transact(parts);
     return out.ok ? 'applied' : out.failed.has('mark') ? 'already' : AGAIN;

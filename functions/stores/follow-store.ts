@@ -59,7 +59,9 @@ export async function getProfile(userId: string, opts: { consistent?: boolean } 
  * message comes back).
  */
 export async function setPulled(author: string, pulled: boolean): Promise<void> {
-  const set = (Key: Record<string, string>) => ({ Update: { TableName: graph(), Key, UpdateExpression: 'SET pulled = :p', ExpressionAttributeValues: { ':p': pulled } } });
+  const set = (Key: Record<string, string>) => ({
+    Update: { TableName: graph(), Key, UpdateExpression: 'SET pulled = :p', ExpressionAttributeValues: { ':p': pulled } },
+  });
   // Unpulled: the profile forgets since when (see markPulledSince).
   const profile = pulled ? set(profileKey(author)) : { Update: { ...set(profileKey(author)).Update, UpdateExpression: 'SET pulled = :p REMOVE pulledSince' } };
   const parts: TxPart<string>[] = [['profile', profile], ...allFollowerShardKeys(author).map((key, i) => [`shard:${i}`, set(key)] as const)];
@@ -204,7 +206,17 @@ export async function removeEdge(follower: string, followee: string, order: stri
     ],
     ['followersEntry', { Delete: { TableName: graph(), Key: followListKey('followers', followee, order, follower) } }],
     ['followingEntry', { Delete: { TableName: graph(), Key: followListKey('following', follower, order, followee) } }],
-    ['followeeShard', { Update: { TableName: graph(), Key: followerShardKey(followee, shard), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } }],
+    [
+      'followeeShard',
+      {
+        Update: {
+          TableName: graph(),
+          Key: followerShardKey(followee, shard),
+          UpdateExpression: 'ADD followers :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ],
     [
       'followerProfile',
       {
@@ -318,7 +330,13 @@ export interface FollowEntry {
  * `last` (a sort key) only when more follow. The API's lists and the jobs walking a list (fan-out,
  * erase) read it alike.
  */
-export async function listPage(which: FollowList, userId: string, limit: number, after?: string, opts: { readonly consistent?: boolean } = {}): Promise<Page<FollowEntry, string>> {
+export async function listPage(
+  which: FollowList,
+  userId: string,
+  limit: number,
+  after?: string,
+  opts: { readonly consistent?: boolean } = {},
+): Promise<Page<FollowEntry, string>> {
   const partition = followListPartition(which, userId);
   const page = await queryListPage(
     {
@@ -334,7 +352,11 @@ export async function listPage(which: FollowList, userId: string, limit: number,
   );
   return mapPage(
     page,
-    (i) => ({ userId: memberOfListSortKey(String(i.sk)), muted: i.muted === true, ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }) }),
+    (i) => ({
+      userId: memberOfListSortKey(String(i.sk)),
+      muted: i.muted === true,
+      ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }),
+    }),
     String,
   );
 }
@@ -420,17 +442,29 @@ export async function writeImportedFollows(pairs: readonly FollowPair[], nonce: 
     const order = followOrder(importTicks(nonce, index));
     return [followListItem('followers', followee, order, follower, muted), followListItem('following', follower, order, followee)];
   });
-  await batchWriteAll(graph(), entries.map((Item) => ({ PutRequest: { Item } })));
+  await batchWriteAll(
+    graph(),
+    entries.map((Item) => ({ PutRequest: { Item } })),
+  );
   const edges = follows.map(({ index, muted, backfillPending }) =>
     activeEdgeItem(pairs[index]!.follower, pairs[index]!.followee, importTicks(nonce, index), backfillPending, muted),
   );
-  await batchWriteAll(graph(), edges.map((Item) => ({ PutRequest: { Item } })));
+  await batchWriteAll(
+    graph(),
+    edges.map((Item) => ({ PutRequest: { Item } })),
+  );
 }
 
 /** Delete both list entries of follows at these orders (entries no edge stands behind). */
 export async function deleteListEntries(entries: readonly { follower: string; followee: string; order: string }[]): Promise<void> {
-  const keys = entries.flatMap(({ follower, followee, order }) => [followListKey('followers', followee, order, follower), followListKey('following', follower, order, followee)]);
-  await batchWriteAll(graph(), keys.map((Key) => ({ DeleteRequest: { Key } })));
+  const keys = entries.flatMap(({ follower, followee, order }) => [
+    followListKey('followers', followee, order, follower),
+    followListKey('following', follower, order, followee),
+  ]);
+  await batchWriteAll(
+    graph(),
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
 }
 
 /**
@@ -442,7 +476,11 @@ export async function followsSince(follower: string, sinceTicks: bigint, untilTi
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :newest AND :oldest',
     // An entry's sort key is `<order>#<followee>`; '$' sorts right after '#'.
-    ExpressionAttributeValues: { ':pk': followListPartition('following', follower), ':newest': followOrder(untilTicks), ':oldest': `${followOrder(sinceTicks)}$` },
+    ExpressionAttributeValues: {
+      ':pk': followListPartition('following', follower),
+      ':newest': followOrder(untilTicks),
+      ':oldest': `${followOrder(sinceTicks)}$`,
+    },
     ConsistentRead: true,
   });
   return items.map((i) => ({ followee: memberOfListSortKey(String(i.sk)), order: String(i.sk).slice(0, String(i.sk).indexOf('#')) }));

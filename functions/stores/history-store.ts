@@ -27,7 +27,11 @@ export async function historyPage(activityId: string, limit: number, before?: nu
     },
     (key) => Number(String(key.rk)),
   );
-  return mapPage(page, (i) => i, (v) => v);
+  return mapPage(
+    page,
+    (i) => i,
+    (v) => v,
+  );
 }
 
 /** Delete up to `limit` of an activity's earlier versions (its delete, its author's erase). Returns how many. */

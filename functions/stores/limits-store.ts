@@ -16,14 +16,20 @@ export type TakeResult = { readonly ok: true; readonly tat: number } | { readonl
 
 const numberOf = (v: unknown): number | undefined => {
   if (v === undefined || v === null) return undefined;
-  const n = Number(typeof v === 'object' && 'N' in (v) ? (v as { N: string }).N : String(v));
+  const n = Number(typeof v === 'object' && 'N' in v ? (v as { N: string }).N : String(v));
   return Number.isFinite(n) ? n : undefined;
 };
 
 async function take(userId: string, cls: RateClass, update: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>): Promise<TakeResult> {
   try {
     const out = await doc.send(
-      new UpdateCommand({ TableName: tableName('limits'), Key: rateBucketKey(userId, cls), ReturnValues: 'UPDATED_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD', ...update }),
+      new UpdateCommand({
+        TableName: tableName('limits'),
+        Key: rateBucketKey(userId, cls),
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ...update,
+      }),
     );
     return { ok: true, tat: numberOf(out.Attributes?.tat)! };
   } catch (error) {

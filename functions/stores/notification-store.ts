@@ -67,7 +67,8 @@ export function groupReadFrom(found: readonly Item[], recipient: string, gid: st
     if (item.pk !== gk.pk) continue; // a shared read holds other recipients' items too
     if (item.sk === gk.sk) group = parseGroup(item);
     else if (item.sk === hk.sk) head = item;
-    else if (claimSks.has(String(item.sk)) && typeof item.actor === 'string') claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
+    else if (claimSks.has(String(item.sk)) && typeof item.actor === 'string')
+      claims.set(item.actor, { actor: item.actor, events: (item.events as Set<string> | undefined) ?? new Set() });
   }
   return { group, claims, head };
 }
@@ -191,17 +192,33 @@ function groupChangeParts(change: GroupChange): (readonly [string, TxItem])[] {
   for (const c of change.claims ?? []) {
     // A new claim also goes into the actor's index (erasing the actor walks it).
     if (c.readSize === undefined) {
-      parts.push([`index:${c.actor}`, { Put: { TableName: graph(), Item: { ...actorIndexKey(c.actor, recipient, next.gid), recipient, gid: next.gid, ...(expiresAt === undefined ? {} : { expiresAt }) } } }]);
+      parts.push([
+        `index:${c.actor}`,
+        {
+          Put: {
+            TableName: graph(),
+            Item: { ...actorIndexKey(c.actor, recipient, next.gid), recipient, gid: next.gid, ...(expiresAt === undefined ? {} : { expiresAt }) },
+          },
+        },
+      ]);
     }
-    parts.push([`claim:${c.actor}`, {
-      Update: {
-        TableName: graph(),
-        Key: claimKey(recipient, next.gid, c.actor),
-        UpdateExpression: expiresAt === undefined ? 'ADD events :e SET actor = :a' : 'ADD events :e SET actor = :a, expiresAt = :x',
-        ConditionExpression: c.readSize === undefined ? 'attribute_not_exists(pk)' : 'size(events) = :n',
-        ExpressionAttributeValues: { ':e': new Set(c.add), ':a': c.actor, ...(expiresAt === undefined ? {} : { ':x': expiresAt }), ...(c.readSize === undefined ? {} : { ':n': c.readSize }) },
+    parts.push([
+      `claim:${c.actor}`,
+      {
+        Update: {
+          TableName: graph(),
+          Key: claimKey(recipient, next.gid, c.actor),
+          UpdateExpression: expiresAt === undefined ? 'ADD events :e SET actor = :a' : 'ADD events :e SET actor = :a, expiresAt = :x',
+          ConditionExpression: c.readSize === undefined ? 'attribute_not_exists(pk)' : 'size(events) = :n',
+          ExpressionAttributeValues: {
+            ':e': new Set(c.add),
+            ':a': c.actor,
+            ...(expiresAt === undefined ? {} : { ':x': expiresAt }),
+            ...(c.readSize === undefined ? {} : { ':n': c.readSize }),
+          },
+        },
       },
-    }]);
+    ]);
   }
   groupPuts(recipient, previous, next, expiresAt).forEach((item, i) => parts.push([`group:${i}`, item]));
   const head = headUpdate(recipient, next.day, change.delta, change.staleHead);
@@ -257,7 +274,10 @@ export async function writeGroupChanges(changes: readonly GroupChange[]): Promis
       if (rest.length > 0 && rest.length < sent.length) await send(rest, true);
     }
   };
-  await send(changes.map((_, i) => i), false);
+  await send(
+    changes.map((_, i) => i),
+    false,
+  );
   return { written, errors };
 }
 
@@ -302,7 +322,11 @@ export async function groupPage(recipient: string, sinceTicks: bigint, limit: nu
     {
       TableName: graph(),
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': notificationPartition(recipient), ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX, ':hi': orderBoundFor(sinceTicks) },
+      ExpressionAttributeValues: {
+        ':pk': notificationPartition(recipient),
+        ':lo': afterSk ? `${afterSk}\u0000` : ORDER_PREFIX,
+        ':hi': orderBoundFor(sinceTicks),
+      },
       Limit: limit,
     },
     sortKeyOf,
@@ -336,7 +360,13 @@ export async function allGroups(recipient: string, object?: string): Promise<Gro
 }
 
 /** Write a group's new state (seen/read marks) with its order copy and the head's counts. */
-export async function writeGroupMark(recipient: string, previous: GroupState, next: GroupState, delta: CountDelta, expiresAt: number | undefined): Promise<boolean> {
+export async function writeGroupMark(
+  recipient: string,
+  previous: GroupState,
+  next: GroupState,
+  delta: CountDelta,
+  expiresAt: number | undefined,
+): Promise<boolean> {
   const head = headUpdate(recipient, next.day, delta, []);
   return transactOrLost([...groupPuts(recipient, previous, next, expiresAt), ...(head ? [head] : [])]);
 }
@@ -391,8 +421,14 @@ export async function deleteNotificationPage(recipient: string, limit: number): 
     Limit: limit,
   });
   const claims = items.filter((i) => String(i.sk).startsWith(CLAIM_PREFIX) && typeof i.actor === 'string');
-  await batchWriteAll(graph(), claims.map((c) => ({ DeleteRequest: { Key: actorIndexKey(String(c.actor), recipient, gidOfClaimSk(String(c.sk))) } })));
-  await batchWriteAll(graph(), items.map((i) => ({ DeleteRequest: { Key: { pk: i.pk, sk: i.sk } } })));
+  await batchWriteAll(
+    graph(),
+    claims.map((c) => ({ DeleteRequest: { Key: actorIndexKey(String(c.actor), recipient, gidOfClaimSk(String(c.sk))) } })),
+  );
+  await batchWriteAll(
+    graph(),
+    items.map((i) => ({ DeleteRequest: { Key: { pk: i.pk, sk: i.sk } } })),
+  );
   return items.length;
 }
 

@@ -3,14 +3,7 @@
  * entries, ranking snapshots, and each reader's seen marks and author weights.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  definitionKey,
-  definitionListKey,
-  definitionListPartition,
-  readerMarksKey,
-  SHARED_OWNER,
-  snapshotKey,
-} from '../model/ranked-feed.js';
+import { definitionKey, definitionListKey, definitionListPartition, readerMarksKey, SHARED_OWNER, snapshotKey } from '../model/ranked-feed.js';
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
 import { type Item, mapPage, type Page, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
@@ -68,7 +61,18 @@ export async function putDefinition(d: StoredDefinition): Promise<'done' | 'take
 /** Delete a definition (as read: conditioned on its owner still being the one read) and its list entry. */
 export async function deleteDefinition(d: StoredDefinition): Promise<'done' | 'changed'> {
   const out = await transact<'def' | 'list'>([
-    ['def', { Delete: { TableName: graph(), Key: definitionKey(d.feedId), ConditionExpression: '#o = :o AND #s = :s', ExpressionAttributeNames: { '#o': 'owner', '#s': 'shared' }, ExpressionAttributeValues: { ':o': d.owner, ':s': d.shared } } }],
+    [
+      'def',
+      {
+        Delete: {
+          TableName: graph(),
+          Key: definitionKey(d.feedId),
+          ConditionExpression: '#o = :o AND #s = :s',
+          ExpressionAttributeNames: { '#o': 'owner', '#s': 'shared' },
+          ExpressionAttributeValues: { ':o': d.owner, ':s': d.shared },
+        },
+      },
+    ],
     ['list', { Delete: { TableName: graph(), Key: definitionListKey(listOwner(d), d.feedId) } }],
   ]);
   return out.ok ? 'done' : 'changed';
@@ -87,7 +91,11 @@ export async function definitionPage(owner: string, limit: number, after?: strin
     },
     sortKeyOf,
   );
-  return mapPage(page, (i) => String(i.sk), (k) => k);
+  return mapPage(
+    page,
+    (i) => String(i.sk),
+    (k) => k,
+  );
 }
 
 export interface Snapshot {
@@ -115,7 +123,9 @@ export async function getSnapshot(snapshotId: string): Promise<Snapshot | undefi
     feedId: String(i.feedId),
     ids: (i.ids as unknown[]).map(String),
     scores: (i.scores as unknown[]).map((v) => Number(String(v))),
-    ...(Array.isArray(i.explain) ? { explain: (i.explain as Record<string, unknown>[]).map((e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, Number(String(v))]))) } : {}),
+    ...(Array.isArray(i.explain)
+      ? { explain: (i.explain as Record<string, unknown>[]).map((e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, Number(String(v))]))) }
+      : {}),
     expiresAt: Number(String(i.expiresAt)),
   };
 }

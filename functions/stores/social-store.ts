@@ -26,7 +26,6 @@ const graph = () => tableName('graph');
  */
 export type SocialOutcome = 'done' | 'noop' | 'closed' | 'conflict';
 
-
 /** The counter update of one add (`ev` names it for the notification) or removal (no `ev`). */
 function counterUpdate(activityId: string, kind: string, change: { add: CounterEvent } | { remove: true }) {
   const add = 'add' in change;
@@ -54,48 +53,60 @@ async function change(parts: readonly TxPart<Part>[]): Promise<SocialOutcome> {
 /** Add `kind` to the user's reactions and count it (no-op if they already reacted so). */
 export function addReaction(activityId: string, author: string, event: CounterEvent): Promise<SocialOutcome> {
   return change([
-    ['own', {
-      Update: {
-        TableName: graph(),
-        Key: reactionKey(activityId, event.actor),
-        UpdateExpression: 'ADD kinds :k SET author = :author',
-        ConditionExpression: 'attribute_not_exists(kinds) OR NOT contains(kinds, :kv)',
-        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':kv': event.kind, ':author': author },
+    [
+      'own',
+      {
+        Update: {
+          TableName: graph(),
+          Key: reactionKey(activityId, event.actor),
+          UpdateExpression: 'ADD kinds :k SET author = :author',
+          ConditionExpression: 'attribute_not_exists(kinds) OR NOT contains(kinds, :kv)',
+          ExpressionAttributeValues: { ':k': new Set([event.kind]), ':kv': event.kind, ':author': author },
+        },
       },
-    }],
+    ],
     ['counter', { Update: counterUpdate(activityId, event.kind, { add: event }) }],
-    ['ledger', {
-      Update: {
-        TableName: graph(),
-        Key: ledgerReactionKey(event.actor, activityId),
-        UpdateExpression: 'ADD kinds :k SET author = :author, activityId = :id',
-        ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author, ':id': activityId },
+    [
+      'ledger',
+      {
+        Update: {
+          TableName: graph(),
+          Key: ledgerReactionKey(event.actor, activityId),
+          UpdateExpression: 'ADD kinds :k SET author = :author, activityId = :id',
+          ExpressionAttributeValues: { ':k': new Set([event.kind]), ':author': author, ':id': activityId },
+        },
       },
-    }],
+    ],
   ]);
 }
 
 /** Remove `kind` from the user's reactions and uncount it (no-op if they had not reacted so). */
 export function removeReaction(activityId: string, userId: string, kind: string): Promise<SocialOutcome> {
   return change([
-    ['own', {
-      Update: {
-        TableName: graph(),
-        Key: reactionKey(activityId, userId),
-        UpdateExpression: 'DELETE kinds :k',
-        ConditionExpression: 'contains(kinds, :kv)',
-        ExpressionAttributeValues: { ':k': new Set([kind]), ':kv': kind },
+    [
+      'own',
+      {
+        Update: {
+          TableName: graph(),
+          Key: reactionKey(activityId, userId),
+          UpdateExpression: 'DELETE kinds :k',
+          ConditionExpression: 'contains(kinds, :kv)',
+          ExpressionAttributeValues: { ':k': new Set([kind]), ':kv': kind },
+        },
       },
-    }],
+    ],
     ['counter', { Update: counterUpdate(activityId, kind, { remove: true }) }],
-    ['ledger', {
-      Update: {
-        TableName: graph(),
-        Key: ledgerReactionKey(userId, activityId),
-        UpdateExpression: 'DELETE kinds :k',
-        ExpressionAttributeValues: { ':k': new Set([kind]) },
+    [
+      'ledger',
+      {
+        Update: {
+          TableName: graph(),
+          Key: ledgerReactionKey(userId, activityId),
+          UpdateExpression: 'DELETE kinds :k',
+          ExpressionAttributeValues: { ':k': new Set([kind]) },
+        },
       },
-    }],
+    ],
   ]);
 }
 
@@ -104,7 +115,10 @@ export function addComment(item: CommentItem, event: CounterEvent): Promise<Soci
   return change([
     ['own', { Put: { TableName: feed(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }],
     ['counter', { Update: counterUpdate(item.activityId, event.kind, { add: event }) }],
-    ['ledger', { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author, activityId: item.activityId } } }],
+    [
+      'ledger',
+      { Put: { TableName: graph(), Item: { ...ledgerCommentKey(item.actor, item.activityId, item.rk), author: item.author, activityId: item.activityId } } },
+    ],
   ]);
 }
 
@@ -136,12 +150,14 @@ export function commentPage(activityId: string, limit: number, after?: bigint): 
 }
 
 /** Counter items of these activities (absent = no reactions yet). One BatchGet per 100. */
-export const getCounters = (activityIds: readonly string[]): Promise<Item[]> =>
-  batchGetAll(feed(), activityIds.map(counterKey));
+export const getCounters = (activityIds: readonly string[]): Promise<Item[]> => batchGetAll(feed(), activityIds.map(counterKey));
 
 /** The user's reaction items for these activities. One BatchGet per 100. */
 export const getReactionsOf = (userId: string, activityIds: readonly string[]): Promise<Item[]> =>
-  batchGetAll(graph(), activityIds.map((id) => reactionKey(id, userId)));
+  batchGetAll(
+    graph(),
+    activityIds.map((id) => reactionKey(id, userId)),
+  );
 
 /**
  * Close the counter before the activity is marked deleted: adds that race the delete fail their
@@ -182,8 +198,14 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
     ProjectionExpression: 'pk, rk, actor',
     ConsistentRead: true,
   });
-  await batchWriteAll(feed(), comments.map((c) => ({ DeleteRequest: { Key: { pk: c.pk, rk: c.rk } } })));
-  await batchWriteAll(graph(), comments.map((c) => ({ DeleteRequest: { Key: ledgerCommentKey(String(c.actor), activityId, rkOf(c.rk)) } })));
+  await batchWriteAll(
+    feed(),
+    comments.map((c) => ({ DeleteRequest: { Key: { pk: c.pk, rk: c.rk } } })),
+  );
+  await batchWriteAll(
+    graph(),
+    comments.map((c) => ({ DeleteRequest: { Key: ledgerCommentKey(String(c.actor), activityId, rkOf(c.rk)) } })),
+  );
   return { reactions: reactions.length, comments: comments.length };
 }
 
@@ -193,8 +215,26 @@ export async function purgeReactionsAndComments(activityId: string): Promise<{ r
  */
 export async function interactedWith(activityId: string, limit: number): Promise<string[]> {
   const [reactions, comments] = await Promise.all([
-    queryAll({ TableName: graph(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': reactionPartition(activityId) }, ProjectionExpression: 'sk', Limit: limit }, limit),
-    queryAll({ TableName: feed(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': commentPartition(activityId) }, ProjectionExpression: 'actor', Limit: limit }, limit),
+    queryAll(
+      {
+        TableName: graph(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': reactionPartition(activityId) },
+        ProjectionExpression: 'sk',
+        Limit: limit,
+      },
+      limit,
+    ),
+    queryAll(
+      {
+        TableName: feed(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': commentPartition(activityId) },
+        ProjectionExpression: 'actor',
+        Limit: limit,
+      },
+      limit,
+    ),
   ]);
   return [...new Set([...reactions.map((r) => String(r.sk)), ...comments.map((c) => String(c.actor))])];
 }
@@ -219,7 +259,10 @@ export async function ledgerPage(user: string, kind: LedgerKind, limit: number, 
 
 /** The stored comments at these keys (an export). */
 export const getComments = (keys: readonly { activityId: string; rk: bigint }[]): Promise<Item[]> =>
-  batchGetAll(feed(), keys.map((k) => commentKey(k.activityId, k.rk)));
+  batchGetAll(
+    feed(),
+    keys.map((k) => commentKey(k.activityId, k.rk)),
+  );
 
 /** Delete a user's reaction item and ledger entry for an activity (an erase, after the counts were adjusted). */
 export async function deleteReactionItems(activityId: string, user: string): Promise<void> {

@@ -20,7 +20,19 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CopySource } from '../model/feed-copy.js';
 import { rkOf } from '../model/range-key.js';
-import { parseTagFollow, type TagFollow, tagEntryOf, tagFeedKey, tagFeedPartition, tagFollowerKey, tagFollowersPartition, tagFollowItem, tagFollowKey, tagFollowPartition, tagMetaKey } from '../model/tag-items.js';
+import {
+  parseTagFollow,
+  type TagFollow,
+  tagEntryOf,
+  tagFeedKey,
+  tagFeedPartition,
+  tagFollowerKey,
+  tagFollowersPartition,
+  tagFollowItem,
+  tagFollowKey,
+  tagFollowPartition,
+  tagMetaKey,
+} from '../model/tag-items.js';
 import { parseTopList, type TopList, trendCounterKey, trendMarkerKey, trendTopKey } from '../model/trend.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
@@ -39,7 +51,10 @@ const stats = () => tableName('stats');
 
 /** Put the entries of originals in their tags' feeds (idempotent: same keys on every retry). */
 export async function putTagEntries(entries: readonly { source: CopySource; tag: string }[]): Promise<void> {
-  await batchWriteAll(feed(), entries.map(({ source, tag }) => ({ PutRequest: { Item: tagEntryOf(source, tag) } })));
+  await batchWriteAll(
+    feed(),
+    entries.map(({ source, tag }) => ({ PutRequest: { Item: tagEntryOf(source, tag) } })),
+  );
 }
 
 /**
@@ -52,11 +67,15 @@ export async function updateTagEntries(tags: readonly string[], rk: bigint, stat
 
 /** Delete the entries at (tag, rk). Deleting an absent key is harmless. */
 export async function deleteTagEntries(keys: readonly { tag: string; rk: bigint }[]): Promise<void> {
-  await batchWriteAll(feed(), keys.map((k) => ({ DeleteRequest: { Key: tagFeedKey(k.tag, k.rk) } })));
+  await batchWriteAll(
+    feed(),
+    keys.map((k) => ({ DeleteRequest: { Key: tagFeedKey(k.tag, k.rk) } })),
+  );
 }
 
 /** The one Query of a page of a tag's feed (entries are deleted with their post, never marked). */
-export const tagFeedPageInput = (tag: string, range: KeyRange, verbs?: readonly string[]) => pageInput(tagFeedPartition(tag), range, { hideTombstones: false, verbs });
+export const tagFeedPageInput = (tag: string, range: KeyRange, verbs?: readonly string[]) =>
+  pageInput(tagFeedPartition(tag), range, { hideTombstones: false, verbs });
 
 /** A page of a tag's entries, newest first, after rk `after`: rk, actor and tags only (a cleanup's candidates). */
 export async function tagEntryKeys(tag: string, limit: number, after?: bigint): Promise<Page<{ rk: bigint; actor: string; tags: unknown }, bigint>> {
@@ -67,7 +86,11 @@ export async function tagEntryKeys(tag: string, limit: number, after?: bigint): 
     ProjectionExpression: 'rk, actor, tags',
     Limit: limit,
   });
-  return mapPage(page, (i) => ({ rk: rkOf(i.rk), actor: String(i.actor), tags: i.tags }), (k) => rkOf(k.rk));
+  return mapPage(
+    page,
+    (i) => ({ rk: rkOf(i.rk), actor: String(i.actor), tags: i.tags }),
+    (k) => rkOf(k.rk),
+  );
 }
 
 /**
@@ -123,11 +146,25 @@ export async function followTagPull(user: string, key: string, tag: string, tick
 export async function unfollowTagTx(user: string, follow: TagFollow): Promise<'done' | 'gone' | 'conflict'> {
   const key = follow.key;
   const out = await transact([
-    ['follow', { Delete: { TableName: graph(), Key: tagFollowKey(user, key), ConditionExpression: 'attribute_exists(pk) AND #m = :m', ExpressionAttributeNames: { '#m': 'mode' }, ExpressionAttributeValues: { ':m': follow.mode } } }],
+    [
+      'follow',
+      {
+        Delete: {
+          TableName: graph(),
+          Key: tagFollowKey(user, key),
+          ConditionExpression: 'attribute_exists(pk) AND #m = :m',
+          ExpressionAttributeNames: { '#m': 'mode' },
+          ExpressionAttributeValues: { ':m': follow.mode },
+        },
+      },
+    ],
     ...(follow.mode === 'push'
       ? ([
           ['entry', { Delete: { TableName: graph(), Key: tagFollowerKey(key, user) } }],
-          ['count', { Update: { TableName: graph(), Key: tagMetaKey(key), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } }],
+          [
+            'count',
+            { Update: { TableName: graph(), Key: tagMetaKey(key), UpdateExpression: 'ADD followers :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+          ],
         ] as const)
       : ([['head', { Update: removePulledTagUpdate(user, key) }]] as const)),
   ]);
@@ -162,7 +199,12 @@ export interface TagFollower {
 }
 
 /** One page of a tag's push followers; `last` a user id (the sort key). */
-export async function tagFollowersPage(key: string, limit: number, after?: string, opts: { readonly consistent?: boolean } = {}): Promise<Page<TagFollower, string>> {
+export async function tagFollowersPage(
+  key: string,
+  limit: number,
+  after?: string,
+  opts: { readonly consistent?: boolean } = {},
+): Promise<Page<TagFollower, string>> {
   return mapPage(
     await graphListPage(tagFollowersPartition(key), limit, after, 'sk, activeUntil', opts.consistent),
     (i) => ({ userId: String(i.sk), ...(i.activeUntil === undefined ? {} : { activeUntil: BigInt(String(i.activeUntil)) }) }),

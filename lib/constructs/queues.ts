@@ -14,9 +14,7 @@ export function createQueues(scope: Construct): Record<QueueId, sqs.Queue> {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
       retentionPeriod: Duration.seconds(def.retentionSeconds),
-      deadLetterQueue: def.deadLetter
-        ? { queue: out[def.deadLetter.queue], maxReceiveCount: def.deadLetter.maxReceiveCount }
-        : undefined,
+      deadLetterQueue: def.deadLetter ? { queue: out[def.deadLetter.queue], maxReceiveCount: def.deadLetter.maxReceiveCount } : undefined,
     });
   }
   return out;

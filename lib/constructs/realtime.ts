@@ -78,7 +78,8 @@ export function createRealtimeApi(scope: Construct, fns: Record<FunctionId, Node
     }
   }
   const pushFailures = new cloudwatch.Alarm(scope, 'RealtimePushFailuresAlarm', {
-    alarmDescription: 'Realtime pushes failing (PostToConnection errors other than 410 Gone): clients fall back to their catch-up, but live updates are not arriving',
+    alarmDescription:
+      'Realtime pushes failing (PostToConnection errors other than 410 Gone): clients fall back to their catch-up, but live updates are not arriving',
     metric: new cloudwatch.Metric({ namespace: metricNamespace, metricName: PUSH_FAILURE_METRIC, statistic: 'Sum', period: Duration.minutes(5) }),
     threshold: 10,
     evaluationPeriods: 1,

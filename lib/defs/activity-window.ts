@@ -36,4 +36,3 @@ export function parseSegments(raw: string): Segments {
   if (casual < 1 || power <= casual) throw new Error(`expected power > casual ≥ 1, got "${raw}"`);
   return { power, casual };
 }
-

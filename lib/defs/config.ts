@@ -37,25 +37,26 @@ export const configKeys = {
     contextKey: 'fanoutActiveWindow',
     default: '30d',
     description:
-      'a post is copied only to followers who read their home feed (or connected to realtime) within this window; a returning reader\'s feed is merged at read time and rebuilt (`off`: copy to every follower)',
+      "a post is copied only to followers who read their home feed (or connected to realtime) within this window; a returning reader's feed is merged at read time and rebuilt (`off`: copy to every follower)",
   },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',
     contextKey: 'backfillLimit',
     default: '100',
-    description: 'how many of a followee\'s recent posts a new follow copies in',
+    description: "how many of a followee's recent posts a new follow copies in",
   },
   FEED_MAX_ITEMS: {
     envVar: 'FEED_MAX_ITEMS',
     contextKey: 'feedMaxItems',
     default: '1000',
-    description: 'retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2.3N on average), or `off`',
+    description:
+      'retention by count of home feeds: a feed always keeps its N newest copies; trims cut it back to N once N + N/4 were written since the last trim (it holds about 2.3N on average), or `off`',
   },
   FEED_MAX_SPAN: {
     envVar: 'FEED_MAX_SPAN',
     contextKey: 'feedMaxSpan',
     default: 'off',
-    description: 'retention by span of home feeds: trims drop copies older than the feed\'s newest copy minus this, e.g. `7d`',
+    description: "retention by span of home feeds: trims drop copies older than the feed's newest copy minus this, e.g. `7d`",
   },
   FEED_TTL: {
     envVar: 'FEED_TTL',
@@ -67,13 +68,15 @@ export const configKeys = {
     envVar: 'FEED_TRIM_CHANCE',
     contextKey: 'feedTrimChance',
     default: 'auto',
-    description: 'chance that a copy written to a home feed starts a trim attempt: `auto` = 1/`FEED_MAX_ITEMS` (1/16 with a span only), or a number in (0, 1]; higher keeps feeds nearer N for more attempt reads (the tests use `1`, so no trim is left to the draw)',
+    description:
+      'chance that a copy written to a home feed starts a trim attempt: `auto` = 1/`FEED_MAX_ITEMS` (1/16 with a span only), or a number in (0, 1]; higher keeps feeds nearer N for more attempt reads (the tests use `1`, so no trim is left to the draw)',
   },
   TIMELINE_TTL: {
     envVar: 'TIMELINE_TTL',
     contextKey: 'timelineTtl',
     default: 'off',
-    description: 'age policy for users\' own posts (their timelines): `off` keeps them until deleted; a duration such as `365d` lets them expire that long after posting',
+    description:
+      "age policy for users' own posts (their timelines): `off` keeps them until deleted; a duration such as `365d` lets them expire that long after posting",
   },
   ROLLUPS: {
     envVar: 'ROLLUPS',
@@ -116,31 +119,36 @@ export const configKeys = {
     envVar: 'NOTIFICATIONS_MAX_ITEMS',
     contextKey: 'notificationsMaxItems',
     default: '200',
-    description: 'retention by count of notification feeds: a user keeps their N most recently updated groups; once N + N/4 are stored the oldest are removed (the counts follow)',
+    description:
+      'retention by count of notification feeds: a user keeps their N most recently updated groups; once N + N/4 are stored the oldest are removed (the counts follow)',
   },
   NOTIFICATIONS_TTL: {
     envVar: 'NOTIFICATIONS_TTL',
     contextKey: 'notificationsTtl',
     default: '30d',
-    description: 'retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL); or `off`',
+    description:
+      'retention by age of notification feeds: groups of UTC days older than this leave pages and unseen/unread counts at once, and expire (DynamoDB TTL); or `off`',
   },
   NOTIFY_STRANGER_LIMIT: {
     envVar: 'NOTIFY_STRANGER_LIMIT',
     contextKey: 'notifyStrangerLimit',
     default: '20',
-    description: 'how many notification groups a sender the recipient does not follow may start in the recipient\'s notifications per UTC day; past it, their events that would start another group for that recipient are dropped (their posts still succeed); `0` lets strangers start none, `off` sets no bound ([security](security.md#limits-and-their-defaults))',
+    description:
+      "how many notification groups a sender the recipient does not follow may start in the recipient's notifications per UTC day; past it, their events that would start another group for that recipient are dropped (their posts still succeed); `0` lets strangers start none, `off` sets no bound ([security](security.md#limits-and-their-defaults))",
   },
   REACTION_KINDS: {
     envVar: 'REACTION_KINDS',
     contextKey: 'reactionKinds',
     default: 'like,love,haha,wow,sad,angry,celebrate,support,insightful,curious',
-    description: 'the reaction kinds a user may PUT (another is a 400): comma-separated, 1–50 kinds of 1–32 characters of `[a-z0-9_]`, not `comment`; it bounds every item reactions grow (counters, reaction sets)',
+    description:
+      'the reaction kinds a user may PUT (another is a 400): comma-separated, 1–50 kinds of 1–32 characters of `[a-z0-9_]`, not `comment`; it bounds every item reactions grow (counters, reaction sets)',
   },
   CONTROL_SETTLE: {
     envVar: 'CONTROL_SETTLE',
     contextKey: 'controlSettle',
     default: '60s',
-    description: 'unfollow, mute and block clean the feed twice: at once and again this much later, for a fan-out page that read its followers before the change; keep it above the fan-out worker\'s timeout (30 s); 1s–900s',
+    description:
+      "unfollow, mute and block clean the feed twice: at once and again this much later, for a fan-out page that read its followers before the change; keep it above the fan-out worker's timeout (30 s); 1s–900s",
   },
   PROTECTED_VERBS: {
     envVar: 'PROTECTED_VERBS',
@@ -153,7 +161,8 @@ export const configKeys = {
     envVar: 'RATE_LIMITS',
     contextKey: 'rateLimits',
     default: DEFAULT_RATE_LIMITS,
-    description: 'per-caller token buckets per class of route (`burst/period`: that many at once, that many more per period); past one, 429 problem+json with `Retry-After`; admin tokens are not limited; list only the classes to change, or `off` ([security](security.md#rate-limits))',
+    description:
+      'per-caller token buckets per class of route (`burst/period`: that many at once, that many more per period); past one, 429 problem+json with `Retry-After`; admin tokens are not limited; list only the classes to change, or `off` ([security](security.md#rate-limits))',
   },
 } as const satisfies Record<string, ConfigKeyDef>;
 
@@ -204,7 +213,10 @@ function chanceOrAuto(raw: string): number | undefined {
 
 /** Comma-separated verbs (the POST /activities verb rule), blanks ignored: a set. */
 function parseVerbList(raw: string): ReadonlySet<string> {
-  const verbs = raw.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const verbs = raw
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   for (const v of verbs) if (!/^[a-z0-9_.-]{1,64}$/.test(v)) throw new Error(`"${v}" is not a verb (1–64 characters of [a-z0-9_.-])`);
   return new Set(verbs);
 }
@@ -214,7 +226,10 @@ export const MAX_REACTION_KINDS = 50;
 
 /** Comma-separated reaction kinds (the PUT /activities/{id}/reactions/{kind} rule, not `comment`), 1–50: a set. */
 function parseReactionKinds(raw: string): ReadonlySet<string> {
-  const kinds = raw.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const kinds = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   for (const k of kinds) {
     if (!/^[a-z0-9_]{1,32}$/.test(k)) throw new Error(`"${k}" is not a reaction kind (1–32 characters of [a-z0-9_])`);
     if (k === 'comment') throw new Error('`comment` counts comments: it is not a reaction kind');

@@ -52,8 +52,7 @@ export const jwtContextKeys = {
   contextKeys: ['jwtIssuer', 'jwtAudience'],
   shownDefault:
     "empty: the stack creates a Cognito user pool with a users' app client (SRP sign-in, no OAuth flows) and a backend client (client credentials, scope `tickfeed/admin`), and trusts both",
-  description:
-    'an existing OIDC issuer and audience (comma-separated) to trust instead; it must issue the scope `tickfeed/admin` to the backend',
+  description: 'an existing OIDC issuer and audience (comma-separated) to trust instead; it must issue the scope `tickfeed/admin` to the backend',
 } as const;
 
 /** What each job lane's `<lane>MaxConcurrency` key sets (the keys and defaults: event-sources.ts). */

@@ -145,16 +145,14 @@ export const eventSources: readonly EventSourceDef[] = [
     tumblingWindowSeconds: 120,
   },
   // One SQS source per job lane: its own queue, batch size and MaximumConcurrency (lanes.ts).
-  ...laneList.map(
-    (lane): SqsSourceDef => ({
-      kind: 'sqs',
-      id: laneSource(lane.id),
-      queue: laneQueue(lane.id),
-      fn: laneWorker(lane.id),
-      batchSize: lane.batchSize,
-      maxBatchingWindowSeconds: lane.batchingWindowSeconds,
-      reportBatchItemFailures: true,
-      maxConcurrency: { contextKey: `${lane.id}MaxConcurrency`, default: lane.maxConcurrency },
-    }),
-  ),
+  ...laneList.map((lane): SqsSourceDef => ({
+    kind: 'sqs',
+    id: laneSource(lane.id),
+    queue: laneQueue(lane.id),
+    fn: laneWorker(lane.id),
+    batchSize: lane.batchSize,
+    maxBatchingWindowSeconds: lane.batchingWindowSeconds,
+    reportBatchItemFailures: true,
+    maxConcurrency: { contextKey: `${lane.id}MaxConcurrency`, default: lane.maxConcurrency },
+  })),
 ];

@@ -16,16 +16,7 @@ import type { TableId } from './tables.js';
  * ConditionCheckItem). `Scan` only for a data-model migration (the maintenance worker, which runs
  * it: services/migrations/). No index is ever granted.
  */
-export type DynamoAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem'
-  | 'Scan';
+export type DynamoAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'Scan';
 
 export type TableAccess = readonly DynamoAction[];
 
@@ -135,7 +126,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // shard it adds to (pulled) in one BatchGetItem. A follow asks whether the followee ever posted
     // (feed Query, Limit 1) to skip a backfill that would copy nothing.
     // Tag follows: one transaction (graph Put/Update/Delete; the head's pulled tags, feed UpdateItem).
-    tables: { ...RATE_LIMITED, graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], feed: ['UpdateItem', 'Query'] },
+    tables: {
+      ...RATE_LIMITED,
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+      feed: ['UpdateItem', 'Query'],
+    },
     sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup, tagCleanup; the follow notification; pull/unpull and the settle cleanups
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
@@ -174,7 +169,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
   // (graph Query), tag-follower entries (graph UpdateItem), tag feeds since the bound (feed Query).
   followupWorker: laneWorkerDef('followup', {
     // tagRetract, tagCleanup: follow edges and tag follows (graph BatchGetItem, Query), tag entries (feed Query, BatchWriteItem).
-    tables: { feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'], graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'] },
+    tables: {
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+      graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'],
+    },
     config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },
   }),
@@ -186,7 +184,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
    * still live (ConditionCheckItem).
    */
   notifyWorker: laneWorkerDef('notify', {
-    tables: { feed: ['ConditionCheckItem'], graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'] },
+    tables: {
+      feed: ['ConditionCheckItem'],
+      graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'],
+    },
     config: ['NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'NOTIFY_STRANGER_LIMIT'],
     realtime: { pushes: true },
   }),
@@ -207,7 +208,17 @@ export const functions: Record<FunctionId, FunctionDef> = {
       stats: ['Query', 'BatchWriteItem'],
     },
     // CONTROL_SETTLE: an erase waits that long between its phases (erase/erase.ts).
-    config: ['FANOUT_PULL_THRESHOLD', 'BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL', 'CONTROL_SETTLE'],
+    config: [
+      'FANOUT_PULL_THRESHOLD',
+      'BACKFILL_LIMIT',
+      'FEED_MAX_ITEMS',
+      'FEED_MAX_SPAN',
+      'FEED_TTL',
+      'FEED_TRIM_CHANCE',
+      'NOTIFICATIONS_MAX_ITEMS',
+      'NOTIFICATIONS_TTL',
+      'CONTROL_SETTLE',
+    ],
     realtime: { pushes: true },
   }),
   /** Feed stream → rollup rows and activity entries, once per tumbling window. Writes the stats table only. */
@@ -294,7 +305,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // (UpdateItem) and the comment (PutItem, DeleteItem) inside the transactions.
     // graph: the user's reaction item and their ledger entries (UpdateItem, PutItem, DeleteItem, in
     // the transactions); the activity author's block of the caller, the viewer check (BatchGetItem).
-    tables: { ...RATE_LIMITED, feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'], graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'] },
+    tables: {
+      ...RATE_LIMITED,
+      feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
+      graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
+    },
     sendsTo: [],
     config: ['RATE_LIMITS', 'REACTION_KINDS'],
   },
@@ -353,9 +368,25 @@ export const functions: Record<FunctionId, FunctionDef> = {
     config: ['FANOUT_ACTIVE_WINDOW'],
   },
   /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
-  realtimeAuthorizer: { id: 'realtimeAuthorizer', entry: 'functions/handlers/realtime-authorizer.ts', ...http, tables: {}, sendsTo: [], config: [], realtime: { jwt: true } },
+  realtimeAuthorizer: {
+    id: 'realtimeAuthorizer',
+    entry: 'functions/handlers/realtime-authorizer.ts',
+    ...http,
+    tables: {},
+    sendsTo: [],
+    config: [],
+    realtime: { jwt: true },
+  },
   /** GET /realtime (where to connect) and GET /realtime/missed (the catch-up: home-feed Query, filtered by write time). */
-  realtime: { id: 'realtime', entry: 'functions/handlers/realtime.ts', ...http, tables: { ...RATE_LIMITED, feed: ['Query'] }, sendsTo: [], config: ['RATE_LIMITS', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'], realtime: { url: true } },
+  realtime: {
+    id: 'realtime',
+    entry: 'functions/handlers/realtime.ts',
+    ...http,
+    tables: { ...RATE_LIMITED, feed: ['Query'] },
+    sendsTo: [],
+    config: ['RATE_LIMITS', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
+    realtime: { url: true },
+  },
   /**
    * POST /batch/follows and /batch/activities (admin). Follows — graph: the import's reads
    * (BatchGetItem), its journal (GetItem, PutItem), list entries and edges (BatchWriteItem), a
@@ -376,7 +407,17 @@ export const functions: Record<FunctionId, FunctionDef> = {
       feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'DeleteItem'],
     },
     sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
-    config: ['MAX_FOLLOWING', 'FANOUT_PULL_THRESHOLD', 'CONTROL_SETTLE', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
+    config: [
+      'MAX_FOLLOWING',
+      'FANOUT_PULL_THRESHOLD',
+      'CONTROL_SETTLE',
+      'TIMELINE_TTL',
+      'FEED_MAX_ITEMS',
+      'FEED_MAX_SPAN',
+      'FEED_TTL',
+      'FEED_TRIM_CHANCE',
+      'PROTECTED_VERBS',
+    ],
   },
   /**
    * Run by the deploy (a CDK trigger, lib/constructs/migration-trigger.ts): reads the tables' data

@@ -39,7 +39,15 @@ export interface LaneDef {
 }
 
 export const lanes: Record<LaneId, LaneDef> = {
-  fanout: { id: 'fanout', promise: 'a new post reaches its followers within seconds', batchSize: 4, batchingWindowSeconds: 0, maxConcurrency: 10, oldestAgeAlarmSeconds: 30, timeoutSeconds: 30 },
+  fanout: {
+    id: 'fanout',
+    promise: 'a new post reaches its followers within seconds',
+    batchSize: 4,
+    batchingWindowSeconds: 0,
+    maxConcurrency: 10,
+    oldestAgeAlarmSeconds: 30,
+    timeoutSeconds: 30,
+  },
   // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones.
   fanoutTail: {
     id: 'fanoutTail',

@@ -36,7 +36,10 @@ export function parseRateLimits(raw: string): RateLimits | undefined {
 
 function parsePairs(raw: string): Partial<Record<RateClass, RateLimit>> {
   const out: Partial<Record<RateClass, RateLimit>> = {};
-  for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = /^([a-z]+)=(\d+)\/(.+)$/.exec(part);
     if (!m) throw new Error(`expected class=burst/period (e.g. posts=200/10m) or "off", got "${part}"`);
     const cls = m[1] as RateClass;

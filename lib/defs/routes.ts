@@ -161,10 +161,7 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 /** Resolve a request to its route, or say which methods the path allows (for a 405). */
-export function resolveRoute(
-  method: string,
-  path: string,
-): { route: RouteDef; params: Record<string, string> } | { route: undefined; allow: HttpMethod[] } {
+export function resolveRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } | { route: undefined; allow: HttpMethod[] } {
   const allow: HttpMethod[] = [];
   for (const route of routes) {
     const params = matchPath(route.path, path);

@@ -20,5 +20,4 @@ export function scopesOf(claims: Readonly<Record<string, unknown>> | undefined):
 }
 
 /** Whether a token with `scopes` passes a route requiring any of `required` (API Gateway's rule). */
-export const hasAnyScope = (scopes: readonly string[], required: readonly string[]): boolean =>
-  required.some((s) => scopes.includes(s));
+export const hasAnyScope = (scopes: readonly string[], required: readonly string[]): boolean => required.some((s) => scopes.includes(s));

@@ -48,8 +48,7 @@ export interface ReplayState extends WindowStateJson {
 }
 
 /** Start (epoch ms) of the window holding a record created at `creationSeconds` (epoch seconds). */
-export const windowStartMs = (creationSeconds: number, windowSeconds: number) =>
-  Math.floor(creationSeconds / windowSeconds) * windowSeconds * 1000;
+export const windowStartMs = (creationSeconds: number, windowSeconds: number) => Math.floor(creationSeconds / windowSeconds) * windowSeconds * 1000;
 
 /** `window` of an event, from its start. */
 export const windowOf = (startMs: number, windowSeconds: number) => ({

@@ -58,9 +58,7 @@ describe('feed', () => {
 
     // Older: the page after the first one's lastRangeKey; the last page hides the button.
     await clickAndSettle(page.locator('[data-testid="older"]'));
-    expect(await texts('[data-testid="activities"] .content')).toEqual([
-      'hello from the browser', 'seed 4', 'seed 3', 'seed 2', 'seed 1',
-    ]);
+    expect(await texts('[data-testid="activities"] .content')).toEqual(['hello from the browser', 'seed 4', 'seed 3', 'seed 2', 'seed 1']);
     expect(await page.locator('[data-testid="older"]').isHidden()).toBe(true);
 
     // Newer: a post made elsewhere arrives through a `since` catch-up, on top.

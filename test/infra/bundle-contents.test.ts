@@ -32,8 +32,10 @@ async function bundleInputs(def: FunctionDef): Promise<string[]> {
     outfile: 'index.mjs',
     logLevel: 'silent',
   });
-  const output = Object.values((out.metafile).outputs)[0]!;
-  return Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([file]) => file);
+  const output = Object.values(out.metafile.outputs)[0]!;
+  return Object.entries(output.inputs)
+    .filter(([, i]) => i.bytesInOutput > 0)
+    .map(([file]) => file);
 }
 
 beforeAll(async () => {

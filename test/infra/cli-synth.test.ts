@@ -78,7 +78,9 @@ describe('npx cdk synth through the CDK CLI', { timeout: 300_000 }, () => {
     if (account) expect(policies).toContain(`:${region}:${account}:`);
 
     const resources = Object.keys(template.Resources).length;
-    console.log(`cdk synth (${region}${account ? `, ${account}` : ''}): ${resources} resources of CloudFormation's ${CLOUDFORMATION_RESOURCE_LIMIT}, template ${bytes} bytes`);
+    console.log(
+      `cdk synth (${region}${account ? `, ${account}` : ''}): ${resources} resources of CloudFormation's ${CLOUDFORMATION_RESOURCE_LIMIT}, template ${bytes} bytes`,
+    );
     expect(resources).toBeLessThan(CLOUDFORMATION_RESOURCE_LIMIT);
     // Over 51,200 bytes a template is uploaded through the bootstrap bucket, whose limit is 1 MB.
     expect(bytes).toBeLessThan(TEMPLATE_BYTES_LIMIT);

@@ -19,15 +19,10 @@ const tsConfigFile = join(repoRoot, 'tsconfig.json');
 /** Cruise `paths` (relative to `baseDir`) with the repo's rule set; returns the violations. */
 async function violationsIn(baseDir: string, paths: string[]): Promise<IViolation[]> {
   const options = await extractDepcruiseOptions(configFile);
-  const { output } = await cruise(
-    paths,
-    { ...options, baseDir, tsConfig: { fileName: tsConfigFile } },
-    {},
-    { tsConfig: extractTSConfig(tsConfigFile) },
-  );
+  const { output } = await cruise(paths, { ...options, baseDir, tsConfig: { fileName: tsConfigFile } }, {}, { tsConfig: extractTSConfig(tsConfigFile) });
   if (typeof output === 'string') throw new Error(`expected a cruise result object, got: ${output.slice(0, 200)}`);
-  expect((output).summary.totalCruised, 'the cruise found no modules').toBeGreaterThan(0);
-  return (output).summary.violations;
+  expect(output.summary.totalCruised, 'the cruise found no modules').toBeGreaterThan(0);
+  return output.summary.violations;
 }
 
 /** `node_modules/.../@aws-sdk/lib-dynamodb/dist-es/index.js` → `@aws-sdk/lib-dynamodb`. */
@@ -149,7 +144,10 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         expect(names).toContain(`layer-${layer}-imports-upward`);
       }
       const fired = new Set((await violationsIn(dir, ['functions', 'lib', 'bin'])).map((v) => v.rule.name));
-      expect(names.filter((n) => !fired.has(n)), 'rules that no planted violation triggers').toEqual([]);
+      expect(
+        names.filter((n) => !fired.has(n)),
+        'rules that no planted violation triggers',
+      ).toEqual([]);
     });
   });
 });

@@ -19,7 +19,9 @@ beforeAll(() => {
 const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
 const resources = (t: Template, type: string) => Object.entries(t.findResources(type));
 const logicalId = (t: Template, type: string, prefix: string) => {
-  const ids = resources(t, type).map(([id]) => id).filter((id) => id.startsWith(prefix));
+  const ids = resources(t, type)
+    .map(([id]) => id)
+    .filter((id) => id.startsWith(prefix));
   expect(ids, prefix).toHaveLength(1);
   return ids[0]!;
 };
@@ -88,7 +90,11 @@ describe('alarms on every loss path', () => {
       });
     }
     const t = synth({ context: { iteratorAgeAlarm: '2m' } }).template;
-    expect(alarms(t).filter((a) => a.p.MetricName === 'IteratorAge').map((a) => a.p.Threshold)).toEqual([120_000, 120_000]);
+    expect(
+      alarms(t)
+        .filter((a) => a.p.MetricName === 'IteratorAge')
+        .map((a) => a.p.Threshold),
+    ).toEqual([120_000, 120_000]);
   });
 
   it('alarm on API 5xx', () => {
@@ -133,7 +139,11 @@ describe('alarms on every loss path', () => {
   it('subscribe the alarm e-mail only when context alarmEmail is set', () => {
     expect(resources(template, 'AWS::SNS::Subscription')).toHaveLength(0);
     const t = synth({ context: { alarmEmail: 'ops@example.com' } }).template;
-    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: logicalId(t, 'AWS::SNS::Topic', 'AlarmTopic') } });
+    t.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: logicalId(t, 'AWS::SNS::Topic', 'AlarmTopic') },
+    });
   });
 });
 
@@ -148,7 +158,10 @@ describe('event filters and concurrency', () => {
 
   it('pass only timeline INSERTs to rollups, and timeline INSERTs plus deletions to the outbox', () => {
     const patterns = (fn: string) =>
-      JSON.stringify(template.toJSON().Resources[logicalId(template, 'AWS::Lambda::EventSourceMapping', `${pascal(fn)}FunctionDynamoDBEventSource`)].Properties.FilterCriteria);
+      JSON.stringify(
+        template.toJSON().Resources[logicalId(template, 'AWS::Lambda::EventSourceMapping', `${pascal(fn)}FunctionDynamoDBEventSource`)].Properties
+          .FilterCriteria,
+      );
     expect(patterns('rollups')).toContain(`{\\"prefix\\":\\"${feedPartitionPrefix.timeline}\\"}`);
     expect(patterns('rollups')).not.toContain('MODIFY');
     expect(patterns('outbox')).toContain('MODIFY');
@@ -231,7 +244,11 @@ describe('least privilege', () => {
     const actions = resources(template, 'AWS::IAM::Policy').flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as Statement[]).flatMap(actionsOf));
     expect(actions.filter((a) => /dynamodb:\*/.test(a))).toEqual([]);
     expect(actions.filter((a) => a.includes('*'))).toEqual([]);
-    const scanners = functionList.flatMap((def) => (['feed', 'graph', 'stats', 'limits'] as const).filter((t) => tableActions(template, def.id, t).includes('dynamodb:Scan')).map((t) => `${def.id} on ${t}`));
+    const scanners = functionList.flatMap((def) =>
+      (['feed', 'graph', 'stats', 'limits'] as const)
+        .filter((t) => tableActions(template, def.id, t).includes('dynamodb:Scan'))
+        .map((t) => `${def.id} on ${t}`),
+    );
     expect(scanners).toEqual(['maintenanceWorker on graph']);
   });
 
@@ -249,9 +266,21 @@ describe('least privilege', () => {
     expect(tableActions(template, 'feedRead', 'graph')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
     expect(tableActions(template, 'feedRead', 'stats')).toEqual(['dynamodb:GetItem']); // the trending top list
     expect(tableActions(template, 'feedRead', 'limits')).toEqual(['dynamodb:UpdateItem']);
-    const other = statementsOf(template, 'feedRead').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'));
-    expect(other.filter((a) => !a.startsWith('sqs:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Query', 'dynamodb:UpdateItem']);
-    const queues = statementsOf(template, 'feedRead').filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:'))).map((s) => JSON.stringify(s.Resource));
+    const other = statementsOf(template, 'feedRead')
+      .flatMap(actionsOf)
+      .filter((a) => !a.startsWith('logs:'));
+    expect(other.filter((a) => !a.startsWith('sqs:')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+    const queues = statementsOf(template, 'feedRead')
+      .filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')))
+      .map((s) => JSON.stringify(s.Resource));
     expect(queues).toEqual([expect.stringContaining('FollowupQueue')]);
   });
 
@@ -299,7 +328,12 @@ describe('least privilege', () => {
     for (const fnId of ['health', 'openapi', 'fallback'] as const) {
       expect(functions[fnId].tables, fnId).toEqual({});
       expect(functions[fnId].sendsTo, fnId).toEqual([]);
-      expect(statementsOf(template, fnId).flatMap(actionsOf).filter((a) => !a.startsWith('logs:')), fnId).toEqual([]);
+      expect(
+        statementsOf(template, fnId)
+          .flatMap(actionsOf)
+          .filter((a) => !a.startsWith('logs:')),
+        fnId,
+      ).toEqual([]);
     }
   });
 });
@@ -312,7 +346,10 @@ describe('upgrades', () => {
     // Its current version: a new bundle (a new data model) is a new version, so the trigger runs again.
     expect(JSON.stringify(trigger.Properties.HandlerArn)).toContain(logicalId(template, 'AWS::Lambda::Version', 'MigrationStartFunctionCurrentVersion'));
     const after = JSON.stringify(trigger.DependsOn ?? []);
-    for (const needed of [logicalId(template, 'AWS::Lambda::Function', 'MaintenanceWorkerFunction'), logicalId(template, 'AWS::SQS::Queue', 'MaintenanceQueue')]) {
+    for (const needed of [
+      logicalId(template, 'AWS::Lambda::Function', 'MaintenanceWorkerFunction'),
+      logicalId(template, 'AWS::SQS::Queue', 'MaintenanceQueue'),
+    ]) {
       expect(after).toContain(needed);
     }
   });
@@ -325,12 +362,16 @@ describe('upgrades', () => {
 });
 
 describe('docs/operations.md', () => {
-  it("lists every alarm the stack has, and no alarm it lacks (the table is read against the template)", () => {
+  it('lists every alarm the stack has, and no alarm it lacks (the table is read against the template)', () => {
     const doc = readFileSync(resolve(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
     const table = doc.slice(doc.indexOf('| alarm | fires when |'), doc.indexOf('\n\n', doc.indexOf('| alarm | fires when |')));
     // `<Lane>` and `<Function>` stand for each lane's and each function's name.
     const expand = (name: string): string[] =>
-      name.includes('<Lane>') ? laneList.map((l) => name.replace('<Lane>', pascal(l.id))) : name.includes('<Function>') ? functionList.map((f) => name.replace('<Function>', pascal(f.id))) : [name];
+      name.includes('<Lane>')
+        ? laneList.map((l) => name.replace('<Lane>', pascal(l.id)))
+        : name.includes('<Function>')
+          ? functionList.map((f) => name.replace('<Function>', pascal(f.id)))
+          : [name];
     const documented = table
       .split('\n')
       .slice(2)

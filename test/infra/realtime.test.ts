@@ -15,7 +15,9 @@ beforeAll(() => {
 const pascal = (id: string) => `${id[0]!.toUpperCase()}${id.slice(1)}`;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const logicalId = (type: string, prefix: string) => {
-  const ids = ofType(type).map(([id]) => id).filter((id) => id.startsWith(prefix));
+  const ids = ofType(type)
+    .map(([id]) => id)
+    .filter((id) => id.startsWith(prefix));
   expect(ids, prefix).toHaveLength(1);
   return ids[0]!;
 };
@@ -71,7 +73,9 @@ describe('the WebSocket API', () => {
     expect(env.JWT_ISSUER).toEqual(jwt.Issuer);
     expect(env.JWT_AUDIENCE).toEqual({ 'Fn::Join': ['', [jwt.Audience[0], ',', jwt.Audience[1]]] });
     const external = synth({ context: { jwtIssuer: 'https://issuer.example', jwtAudience: 'aud-1,aud-2' } }).template.toJSON().Resources;
-    const fn = Object.entries(external).find(([id]) => id.startsWith('RealtimeAuthorizerFunction'))![1] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+    const fn = Object.entries(external).find(([id]) => id.startsWith('RealtimeAuthorizerFunction'))![1] as {
+      Properties: { Environment: { Variables: Record<string, unknown> } };
+    };
     expect(fn.Properties.Environment.Variables).toMatchObject({ JWT_ISSUER: 'https://issuer.example', JWT_AUDIENCE: 'aud-1,aud-2' });
   }, 180_000);
 
@@ -92,12 +96,18 @@ describe('the connections data', () => {
 
   it('lets the socket function record and forget a connection in the graph table, read its user’s feed head (their activity bound) and queue their stamp, nothing else', () => {
     expect(graphActions('realtimeSocket')).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
-    const other = statementsOf('realtimeSocket').flatMap(actionsOf).filter((a) => !a.startsWith('logs:') && !a.startsWith('sqs:'));
+    const other = statementsOf('realtimeSocket')
+      .flatMap(actionsOf)
+      .filter((a) => !a.startsWith('logs:') && !a.startsWith('sqs:'));
     expect(other.sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem']);
   });
 
   it('gives the authorizer no data access at all', () => {
-    expect(statementsOf('realtimeAuthorizer').flatMap(actionsOf).filter((a) => !a.startsWith('logs:'))).toEqual([]);
+    expect(
+      statementsOf('realtimeAuthorizer')
+        .flatMap(actionsOf)
+        .filter((a) => !a.startsWith('logs:')),
+    ).toEqual([]);
   });
 
   it('lets every sender read the connected set and delete a gone connection', () => {
@@ -118,7 +128,20 @@ describe('sending', () => {
       .sort();
     expect(granted).toEqual(senders.map(roleOf).sort());
     const expected = {
-      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':execute-api:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':', { Ref: realtimeApiId() }, `/${REALTIME_STAGE}/POST/@connections/*`]],
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':execute-api:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':',
+          { Ref: realtimeApiId() },
+          `/${REALTIME_STAGE}/POST/@connections/*`,
+        ],
+      ],
     };
     for (const fn of senders) {
       const statements = statementsOf(fn).filter((s) => actionsOf(s).some((a) => a.startsWith('execute-api:')));

@@ -137,9 +137,7 @@ describe('event sources', () => {
 
   it('bound stream retries, bisect failed batches and send exhausted ones to the on-failure queue', () => {
     const streamSources = eventSources.filter((s) => s.kind === 'stream');
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (m) => m.Properties.StartingPosition,
-    );
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => m.Properties.StartingPosition);
     expect(mappings).toHaveLength(streamSources.length);
     for (const m of mappings) {
       expect(m.Properties.BisectBatchOnFunctionError).toBe(true);
@@ -152,7 +150,9 @@ describe('event sources', () => {
 
   it('give the rollups consumer its tumbling window (it writes once per window and shard), and the outbox none', () => {
     const mappingOf = (fn: string) =>
-      Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((m) => JSON.stringify(m.Properties.FunctionName).includes(functionLogicalId(fn)));
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((m) =>
+        JSON.stringify(m.Properties.FunctionName).includes(functionLogicalId(fn)),
+      );
     const seconds = eventSources.find((s): s is StreamSourceDef => s.kind === 'stream' && s.fn === 'rollups')?.tumblingWindowSeconds;
     expect(seconds).toBeGreaterThanOrEqual(60);
     expect(seconds).toBeLessThanOrEqual(900);
@@ -203,8 +203,7 @@ describe('configuration', { timeout: 180_000 }, () => {
 });
 
 describe('two kinds of caller', { timeout: 180_000 }, () => {
-  const routeWithKey = (t: Template, key: string) =>
-    Object.values(t.findResources('AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
+  const routeWithKey = (t: Template, key: string) => Object.values(t.findResources('AWS::ApiGatewayV2::Route')).find((r) => r.Properties.RouteKey === key);
 
   it('requires the tickfeed/admin scope on GET /rollups/{name}, and on no route that does not declare it', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', {

@@ -55,7 +55,16 @@ interface Logged {
 const enc = encodeURIComponent;
 /** What a victim's notifications look like, for a before/after comparison (seen/read included). */
 const snapshotOf = async (user: string) =>
-  (await groupsOf(user, own)).map(({ id, kind, verb, object, actors, actorCount, activityCount, seen }) => ({ id, kind, verb, object, actors, actorCount, activityCount, seen }));
+  (await groupsOf(user, own)).map(({ id, kind, verb, object, actors, actorCount, activityCount, seen }) => ({
+    id,
+    kind,
+    verb,
+    object,
+    actors,
+    actorCount,
+    activityCount,
+    seen,
+  }));
 
 /** A victim with a follower (bob) and a liked post (carol): two real notification groups. */
 async function victimWithNotifications() {
@@ -75,7 +84,14 @@ const forgery: AbuseCase = {
     const v = await victimWithNotifications();
     const mallory = uid('mallory');
     const forged: { id: string }[] = await Promise.all(
-      ([['follow', v.alice], ['like', v.post.id], ['mention', v.post.id], ['comment', v.post.id]] as const).map(async ([verb, object]) => (await hostile('contained', 'POST', '/activities', mallory, { verb, object, to: [v.alice] })).body),
+      (
+        [
+          ['follow', v.alice],
+          ['like', v.post.id],
+          ['mention', v.post.id],
+          ['comment', v.post.id],
+        ] as const
+      ).map(async ([verb, object]) => (await hostile('contained', 'POST', '/activities', mallory, { verb, object, to: [v.alice] })).body),
     );
     await hostile('refused', 'POST', '/activities', mallory, { verb: 'post', actor: v.alice }); // posting as the victim
     await hostile('refused', 'DELETE', `/activities/${enc(v.post.id)}`, mallory);
@@ -112,9 +128,11 @@ const flooding: AbuseCase = {
     const after = await groupsOf(v.alice, own);
     expect(after.filter((g) => g.actors.includes(mallory)).length).toBeLessThanOrEqual(20); // NOTIFY_STRANGER_LIMIT
     const real = new Set(v.before.map((g) => g.id));
-    expect(after.filter((g) => real.has(g.id)).map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount }))).toEqual(
-      v.before.map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount })),
-    );
+    expect(
+      after
+        .filter((g) => real.has(g.id))
+        .map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount })),
+    ).toEqual(v.before.map(({ id, kind, verb, object, actors, actorCount, activityCount }) => ({ id, kind, verb, object, actors, actorCount, activityCount })));
   },
 };
 
@@ -138,7 +156,10 @@ const eraseAndComeBack: AbuseCase = {
     await hostile('contained', 'DELETE', `/mutes/${frank}`, mallory);
     await hostile('contained', 'POST', '/activities', mallory, { verb: 'post', content: `@${alice} @${frank} hello`, to: [alice, frank] });
     await hostile('contained', 'DELETE', '/me', mallory); // and again
-    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, { what: 'the second erase', timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, {
+      what: 'the second erase',
+      timeoutMs: 60_000,
+    });
     await settled('the second erase');
     expect((await api('GET', '/blocks', { on: own, as: alice })).body).toEqual({ items: [{ userId: null }], next: null });
     expect((await api('GET', '/mutes', { on: own, as: frank })).body).toEqual({ items: [{ userId: null }], next: null });
@@ -252,12 +273,16 @@ function hostileFor(name: string): Hostile {
 
 describe('hostile users harm no one', () => {
   for (const c of cases) {
-    it(c.name, async () => {
-      await c.script(hostileFor(c.name));
-      const entries = log.get(c.name)!;
-      expect(entries.length).toBeGreaterThan(0);
-      expect(entries.filter((e) => e.status >= 500)).toEqual([]);
-      expect(entries.filter((e) => e.expectation === 'refused' && !(e.status >= 400 && e.status < 500))).toEqual([]);
-    }, 240_000);
+    it(
+      c.name,
+      async () => {
+        await c.script(hostileFor(c.name));
+        const entries = log.get(c.name)!;
+        expect(entries.length).toBeGreaterThan(0);
+        expect(entries.filter((e) => e.status >= 500)).toEqual([]);
+        expect(entries.filter((e) => e.expectation === 'refused' && !(e.status >= 400 && e.status < 500))).toEqual([]);
+      },
+      240_000,
+    );
   }
 });

@@ -25,7 +25,15 @@ beforeAll(async () => {
 
 afterAll(stopOwnStack);
 
-const [alice, bob, carol, dave, eve, frank, gina] = ['alice', 'bob', 'carol', 'dave', 'eve', 'frank', 'gina'].map((n) => uid(n)) as [string, string, string, string, string, string, string];
+const [alice, bob, carol, dave, eve, frank, gina] = ['alice', 'bob', 'carol', 'dave', 'eve', 'frank', 'gina'].map((n) => uid(n)) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
 /** Every item of this stack's tables that mentions `needle` anywhere. */
 const itemsHolding = (needle: string) => itemsMentioning(doc, Object.values(stack.tableNames), needle);
@@ -36,7 +44,7 @@ const edgeExists = async (follower: string, followee: string) =>
 let a1: { id: string }, a2: { id: string }, c1: { id: string };
 
 describe('export', () => {
-  it("holds every kind of thing tickfeed keeps about the caller", async () => {
+  it('holds every kind of thing tickfeed keeps about the caller', async () => {
     // Requests that do not depend on each other go at once; the follows come before the posts (so
     // the posts fan out to them), alice's two posts one after the other (the export lists them newest first).
     const statuses = async (...requests: Promise<{ status: number }>[]) => (await Promise.all(requests)).map((r) => r.status);
@@ -49,7 +57,11 @@ describe('export', () => {
     ).toEqual([204, 204, 204]);
     [a1, c1] = (
       await Promise.all([
-        api('POST', '/activities', { on: own, as: alice, json: { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' } }),
+        api('POST', '/activities', {
+          on: own,
+          as: alice,
+          json: { verb: 'post', content: `hello @${bob}`, to: [carol], attributes: { score: 3 }, foreignId: 'f-1' },
+        }),
         api('POST', '/activities', { on: own, as: carol, json: { verb: 'post', content: 'carol here' } }),
       ])
     ).map((r) => r.body);
@@ -67,24 +79,48 @@ describe('export', () => {
     // stays, as history) and a follow she undid (dave's follow notification stays).
     const gone = (await api('POST', `/activities/${encodeURIComponent(c1.id)}/comments`, { on: own, as: alice, json: { text: 'regret' } })).body;
     expect((await api('PUT', `/following/${dave}`, { on: own, as: alice })).status).toBe(204);
-    await eventually(async () => (await api('GET', '/notifications', { on: own, as: dave })).body.items.length === 1, { what: "dave's follow notification", timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: dave })).body.items.length === 1, {
+      what: "dave's follow notification",
+      timeoutMs: 60_000,
+    });
     expect((await api('DELETE', `/activities/${encodeURIComponent(c1.id)}/comments/${gone.id}`, { on: own, as: alice })).status).toBe(204);
     expect((await api('DELETE', `/following/${dave}`, { on: own, as: alice })).status).toBe(204);
-    const controls = [[alice, `/mutes/${dave}`], [alice, `/blocks/${eve}`], [frank, `/mutes/${alice}`], [gina, `/blocks/${alice}`]] as const;
+    const controls = [
+      [alice, `/mutes/${dave}`],
+      [alice, `/blocks/${eve}`],
+      [frank, `/mutes/${alice}`],
+      [gina, `/blocks/${alice}`],
+    ] as const;
     expect(await statuses(...controls.map(([who, path]) => api('PUT', path, { on: own, as: who })))).toEqual([204, 204, 204, 204]);
     // Waited for together: each is a condition of its own.
     await Promise.all([
-      eventually(async () => (await api('GET', '/notifications', { on: own, as: alice })).body.items.length === 3, { what: "alice's notifications (follow, like, comment)", timeoutMs: 60_000 }),
-      eventually(async () => (await api('GET', '/notifications', { on: own, as: carol })).body.items.length === 4, { what: "carol's (follow, to, love, comment)", timeoutMs: 60_000 }),
-      eventually(async () => (await api('GET', '/feed', { on: own, as: bob })).body.items.length === 2, { what: "alice's posts in bob's feed", timeoutMs: 60_000 }),
+      eventually(async () => (await api('GET', '/notifications', { on: own, as: alice })).body.items.length === 3, {
+        what: "alice's notifications (follow, like, comment)",
+        timeoutMs: 60_000,
+      }),
+      eventually(async () => (await api('GET', '/notifications', { on: own, as: carol })).body.items.length === 4, {
+        what: "carol's (follow, to, love, comment)",
+        timeoutMs: 60_000,
+      }),
+      eventually(async () => (await api('GET', '/feed', { on: own, as: bob })).body.items.length === 2, {
+        what: "alice's posts in bob's feed",
+        timeoutMs: 60_000,
+      }),
       // Activity windows are written once per tumbling window of the stream (1 s on this stack).
-      eventually(async () => (await api('GET', `/users/${alice}/activity`, { on: own, as: alice })).body.total >= 2, { what: "alice's activity window", timeoutMs: 60_000 }),
+      eventually(async () => (await api('GET', `/users/${alice}/activity`, { on: own, as: alice })).body.total >= 2, {
+        what: "alice's activity window",
+        timeoutMs: 60_000,
+      }),
     ]);
 
     const parts: (Record<string, unknown> & { next: string | null })[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: Record<string, unknown> & { next: string | null } } = await api('GET', `/me/export${cursor ? `?cursor=${cursor}` : ''}`, { on: own, as: alice });
+      const res: { status: number; body: Record<string, unknown> & { next: string | null } } = await api(
+        'GET',
+        `/me/export${cursor ? `?cursor=${cursor}` : ''}`,
+        { on: own, as: alice },
+      );
       expect(res.status).toBe(200);
       parts.push(res.body);
       cursor = res.body.next;
@@ -99,7 +135,11 @@ describe('export', () => {
     expect(all('followers')).toEqual([{ userId: bob }]);
     expect(all('reactions')).toEqual([{ activityId: c1.id, kinds: ['love'] }]);
     expect(all('comments')).toEqual([expect.objectContaining({ activityId: c1.id, actor: alice, text: `reply from ${alice}` })]);
-    expect(all('notifications').map((g) => (g as { verb: string }).verb).sort()).toEqual(['comment', 'follow', 'like']);
+    expect(
+      all('notifications')
+        .map((g) => (g as { verb: string }).verb)
+        .sort(),
+    ).toEqual(['comment', 'follow', 'like']);
     expect(all('mutes')).toEqual([{ userId: dave }]);
     expect(all('blocks')).toEqual([{ userId: eve }]);
     expect((await api('GET', '/me/export?cursor=bogus', { on: own, as: alice })).status).toBe(400);
@@ -109,41 +149,60 @@ describe('export', () => {
 describe('erase', () => {
   // The two erases run side by side: the admin's is of a user of its own, whom no one here follows or
   // notifies, and nothing of it names alice.
-  it.concurrent('leaves no item holding her id, exact counts for the others, and 404 for her', async () => {
-    expect((await itemsHolding(alice)).length).toBeGreaterThan(20); // she is everywhere before
-    // The two unfollows' settle cleanups have run (each deletes its gone edge last): waited for, not slept on.
-    await eventually(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), { what: 'the settle cleanups of both unfollows', timeoutMs: 60_000 });
-    expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
-    await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, { what: 'the erase job to finish', timeoutMs: 60_000 });
-    // The stream's retract/purge jobs of her posts follow the erase job: wait until nothing holds her id.
-    await eventually(async () => (await itemsHolding(alice)).length === 0, { what: 'the retract/purge jobs of her posts', timeoutMs: 60_000 }).catch(async (error: unknown) => {
-      expect(await itemsHolding(alice)).toEqual([]); // names what is left
-      throw error;
-    });
-    expect((await api('GET', `/users/${bob}`, { on: own, as: bob })).body).toMatchObject({ followers: 0, following: 0 });
-    expect((await api('GET', `/users/${carol}`, { on: own, as: carol })).body).toMatchObject({ followers: 0, following: 0 });
-    expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(404); // nothing brings her back
-    expect((await api('GET', `/activities/${encodeURIComponent(c1.id)}`, { on: own, as: carol })).body.reactions).toEqual({ counts: {}, own: [] });
-    expect((await api('GET', `/activities/${encodeURIComponent(a1.id)}`, { on: own, as: bob })).status).toBe(404);
-    expect((await api('GET', '/feed', { on: own, as: bob })).body.items).toEqual([]);
-    const carolsGroups = (await api('GET', '/notifications', { on: own, as: carol })).body;
-    expect(carolsGroups).toMatchObject({ items: [], unseen: 0, unread: 0 });
-    expect((await api('GET', '/notifications', { on: own, as: bob })).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
-    expect((await api('GET', '/mutes', { on: own, as: frank })).body.items).toEqual([{ userId: null }]); // frank's mute of her stays, as an erased user
-    expect((await api('GET', '/notifications', { on: own, as: dave })).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
-    expect((await api('GET', '/blocks', { on: own, as: gina })).body.items).toEqual([{ userId: null }]); // gina's block too
+  it.concurrent(
+    'leaves no item holding her id, exact counts for the others, and 404 for her',
+    async () => {
+      expect((await itemsHolding(alice)).length).toBeGreaterThan(20); // she is everywhere before
+      // The two unfollows' settle cleanups have run (each deletes its gone edge last): waited for, not slept on.
+      await eventually(async () => !(await edgeExists(carol, alice)) && !(await edgeExists(alice, dave)), {
+        what: 'the settle cleanups of both unfollows',
+        timeoutMs: 60_000,
+      });
+      expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
+      await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, {
+        what: 'the erase job to finish',
+        timeoutMs: 60_000,
+      });
+      // The stream's retract/purge jobs of her posts follow the erase job: wait until nothing holds her id.
+      await eventually(async () => (await itemsHolding(alice)).length === 0, { what: 'the retract/purge jobs of her posts', timeoutMs: 60_000 }).catch(
+        async (error: unknown) => {
+          expect(await itemsHolding(alice)).toEqual([]); // names what is left
+          throw error;
+        },
+      );
+      expect((await api('GET', `/users/${bob}`, { on: own, as: bob })).body).toMatchObject({ followers: 0, following: 0 });
+      expect((await api('GET', `/users/${carol}`, { on: own, as: carol })).body).toMatchObject({ followers: 0, following: 0 });
+      expect((await api('PUT', `/following/${alice}`, { on: own, as: bob })).status).toBe(404); // nothing brings her back
+      expect((await api('GET', `/activities/${encodeURIComponent(c1.id)}`, { on: own, as: carol })).body.reactions).toEqual({ counts: {}, own: [] });
+      expect((await api('GET', `/activities/${encodeURIComponent(a1.id)}`, { on: own, as: bob })).status).toBe(404);
+      expect((await api('GET', '/feed', { on: own, as: bob })).body.items).toEqual([]);
+      const carolsGroups = (await api('GET', '/notifications', { on: own, as: carol })).body;
+      expect(carolsGroups).toMatchObject({ items: [], unseen: 0, unread: 0 });
+      expect((await api('GET', '/notifications', { on: own, as: bob })).body).toMatchObject({ items: [], unseen: 0 }); // her mention of bob
+      expect((await api('GET', '/mutes', { on: own, as: frank })).body.items).toEqual([{ userId: null }]); // frank's mute of her stays, as an erased user
+      expect((await api('GET', '/notifications', { on: own, as: dave })).body).toMatchObject({ items: [], unseen: 0 }); // her undone follow
+      expect((await api('GET', '/blocks', { on: own, as: gina })).body.items).toEqual([{ userId: null }]); // gina's block too
 
-    // Again: harmless, and still nothing of hers.
-    expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
-    await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, { what: 'the second erase to finish', timeoutMs: 60_000 });
-    expect(await itemsHolding(alice)).toEqual([]);
-  }, 120_000);
+      // Again: harmless, and still nothing of hers.
+      expect((await api('DELETE', '/me', { on: own, as: alice })).status).toBe(202);
+      await eventually(async () => (await api('GET', `/users/${alice}`, { on: own, as: bob })).status === 404, {
+        what: 'the second erase to finish',
+        timeoutMs: 60_000,
+      });
+      expect(await itemsHolding(alice)).toEqual([]);
+    },
+    120_000,
+  );
 
-  it.concurrent('DELETE /users/{userId} needs the admin scope', async () => {
-    const victim = uid('victim');
-    await api('POST', '/activities', { on: own, as: victim, json: { verb: 'post' } });
-    expect((await api('DELETE', `/users/${victim}`, { on: own, as: bob })).status).toBe(403);
-    expect((await api('DELETE', `/users/${victim}`, { on: own, as: uid('backend'), scope: ADMIN })).status).toBe(202);
-    await eventually(async () => (await api('GET', `/users/${victim}`, { on: own, as: bob })).status === 404, { what: 'the admin erase', timeoutMs: 60_000 });
-  }, 90_000);
+  it.concurrent(
+    'DELETE /users/{userId} needs the admin scope',
+    async () => {
+      const victim = uid('victim');
+      await api('POST', '/activities', { on: own, as: victim, json: { verb: 'post' } });
+      expect((await api('DELETE', `/users/${victim}`, { on: own, as: bob })).status).toBe(403);
+      expect((await api('DELETE', `/users/${victim}`, { on: own, as: uid('backend'), scope: ADMIN })).status).toBe(202);
+      await eventually(async () => (await api('GET', `/users/${victim}`, { on: own, as: bob })).status === 404, { what: 'the admin erase', timeoutMs: 60_000 });
+    },
+    90_000,
+  );
 });

@@ -78,7 +78,14 @@ describe('following: MAX_FOLLOWING', () => {
     Number(String((await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: profileKey(user), ConsistentRead: true }))).Item?.following ?? 0));
   /** Sets the follower's counter as if they followed `n` users (the counter is what the limit reads). */
   const seedFollowing = (user: string, n: number) =>
-    doc.send(new UpdateCommand({ TableName: stack.tableNames.graph, Key: profileKey(user), UpdateExpression: 'SET following = :n', ExpressionAttributeValues: { ':n': n } }));
+    doc.send(
+      new UpdateCommand({
+        TableName: stack.tableNames.graph,
+        Key: profileKey(user),
+        UpdateExpression: 'SET following = :n',
+        ExpressionAttributeValues: { ':n': n },
+      }),
+    );
 
   it('refuses one more follow with 409 problem+json; a repeat follow stays 204; unfollowing makes room', async () => {
     const me = uid('max');

@@ -27,16 +27,24 @@ const counts = async (user: string) => (await api('GET', `/users/${user}`, { as:
 /** Every entry of a follow list, read straight from the table (duplicates would show). */
 async function listEntries(which: 'followers' | 'following', user: string): Promise<string[]> {
   const out = await doc.send(
-    new QueryCommand({ TableName: stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': followListPartition(which, user) }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: stack.tableNames.graph,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': followListPartition(which, user) },
+      ConsistentRead: true,
+    }),
   );
   return (out.Items ?? []).map((i) => String(i.userId)).sort();
 }
 
 const isPulledFor = async (reader: string, author: string) =>
-  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(author);
+  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(
+    author,
+  );
 
 /** `n` followers, each following every one of `followees`. */
-const grid = (followers: readonly string[], followees: readonly string[]) => followers.flatMap((follower) => followees.map((followee) => ({ follower, followee })));
+const grid = (followers: readonly string[], followees: readonly string[]) =>
+  followers.flatMap((follower) => followees.map((followee) => ({ follower, followee })));
 
 describe('POST /batch/follows', () => {
   it('creates the follows with exact counts, skips a blocked one, and a second send creates nothing', async () => {
@@ -83,12 +91,26 @@ describe('POST /batch/follows', () => {
     const gone = uid('imp-gone');
     expect((await api('DELETE', '/me', { as: gone })).status).toBe(202); // marked at once; the erase runs on
     // The capped user follows one short of the limit (the counter is what the limit reads).
-    await doc.send(new UpdateCommand({ TableName: stack.tableNames.graph, Key: profileKey(capped), UpdateExpression: 'SET following = :n', ExpressionAttributeValues: { ':n': max - 1 } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: stack.tableNames.graph,
+        Key: profileKey(capped),
+        UpdateExpression: 'SET following = :n',
+        ExpressionAttributeValues: { ':n': max - 1 },
+      }),
+    );
     const [x, y] = [uid('imp-x'), uid('imp-y')];
 
     const res = await api('POST', '/batch/follows', {
       ...admin(),
-      json: { follows: [{ follower: plain, followee: author }, { follower: plain, followee: gone }, { follower: capped, followee: x }, { follower: capped, followee: y }] },
+      json: {
+        follows: [
+          { follower: plain, followee: author },
+          { follower: plain, followee: gone },
+          { follower: capped, followee: x },
+          { follower: capped, followee: y },
+        ],
+      },
     });
     // Sorted by follower, then followee: the capped user's first edge fits, the second does not.
     const [fits, over] = [x, y].sort();
@@ -125,7 +147,12 @@ describe('POST /batch/follows', () => {
     expect(user.status).toBe(403);
     for (const bad of [
       { follows: [] },
-      { follows: [{ follower: a, followee: b }, { follower: a, followee: a }] },
+      {
+        follows: [
+          { follower: a, followee: b },
+          { follower: a, followee: a },
+        ],
+      },
       { follows: [{ follower: a, followee: b, extra: 1 }] },
       { follows: [{ follower: a, followee: '' }] },
       { follows: ok.follows, backfill: 'yes' },
@@ -224,14 +251,22 @@ describe('POST /batch/activities', () => {
     const first = await api('GET', `/activities/${ids[0]}`, { as: reader });
     expect(first.body).toMatchObject({ actor: ann, content: 'first', time: past, foreignId: 'old-1' });
     // Fanned out to the reader, newest (the last given) first.
-    const page = await eventually(async () => {
-      const p = await api('GET', '/feed', { as: reader });
-      return p.body.items.length === 3 ? p.body : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 200 });
+    const page = await eventually(
+      async () => {
+        const p = await api('GET', '/feed', { as: reader });
+        return p.body.items.length === 3 ? p.body : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
 
     const again = await api('POST', '/batch/activities', { ...admin(), json: { activities: [activities[0], activities[2]] } });
-    expect(again.body).toEqual({ items: [{ id: ids[0], status: 200, version: 1 }, { id: ids[2], status: 200, version: 1 }] });
+    expect(again.body).toEqual({
+      items: [
+        { id: ids[0], status: 200, version: 1 },
+        { id: ids[2], status: 200, version: 1 },
+      ],
+    });
     expect(await timelineRks(ann)).toHaveLength(2);
 
     // A known foreignId with changed fields updates its activity (an edit: a new version, every copy).
@@ -239,10 +274,13 @@ describe('POST /batch/activities', () => {
     const updated = await api('POST', '/batch/activities', { ...admin(), json: { activities: [changed] } });
     expect(updated.body).toEqual({ items: [{ id: ids[2], status: 200, version: 2 }] });
     expect((await api('GET', `/activities/${ids[2]}`, { as: reader })).body).toMatchObject({ content: 'third, fixed', attributes: { level: 2 }, version: 2 });
-    await eventually(async () => {
-      const p = await api('GET', '/feed', { as: reader });
-      return p.body.items.find((i: { id: string; version: number }) => i.id === ids[2] && i.version === 2);
-    }, { what: "the edit in the reader's copy", timeoutMs: 20_000, intervalMs: 200 });
+    await eventually(
+      async () => {
+        const p = await api('GET', '/feed', { as: reader });
+        return p.body.items.find((i: { id: string; version: number }) => i.id === ids[2] && i.version === 2);
+      },
+      { what: "the edit in the reader's copy", timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(await timelineRks(ann)).toHaveLength(2);
   });
 
@@ -269,13 +307,18 @@ describe('POST /batch/activities', () => {
     const first = await importBatch([{ actor: ann, verb: 'post', content: 'six apart', foreignId: 'six', tags: six('old') }]);
     const id = first.body.items[0].id;
     // Six #hashtags replacing six tags given apart: six tags, not twelve — and the new post beside it is posted.
-    const hashtags = six('new').map((t) => `#${t}`).join(' ');
+    const hashtags = six('new')
+      .map((t) => `#${t}`)
+      .join(' ');
     const mixed = await importBatch([
       { actor: bob, verb: 'post', content: 'fresh' },
       { actor: ann, verb: 'post', content: hashtags, foreignId: 'six' },
     ]);
     expect(mixed.status).toBe(200);
-    expect(mixed.body.items.map((i: { status: number; version: number }) => [i.status, i.version])).toEqual([[201, 1], [200, 2]]);
+    expect(mixed.body.items.map((i: { status: number; version: number }) => [i.status, i.version])).toEqual([
+      [201, 1],
+      [200, 2],
+    ]);
     expect(await stored(id)).toMatchObject({ tags: six('new'), version: 2 });
 
     // Beyond MAX_TAGS in an update: its field is named, and nothing of the batch is written.

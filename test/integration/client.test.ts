@@ -61,7 +61,10 @@ describe('@tickfeed/client on the local stack', () => {
     const reader = clientAs(uid('reader'));
     const before = reader.requests();
     const followers = await collect(reader.followers(star, { limit: 2 }));
-    expect(followers.map((f) => f.userId), 'newest follow first').toEqual(fans.toReversed());
+    expect(
+      followers.map((f) => f.userId),
+      'newest follow first',
+    ).toEqual(fans.toReversed());
     expect(reader.requests() - before).toBe(2);
     expect(await collect(reader.following(fans[0]!))).toEqual([{ userId: star }]);
   });
@@ -88,10 +91,13 @@ describe('@tickfeed/client on the local stack', () => {
 
     // The notification worker runs after the requests answered: walk the list (a page of one
     // group at a time, so the iterator follows real cursors) until all three groups are there.
-    const groups = await eventually(async () => {
-      const all = await collect(alice.notifications({ limit: 1 }));
-      return all.length >= 3 ? all : undefined;
-    }, { timeoutMs: 30_000 });
+    const groups = await eventually(
+      async () => {
+        const all = await collect(alice.notifications({ limit: 1 }));
+        return all.length >= 3 ? all : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     const summary = groups.map((g) => ({ verb: g.verb, object: g.object, actors: g.actors, actorCount: g.actorCount, seen: g.seen, read: g.read }));
     expect(summary.sort((x, y) => x.verb.localeCompare(y.verb))).toEqual([
       { verb: 'comment', object: id, actors: [bobId], actorCount: 1, seen: false, read: false },

@@ -24,7 +24,7 @@ async function raceWith(control: 'mutes' | 'blocks') {
   const [author, reader, other] = [uid('author'), uid('reader'), uid('other')];
   for (const follower of [reader, other]) expect((await api('PUT', `/following/${author}`, { on: own, as: follower })).status).toBe(204);
   const before = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'before' } });
-  await eventually(async () => (await storedCopies(reader)).includes(before.body.rangeKey), { what: 'the first post in the reader\'s feed', timeoutMs: 60_000 });
+  await eventually(async () => (await storedCopies(reader)).includes(before.body.rangeKey), { what: "the first post in the reader's feed", timeoutMs: 60_000 });
 
   const gate = holdCopiesOf(author);
   const during = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'during' } });

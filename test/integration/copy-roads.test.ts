@@ -18,7 +18,8 @@ const ok = async (method: string, path: string, as: string) => {
   expect(res.status, `${method} ${path}: ${res.text}`).toBe(204);
 };
 const holds = async (reader: string, rk: string) => (await storedCopies(reader)).includes(rk);
-const shows = async (reader: string, id: string) => ((await api('GET', '/feed', { on: own, as: reader })).body.items as { id: string }[]).some((i) => i.id === id);
+const shows = async (reader: string, id: string) =>
+  ((await api('GET', '/feed', { on: own, as: reader })).body.items as { id: string }[]).some((i) => i.id === id);
 
 describe('one rule for who holds a copy', () => {
   it('an author unfollowed, the post a still-followed tag brought stays (once); the post only the follow brought goes', async () => {

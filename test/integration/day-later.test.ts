@@ -64,16 +64,21 @@ it("npm start a day later carries a new post to followers, notifications and rol
   const post = await mustPost('alice', { verb: 'post', content: 'a day later, @bob' }, on);
   await eventually(async () => (await feedIds('bob', on)).includes(post.id), { what: "alice's post of a day later in bob's feed" });
   await eventually(
-    async () => ((await api('GET', '/notifications', { on, as: 'bob' })).body.items as { verb: string; object: string }[]).some((g) => g.verb === 'mention' && g.object === post.id),
+    async () =>
+      ((await api('GET', '/notifications', { on, as: 'bob' })).body.items as { verb: string; object: string }[]).some(
+        (g) => g.verb === 'mention' && g.object === post.id,
+      ),
     { what: "bob's mention notification" },
   );
   // The minute of the post counts it once (the day-0 posts are 25 hours before it).
-  const minute = Date.parse(post.time!);
+  const minute = Date.parse(post.time);
   const from = new Date(minute - 5 * 60_000).toISOString();
   const to = new Date(minute + 2 * 60_000).toISOString();
   await eventually(
     async () => {
-      const points = (await api('GET', '/rollups/post.count', { on, as: 'backend', scope: ADMIN, query: { granularity: 'minute', from, to } })).body.points as { value: number }[];
+      const points = (await api('GET', '/rollups/post.count', { on, as: 'backend', scope: ADMIN, query: { granularity: 'minute', from, to } })).body.points as {
+        value: number;
+      }[];
       return points.reduce((sum, p) => sum + p.value, 0) === 1;
     },
     { what: 'the post counted once in its minute of post.count' },

@@ -40,7 +40,7 @@ describe('a DELETE during a fan-out or a backfill leaves no copy', () => {
     expect(await tally([...followers, author], posted.body.rangeKey)).toEqual({ exact: 0, wrong: 0 });
   }, 60_000);
 
-  it('backfill: DELETE while a new follower\'s backfill holds its writes', async () => {
+  it("backfill: DELETE while a new follower's backfill holds its writes", async () => {
     const author = uid('delbf');
     // A sentinel follower tells when the posts' own fan-out is over: it cannot reach the reader,
     // who follows next, and be taken for the backfill at the gate.

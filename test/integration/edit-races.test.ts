@@ -93,7 +93,15 @@ describe('an edit never leaves a stale or resurrected copy', () => {
     await expectAllAt([author, ...followers], post.id, 3, 'v3');
 
     // The post's first fan-out page again, its stream image the post as first written (v1) …
-    const image = { pk: { S: `t#${author}` }, rk: { N: post.rangeKey }, id: { S: post.id }, actor: { S: author }, verb: { S: 'post' }, content: { S: 'v1' }, time: { S: post.time } };
+    const image = {
+      pk: { S: `t#${author}` },
+      rk: { N: post.rangeKey },
+      id: { S: post.id },
+      actor: { S: author },
+      verb: { S: 'post' },
+      content: { S: 'v1' },
+      time: { S: post.time },
+    };
     const send = (job: unknown) => sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.fanout, MessageBody: JSON.stringify(job) }));
     const fannedOut = jobDone('fanout', (job) => job.rk === post.rangeKey);
     await send({ kind: 'fanout', author, rk: post.rangeKey, image });

@@ -41,7 +41,10 @@ describe('@tickfeed/client: edits', () => {
       await alice.updateActivity(post!.id, { content: 'v3', attributes: { n: 1 } });
 
       const history = await collect(bob.activityHistory(post!.id, { limit: 1 }));
-      expect(history.map((v) => [v.version, v.content])).toEqual([[2, 'v2'], [1, 'v1']]);
+      expect(history.map((v) => [v.version, v.content])).toEqual([
+        [2, 'v2'],
+        [1, 'v1'],
+      ]);
 
       await eventually(() => updates.some((u) => u.version === 3), { what: 'onUpdate at version 3', timeoutMs: 30_000 });
       expect(updates.map((u) => u.version)).toEqual([...new Set(updates.map((u) => u.version))].sort()); // once each, never older after newer

@@ -23,22 +23,36 @@ async function fannedOutPost(n: number, body: Record<string, unknown> = { verb: 
   const author = uid('ed');
   const followers = await seedFollowers(author, n);
   const post = await mustPost(author, body);
-  await eventually(async () => (await copyVersions([author, ...followers], post.id)).every((v) => v === 1), { what: 'the post in every feed', timeoutMs: 30_000 });
+  await eventually(async () => (await copyVersions([author, ...followers], post.id)).every((v) => v === 1), {
+    what: 'the post in every feed',
+    timeoutMs: 30_000,
+  });
   return { author, followers, post };
 }
 
 describe('PATCH /activities/{id}', () => {
-  it('reaches every follower\'s copy, the timeline and the activity, position unchanged', async () => {
+  it("reaches every follower's copy, the timeline and the activity, position unchanged", async () => {
     const { author, followers, post } = await fannedOutPost(30, { verb: 'post', content: 'helo wrold', attributes: { score: 1, team: 'red' } });
     expect(post.version).toBe(1);
     expect(post.editedAt).toBeNull();
     const res = await patchActivity(post.id, { content: 'hello world', attributes: { team: null, level: 3 } }, { as: author });
     expect(res.status).toBe(200);
     expect(res.headers.get('etag')).toBe('"2"');
-    expect(res.body).toMatchObject({ id: post.id, rangeKey: post.rangeKey, time: post.time, verb: 'post', content: 'hello world', attributes: { score: 1, level: 3 }, version: 2 });
+    expect(res.body).toMatchObject({
+      id: post.id,
+      rangeKey: post.rangeKey,
+      time: post.time,
+      verb: 'post',
+      content: 'hello world',
+      attributes: { score: 1, level: 3 },
+      version: 2,
+    });
     expect(typeof res.body.editedAt).toBe('string');
 
-    await eventually(async () => (await copyVersions([author, ...followers], post.id)).every((v) => v === 2), { what: 'every copy at version 2', timeoutMs: 30_000 });
+    await eventually(async () => (await copyVersions([author, ...followers], post.id)).every((v) => v === 2), {
+      what: 'every copy at version 2',
+      timeoutMs: 30_000,
+    });
     const copy = await storedCopy(followers[7]!, post.id);
     expect(copy).toMatchObject({ content: 'hello world', version: expect.anything() });
     expect(copy!.attributes).toEqual({ score: expect.anything(), level: expect.anything() });
@@ -52,7 +66,7 @@ describe('PATCH /activities/{id}', () => {
     expect(one.body).toMatchObject({ content: 'hello world', version: 2, editedAt: res.body.editedAt });
   }, 60_000);
 
-  it('refuses a stale If-Match (412), someone else\'s activity (404) and immutable fields (400), writing nothing', async () => {
+  it("refuses a stale If-Match (412), someone else's activity (404) and immutable fields (400), writing nothing", async () => {
     const author = uid('ed');
     const post = await mustPost(author, { verb: 'post', content: 'v1' });
     const first = await patchActivity(post.id, { content: 'v2' }, { as: author, ifMatch: '"1"' });
@@ -110,7 +124,13 @@ describe("a pulled author's edit", () => {
     expect((await api('PUT', `/following/${celeb}`, { as: reader })).status).toBe(204);
     const fans = Array.from({ length: 49 }, () => uid('fan'));
     expect((await Promise.all(fans.map((f) => apiRetrying503('PUT', `/following/${celeb}`, { as: f })))).every((r) => r.status === 204)).toBe(true);
-    await eventually(async () => parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(celeb), { what: 'the author pulled', timeoutMs: 30_000 });
+    await eventually(
+      async () =>
+        parseFeedHead(
+          (await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item,
+        ).pulled.includes(celeb),
+      { what: 'the author pulled', timeoutMs: 30_000 },
+    );
     const post = await mustPost(celeb, { verb: 'post', content: 'v1' });
     expect((await patchActivity(post.id, { content: 'v2' }, { as: celeb })).status).toBe(200);
     await eventually(async () => versionHeld(await storedCopy(celeb, post.id)) === 2, { what: "the author's own copy at v2", timeoutMs: 30_000 });
@@ -144,7 +164,10 @@ describe('GET /activities/{id}/history', () => {
     expect((await api('GET', `/activities/${post.id}/history`, { as: reader, query: { cursor: 'bogus' } })).status).toBe(400);
 
     expect((await api('DELETE', `/users/${author}`, { as: uid('backend'), scope: ADMIN })).status).toBe(202);
-    await eventually(async () => (await storedHistory(post.id)).length === 0 && (await storedOriginal(post.id)) === undefined, { what: 'the history erased with its author', timeoutMs: 60_000 });
+    await eventually(async () => (await storedHistory(post.id)).length === 0 && (await storedOriginal(post.id)) === undefined, {
+      what: 'the history erased with its author',
+      timeoutMs: 60_000,
+    });
     expect((await api('GET', `/activities/${post.id}/history`, { as: reader })).status).toBe(404);
   }, 90_000);
 
@@ -157,7 +180,10 @@ describe('GET /activities/{id}/history', () => {
     await eventually(async () => (await storedHistory(deleted.id)).length === 0, { what: 'the history purged with the activity', timeoutMs: 30_000 });
     expect(await storedHistory(erased.id)).toEqual([1]);
     expect((await api('DELETE', `/users/${author}`, { as: uid('backend'), scope: ADMIN })).status).toBe(202);
-    await eventually(async () => (await storedHistory(erased.id)).length === 0 && (await storedOriginal(erased.id)) === undefined, { what: 'the history erased with its author', timeoutMs: 60_000 });
+    await eventually(async () => (await storedHistory(erased.id)).length === 0 && (await storedOriginal(erased.id)) === undefined, {
+      what: 'the history erased with its author',
+      timeoutMs: 60_000,
+    });
   }, 90_000);
 });
 

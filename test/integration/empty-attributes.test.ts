@@ -14,10 +14,13 @@ describe('posts with an empty attributes map', () => {
     expect((await api('PUT', `/following/${author}`, { as: follower })).status).toBe(204);
     const post = await api('POST', '/activities', { as: author, json: { verb: 'plain', attributes: {} } });
     expect(post.status).toBe(201);
-    const ids = await eventually(async () => {
-      const items = (await api('GET', '/feed', { as: follower })).body.items as { id: string }[];
-      return items.length ? items.map((i) => i.id) : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 200 });
+    const ids = await eventually(
+      async () => {
+        const items = (await api('GET', '/feed', { as: follower })).body.items as { id: string }[];
+        return items.length ? items.map((i) => i.id) : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(ids).toEqual([post.body.id]);
   });
 });

@@ -18,9 +18,7 @@ describe('event-source plumbing', () => {
     const original = originalItem({ actor: author, verb: 'plumb', timeMs: Date.now() });
     await writeFeedItems([original]);
     const copy = await eventually(async () => {
-      const { Item } = await doc.send(
-        new GetCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(follower!, original.rk) }),
-      );
+      const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: homeFeedKey(follower!, original.rk) }));
       return Item;
     });
     expect(copy.id).toBe(original.id);

@@ -34,7 +34,11 @@ it(`exports all ${POSTS} posts of an account, in parts under 6 MB`, async () => 
   let parts = 0;
   let cursor: string | null = null;
   do {
-    const res: ApiResponse<{ activities: { id: string }[]; next: string | null; profile: unknown }> = await api('GET', `/me/export${cursor ? `?cursor=${cursor}` : ''}`, { on: own, as: user });
+    const res: ApiResponse<{ activities: { id: string }[]; next: string | null; profile: unknown }> = await api(
+      'GET',
+      `/me/export${cursor ? `?cursor=${cursor}` : ''}`,
+      { on: own, as: user },
+    );
     expect(res.status).toBe(200);
     expect(res.text.length).toBeLessThan(6 * 1024 * 1024);
     const body = res.body;

@@ -58,7 +58,8 @@ function installFaults(dynamo: DynamoDBClient, handlerSqs: SQSClient, feedTable:
   handlerSqs.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Entries?: { MessageBody?: string }[] };
-      const outbox = context.commandName === 'SendMessageBatchCommand' &&
+      const outbox =
+        context.commandName === 'SendMessageBatchCommand' &&
         (input.Entries ?? []).some((e) => /"kind":"fanout"/.test(e.MessageBody ?? '') && !/"cursor"/.test(e.MessageBody ?? ''));
       if (!outbox || !outboxSendFault) return next(args);
       outboxSends += 1;
@@ -152,5 +153,4 @@ describe('fan-out under faults (own stack)', () => {
     );
     expect(found).toContain(marker);
   }, 150_000);
-
 });

@@ -68,7 +68,7 @@ describe('fan-out', () => {
     expect((await api('GET', '/feed', { as: followers[0]! })).body.items).toEqual([kept.body]);
   }, 120_000);
 
-  it('does not retract copies when an item is only removed by retention (a trim of the author\'s home feed, TTL of the original)', async () => {
+  it("does not retract copies when an item is only removed by retention (a trim of the author's home feed, TTL of the original)", async () => {
     const author = uid('rm');
     const followers = await seedFollowers(author, 30);
     const [post] = originals(author, 1);
@@ -109,7 +109,11 @@ describe('follow graph', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 10; i++) {
-      const res: { status: number; body: { items: { userId: string }[]; next: string | null } } = await api('GET', `/users/${target}/followers?limit=7${cursor ? `&cursor=${cursor}` : ''}`, { as: target });
+      const res: { status: number; body: { items: { userId: string }[]; next: string | null } } = await api(
+        'GET',
+        `/users/${target}/followers?limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+        { as: target },
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.items.map((x: { userId: string }) => x.userId));
       cursor = res.body.next;
@@ -141,13 +145,17 @@ describe('follow graph', () => {
     const reader = uid('reader');
     expect((await api('PUT', `/following/${author}`, { as: reader })).status).toBe(204);
     await eventually(async () => (await feedCount(reader)) === 100, { timeoutMs: 30_000, intervalMs: 200 });
-    const newest100 = posts.map((p) => p.rk).sort((a, b) => (a < b ? -1 : 1)).slice(0, 100).map(String);
+    const newest100 = posts
+      .map((p) => p.rk)
+      .sort((a, b) => (a < b ? -1 : 1))
+      .slice(0, 100)
+      .map(String);
     expect(await feedRks(reader)).toEqual(newest100);
     expect((await api('DELETE', `/following/${author}`, { as: reader })).status).toBe(204);
     await eventually(async () => (await feedCount(reader)) === 0, { timeoutMs: 30_000, intervalMs: 200 });
   }, 120_000);
 
-  it('removes an unfollowed user\'s posts at a cost proportional to what is removed, not to the feed', async () => {
+  it("removes an unfollowed user's posts at a cost proportional to what is removed, not to the feed", async () => {
     const reader = uid('reader');
     const small = uid('small');
     const big = uid('big');

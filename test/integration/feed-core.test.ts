@@ -163,7 +163,13 @@ describe('auth', () => {
   const cases: [string, () => Promise<string | undefined>][] = [
     ['missing', async () => undefined],
     ['expired', () => token('x', { expiresIn: Math.floor(Date.now() / 1000) - 60 })],
-    ['wrongly signed', async () => { const t = await token('x'); return `${t.slice(0, -4)}${t.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`; }],
+    [
+      'wrongly signed',
+      async () => {
+        const t = await token('x');
+        return `${t.slice(0, -4)}${t.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+      },
+    ],
     ['wrong audience', () => token('x', { audience: 'someone-else' })],
   ];
   it.each(cases)('refuses a %s token with 401 on every feed route', async (_name, mint) => {
@@ -191,13 +197,41 @@ describe('auth', () => {
       .sort();
     expect(documented).toEqual(routes.map(routeKey).sort());
     expect(Object.keys(res.body.paths).sort()).toEqual([
-      '/activities', '/activities/{id}', '/activities/{id}/comments', '/activities/{id}/comments/{commentId}',
-      '/activities/{id}/history', '/activities/{id}/reactions/{kind}', '/batch/activities', '/batch/follows', '/blocks',
-      '/blocks/{userId}', '/feed', '/feed/aggregated', '/following/tags/{tag}', '/following/{userId}', '/health', '/me',
-      '/me/export', '/me/tags', '/mutes', '/mutes/{userId}', '/notifications', '/notifications/counts', '/notifications/read',
-      '/notifications/seen', '/openapi.json', '/realtime', '/realtime/missed', '/rollups/{name}', '/tags/trending',
-      '/tags/{tag}/activities', '/users/{userId}', '/users/{userId}/activities', '/users/{userId}/activity',
-      '/users/{userId}/followers', '/users/{userId}/following',
+      '/activities',
+      '/activities/{id}',
+      '/activities/{id}/comments',
+      '/activities/{id}/comments/{commentId}',
+      '/activities/{id}/history',
+      '/activities/{id}/reactions/{kind}',
+      '/batch/activities',
+      '/batch/follows',
+      '/blocks',
+      '/blocks/{userId}',
+      '/feed',
+      '/feed/aggregated',
+      '/following/tags/{tag}',
+      '/following/{userId}',
+      '/health',
+      '/me',
+      '/me/export',
+      '/me/tags',
+      '/mutes',
+      '/mutes/{userId}',
+      '/notifications',
+      '/notifications/counts',
+      '/notifications/read',
+      '/notifications/seen',
+      '/openapi.json',
+      '/realtime',
+      '/realtime/missed',
+      '/rollups/{name}',
+      '/tags/trending',
+      '/tags/{tag}/activities',
+      '/users/{userId}',
+      '/users/{userId}/activities',
+      '/users/{userId}/activity',
+      '/users/{userId}/followers',
+      '/users/{userId}/following',
     ]);
   });
 });

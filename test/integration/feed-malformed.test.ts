@@ -39,9 +39,23 @@ const badJson = fc.oneof(
 /** JSON that parses but must fail the schema. */
 const badBody = fc.oneof(
   // unknown field next to a valid body
-  fc.tuple(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !allowedFields.has(k)), fc.jsonValue()).map(([k, v]) => ({ ...valid, [k]: v })),
+  fc
+    .tuple(
+      fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !allowedFields.has(k)),
+      fc.jsonValue(),
+    )
+    .map(([k, v]) => ({ ...valid, [k]: v })),
   // wrong types / bad values per field
-  fc.record({ verb: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant(''), fc.string({ minLength: 65, maxLength: 70 }), fc.constantFrom('Post', 'a b', 'x/y', 'é')) }),
+  fc.record({
+    verb: fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(''),
+      fc.string({ minLength: 65, maxLength: 70 }),
+      fc.constantFrom('Post', 'a b', 'x/y', 'é'),
+    ),
+  }),
   fc.record({ verb: fc.constant('post'), object: fc.oneof(fc.integer(), fc.constant(''), fc.constant('x'.repeat(257)), fc.constant(null)) }),
   fc.record({ verb: fc.constant('post'), content: fc.oneof(fc.integer(), fc.constant(''), fc.constant('y'.repeat(2001)), fc.constant(['a'])) }),
   fc.record({ verb: fc.constant('post'), foreignId: fc.oneof(fc.integer(), fc.constant(''), fc.constant('z'.repeat(129)), fc.constant({})) }),
@@ -49,7 +63,18 @@ const badBody = fc.oneof(
     verb: fc.constant('post'),
     time: fc.oneof(
       fc.integer(),
-      fc.constantFrom('yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-11-22', '2026-11-22T10:00:00', '1969-12-31T23:59:59Z', '9999-01-01T00:00:00Z', '2262-01-01T00:00:00Z', '2100-01-01T00:00:00Z', ''),
+      fc.constantFrom(
+        'yesterday',
+        '2026-13-01T00:00:00Z',
+        '2026-02-30T00:00:00Z',
+        '2026-11-22',
+        '2026-11-22T10:00:00',
+        '1969-12-31T23:59:59Z',
+        '9999-01-01T00:00:00Z',
+        '2262-01-01T00:00:00Z',
+        '2100-01-01T00:00:00Z',
+        '',
+      ),
     ),
   }),
   fc.record({
@@ -58,9 +83,20 @@ const badBody = fc.oneof(
       fc.constant([]),
       fc.constant('x'),
       fc.dictionary(fc.constantFrom('a-b', '', 'x y', 'é', 'k'.repeat(65)), fc.integer(), { minKeys: 1, maxKeys: 2 }),
-      fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({ a: 1 }), fc.constant(1e300),
-        // beyond what the SDK marshals from a JS number (was a 500), and too close to zero to store
-        fc.double({ min: 2 ** 53, max: 1e125, noNaN: true }), fc.double({ min: -1e125, max: -(2 ** 53), noNaN: true }), fc.constant(1e-200)), { minKeys: 1, maxKeys: 3 }),
+      fc.dictionary(
+        fc.stringMatching(/^[a-z]{1,8}$/),
+        fc.oneof(
+          fc.constant(null),
+          fc.array(fc.integer(), { maxLength: 2 }),
+          fc.constant({ a: 1 }),
+          fc.constant(1e300),
+          // beyond what the SDK marshals from a JS number (was a 500), and too close to zero to store
+          fc.double({ min: 2 ** 53, max: 1e125, noNaN: true }),
+          fc.double({ min: -1e125, max: -(2 ** 53), noNaN: true }),
+          fc.constant(1e-200),
+        ),
+        { minKeys: 1, maxKeys: 3 },
+      ),
       fc.constant(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]))),
     ),
   }),
@@ -109,15 +145,15 @@ const request: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom('GET', 'DELETE'), badId).map(([method, id]) => ({ method, path: `/activities/${id}` })),
   fc.constantFrom('GET', 'DELETE').map((method) => ({ method, path: '/activities/', victim: false })),
   fc.constant<Req>({ method: 'DELETE', path: '', victim: true }), // someone else's real activity
-  fc.tuple(
-    fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST'),
-    fc.constantFrom('/feed', '/activities', '/users/x/activities', '/openapi.json', '/activities/1.YQ'),
-  )
+  fc
+    .tuple(
+      fc.constantFrom('PUT', 'PATCH', 'DELETE', 'POST'),
+      fc.constantFrom('/feed', '/activities', '/users/x/activities', '/openapi.json', '/activities/1.YQ'),
+    )
     .filter(([m, p]) => !(m === 'POST' && p === '/activities') && !(m === 'DELETE' && p.startsWith('/activities/')))
     .map(([method, path]) => ({ method, path, body: JSON.stringify(valid), contentType: 'application/json' })),
   fc.constantFrom('/feeds', '/activity', '/users', '/user/x', '/users/x/activities/y', '/feed/').map((path) => ({ method: 'GET', path })),
 );
-
 
 describe('malformed requests (fast-check)', () => {
   it('never 5xx, always problem+json on 4xx, and write nothing', async () => {

@@ -76,10 +76,10 @@ describe('paging', () => {
       );
       latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
-      seen.push(...(res.body.items));
+      seen.push(...res.body.items);
       cursor = res.body.lastRangeKey;
       if (pages++ === 0) {
-        head = (res.body.items)[0]!.rangeKey;
+        head = res.body.items[0]!.rangeKey;
         // Start writers after the first page: 30 posts (newer than everything) and 30 late copies
         // of older posts (older than everything).
         writer = pool(60, 6, (i) => (i % 2 ? postNow(me, `new-${i}`) : lateCopy(me, base - 1000 - i, `old-${i}`)));
@@ -218,7 +218,9 @@ function itemSize(item: Record<string, unknown>): number {
     if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
     if (typeof v === 'boolean') return 1;
     if (typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'object' && v !== null && 'value' in v)) {
-      const digits = String(v).replace(/^-|\.|e.*$/g, '').replace(/^0+/, '').length;
+      const digits = String(v)
+        .replace(/^-|\.|e.*$/g, '')
+        .replace(/^0+/, '').length;
       return Math.ceil(digits / 2) + 1;
     }
     if (typeof v === 'object' && v !== null) {

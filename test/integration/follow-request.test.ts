@@ -21,8 +21,7 @@ beforeAll(async () => {
 
 afterAll(stopOwnStack);
 
-const callsOf = (spent: ReturnType<CapacityMeter['since']>) =>
-  Object.fromEntries(Object.entries(spent.tags).map(([tag, t]) => [tag, t.calls]));
+const callsOf = (spent: ReturnType<CapacityMeter['since']>) => Object.fromEntries(Object.entries(spent.tags).map(([tag, t]) => [tag, t.calls]));
 
 describe('a follow request', () => {
   it('reads what its transaction decides on in one BatchGet', async () => {

@@ -32,10 +32,16 @@ async function profileItems(user: string): Promise<Record<string, unknown>[]> {
 }
 
 const shardCount = async (user: string, shard: number) =>
-  Number(String((await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followerShardKey(user, shard), ConsistentRead: true }))).Item?.followers ?? 0));
+  Number(
+    String(
+      (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: followerShardKey(user, shard), ConsistentRead: true }))).Item?.followers ?? 0,
+    ),
+  );
 
 const isPulledFor = async (reader: string, author: string) =>
-  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(author);
+  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(
+    author,
+  );
 
 describe('a user followed by many at once', () => {
   it('counts every concurrent follow and unfollow exactly, on many items, and crosses the pull threshold', async () => {

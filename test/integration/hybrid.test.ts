@@ -22,7 +22,9 @@ interface Item {
 
 /** The reader's home-feed head names `author` among the pulled authors they follow. */
 const isPulledFor = async (reader: string, author: string) =>
-  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(author);
+  parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item).pulled.includes(
+    author,
+  );
 
 async function readAll(reader: string, limit: number, from?: string): Promise<Item[]> {
   const items: Item[] = [];
@@ -76,7 +78,10 @@ describe('hybrid fan-out', () => {
     expect((await api('PUT', `/following/${celeb}`, { as: late })).status).toBe(204);
     await eventually(() => noBackfillOwed(late, celeb), { what: 'the late follow owing no backfill' });
     expect(await feedCount(late)).toBe(0);
-    const celebPosts = [...pushEra, ...pullEra].filter((_, i) => [0, 2, 4, 5, 7, 8].includes(i)).reverse().map((i) => i.id);
+    const celebPosts = [...pushEra, ...pullEra]
+      .filter((_, i) => [0, 2, 4, 5, 7, 8].includes(i))
+      .reverse()
+      .map((i) => i.id);
     expect((await readAll(late, 4)).map((i) => i.id)).toEqual(celebPosts);
 
     const expected = [...pushEra, ...pullEra].reverse().map((i) => i.id); // newest first

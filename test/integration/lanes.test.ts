@@ -94,7 +94,11 @@ describe('lanes', () => {
       const ghost = uid('ghost');
       await Promise.all([
         backlog('followup', followups, (i) => ({ kind: 'backfill', follower: `${ghost}-${i}`, followee: ghost })),
-        backlog('notify', notifies, (i) => ({ kind: 'notify', recipient: ghost, events: [{ verb: 'like', object: `o${i}`, actor: `${ghost}-a`, id: `e${i}`, ticks: '1' }] })),
+        backlog('notify', notifies, (i) => ({
+          kind: 'notify',
+          recipient: ghost,
+          events: [{ verb: 'like', object: `o${i}`, actor: `${ghost}-a`, id: `e${i}`, ticks: '1' }],
+        })),
         backlog('maintenance', maintenances, () => ({ kind: 'pull', author: ghost })),
       ]);
       const author = uid('author');
@@ -108,7 +112,10 @@ describe('lanes', () => {
     } finally {
       release();
     }
-    await eventually(async () => (await depth('followup')) + (await depth('notify')) + (await depth('maintenance')) === 0, { what: 'the backlogs drained', timeoutMs: 60_000 });
+    await eventually(async () => (await depth('followup')) + (await depth('notify')) + (await depth('maintenance')) === 0, {
+      what: 'the backlogs drained',
+      timeoutMs: 60_000,
+    });
   });
 
   it('a follow’s backfill lands while the fan-out lane holds a backlog', async () => {
@@ -156,13 +163,20 @@ describe('no idle work: a pulled author’s delete', () => {
     const celeb = uid('celeb');
     const followers = await seedFollowers(celeb, 60, { on: own });
     await backlog('maintenance', 1, () => ({ kind: 'pull', author: celeb }));
-    const profile = async () =>
-      (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), ConsistentRead: true }))).Item;
-    await eventually(async () => (await profile())?.pulledSince !== undefined, { what: 'the author pulled, with the instant it took effect', timeoutMs: 60_000 });
+    const profile = async () => (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), ConsistentRead: true }))).Item;
+    await eventually(async () => (await profile())?.pulledSince !== undefined, {
+      what: 'the author pulled, with the instant it took effect',
+      timeoutMs: 60_000,
+    });
     // As if the pull took effect two seconds ago — past the clock skew retract.ts allows — so the
     // post below counts as made after it, without waiting for the wall clock.
     await doc.send(
-      new UpdateCommand({ TableName: stack.tableNames.graph, Key: profileKey(celeb), UpdateExpression: 'SET pulledSince = pulledSince - :d', ExpressionAttributeValues: { ':d': 2_000_000_000 } }),
+      new UpdateCommand({
+        TableName: stack.tableNames.graph,
+        Key: profileKey(celeb),
+        UpdateExpression: 'SET pulledSince = pulledSince - :d',
+        ExpressionAttributeValues: { ':d': 2_000_000_000 },
+      }),
     );
     const { id, rangeKey } = await mustPost(celeb, { verb: 'post' }, own);
     await eventually(async () => (await storedCopies(celeb)).includes(rangeKey), { what: 'the own copy', timeoutMs: 60_000 });
@@ -189,7 +203,10 @@ describe('notification folding', () => {
       transactWrites = 0;
       release();
     }
-    await eventually(async () => (await api('GET', '/notifications', { on: own, as: star })).body?.items?.[0]?.actorCount === fans.length, { what: 'all 40 follows notified', timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: star })).body?.items?.[0]?.actorCount === fans.length, {
+      what: 'all 40 follows notified',
+      timeoutMs: 60_000,
+    });
     // One follow group. Unfolded it is a transaction per follow (40, more with lost races). Folded,
     // the 40 one-event jobs arrive in a few batches (the lane's parallel pollers share them), each
     // applied in ≤ 20-event transactions: a handful, lost races included — well under half.

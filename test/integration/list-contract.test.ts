@@ -61,7 +61,10 @@ async function walk(path: string, limit: number): Promise<unknown[]> {
   const items: unknown[] = [];
   let cursor: string | null = null;
   for (let pages = 1; ; pages++) {
-    const res: { status: number; body: { items: unknown[]; next: string | null } } = await api('GET', path, { as: owner, query: { limit, ...(cursor !== null && { cursor }) } });
+    const res: { status: number; body: { items: unknown[]; next: string | null } } = await api('GET', path, {
+      as: owner,
+      query: { limit, ...(cursor !== null && { cursor }) },
+    });
     expect(res.status, `${path} limit=${limit} cursor=${cursor}`).toBe(200);
     expect(Object.keys(res.body).sort(), path).toEqual(['items', 'next', ...(BESIDE[path] ?? [])].sort());
     expect(res.body.items.length, path).toBeLessThanOrEqual(limit);
@@ -97,14 +100,24 @@ describe('every list that is not a feed', () => {
       const cursor = first.body.next as string; // a real cursor: refused by name, not by value
       for (const old of ['before', 'lastRangeKey']) {
         const res = await api('GET', path, { as: owner, query: { limit: 1, [old]: cursor } });
-        expect([res.status, res.body.code, res.body.errors], `${path} ?${old}=`).toEqual([400, 'validation_failed', [{ field: `query.${old}`, message: 'Unknown field.' }]]);
+        expect([res.status, res.body.code, res.body.errors], `${path} ?${old}=`).toEqual([
+          400,
+          'validation_failed',
+          [{ field: `query.${old}`, message: 'Unknown field.' }],
+        ]);
       }
       const bogus = await api('GET', path, { as: owner, query: { cursor: 'not-a-cursor' } });
-      expect([bogus.status, bogus.body.errors], `${path} ?cursor=not-a-cursor`).toEqual([400, [{ field: 'query.cursor', message: 'a `next` from a previous page' }]]);
+      expect([bogus.status, bogus.body.errors], `${path} ?cursor=not-a-cursor`).toEqual([
+        400,
+        [{ field: 'query.cursor', message: 'a `next` from a previous page' }],
+      ]);
       // Shaped like a real cursor but longer than any key DynamoDB takes: still the 400, never a 500.
       for (const long of [`${'0'.repeat(19)}#${'x'.repeat(1500)}`, 'x'.repeat(1500)]) {
         const res = await api('GET', path, { as: owner, query: { cursor: Buffer.from(long).toString('base64url') } });
-        expect([res.status, res.body.errors], `${path} a ${long.length}-character cursor`).toEqual([400, [{ field: 'query.cursor', message: 'a `next` from a previous page' }]]);
+        expect([res.status, res.body.errors], `${path} a ${long.length}-character cursor`).toEqual([
+          400,
+          [{ field: 'query.cursor', message: 'a `next` from a previous page' }],
+        ]);
       }
     }
     const exported = await api('GET', '/me/export', { as: owner, query: { cursor: 'not-a-cursor' } });

@@ -22,7 +22,10 @@ const listTables = {
   authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
 };
 
-function rawRequest(url: string, opts: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function rawRequest(
+  url: string,
+  opts: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method, headers: opts.headers }, (res) => {
       let body = '';
@@ -47,7 +50,10 @@ describe('the local stack listens on loopback only', () => {
     for (const url of [stack.apiUrl, stack.sqsEndpoint, stack.dynamoEndpoint]) {
       const onPort = all.filter((l) => l.port === portOf(url));
       expect(onPort.length, url).toBeGreaterThan(0);
-      expect(onPort.filter((l) => !isLoopback(l.address)), url).toEqual([]);
+      expect(
+        onPort.filter((l) => !isLoopback(l.address)),
+        url,
+      ).toEqual([]);
     }
   });
 });

@@ -23,7 +23,13 @@ const version = async () => String((await doc.send(new GetCommand({ TableName: g
 /** The tables as the older release left them: version 2, no run of the migration on record. */
 async function markV2(): Promise<void> {
   await doc.send(new PutCommand({ TableName: graph(), Item: { ...VERSION_KEY, version: 2 } }));
-  const runs = await doc.send(new QueryCommand({ TableName: graph(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': VERSION_KEY.pk, ':r': 'run#' } }));
+  const runs = await doc.send(
+    new QueryCommand({
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
+      ExpressionAttributeValues: { ':pk': VERSION_KEY.pk, ':r': 'run#' },
+    }),
+  );
   for (const item of runs.Items ?? []) await doc.send(new DeleteCommand({ TableName: graph(), Key: { pk: item.pk, sk: item.sk } }));
 }
 

@@ -31,7 +31,13 @@ const v2Mute = (user: string, target: string) => [
 /** Back to "v2": the version item says 2 and no run of the v3 migration is on record. */
 async function markV2(): Promise<void> {
   await doc.send(new PutCommand({ TableName: graph(), Item: { ...VERSION_KEY, version: 2 } }));
-  const runs = await doc.send(new QueryCommand({ TableName: graph(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' } }));
+  const runs = await doc.send(
+    new QueryCommand({
+      TableName: graph(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
+      ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' },
+    }),
+  );
   for (const item of runs.Items ?? []) await doc.send(new DeleteCommand({ TableName: graph(), Key: { pk: item.pk, sk: item.sk } }));
 }
 
@@ -72,12 +78,21 @@ describe('npm run migrate', () => {
   it('resumes after a kill mid-run from its checkpoints, then finds the data current and writes nothing', async () => {
     // 1,000 mutes: 2,000 items, in pages of 100 over 4 Scan segments run side by side (about 5 pages each).
     const users = Array.from({ length: 1000 }, (_, i) => [uid(`m${i}`), uid('t')] as const);
-    await writeItems(doc, graph(), users.flatMap(([u, t]) => v2Mute(u, t)));
+    await writeItems(
+      doc,
+      graph(),
+      users.flatMap(([u, t]) => v2Mute(u, t)),
+    );
     await markV2();
 
     const pageSize = 100;
     const killAfterPages = 2;
-    const killed = migrateCli({ TICKFEED_MIGRATE_KILL_AFTER_PAGES: String(killAfterPages) }, ['--endpoint', stack.dynamoEndpoint, '--page-size', String(pageSize)]);
+    const killed = migrateCli({ TICKFEED_MIGRATE_KILL_AFTER_PAGES: String(killAfterPages) }, [
+      '--endpoint',
+      stack.dynamoEndpoint,
+      '--page-size',
+      String(pageSize),
+    ]);
     expect(killed.signal, killed.out).toBe('SIGKILL');
     expect(await version()).toBe('2');
     const doneBefore = await checksPresent(users);
@@ -118,7 +133,10 @@ describe('a migration beside live traffic', () => {
     // … the API lifts the mute of bob before the migration writes …
     expect((await api('DELETE', `/mutes/${bob}`, { on: own, as: alice })).status).toBe(204);
     // … and the migration applies what it planned from the Scan.
-    await applyWrites('graph', scanned.flatMap((item) => planControlCheck(item)));
+    await applyWrites(
+      'graph',
+      scanned.flatMap((item) => planControlCheck(item)),
+    );
     expect(await hasCheck(alice, bob)).toBe(false); // no mute that no list shows and nothing lifts
     const checkAfter = (await doc.send(new GetCommand({ TableName: graph(), Key: controlCheckKey('mute', alice, carol), ConsistentRead: true }))).Item;
     expect(checkAfter).toEqual(checkBefore); // the API's own check entry, untouched
@@ -143,7 +161,13 @@ describe('npm run migrate against a deployed stack (--outputs)', () => {
         },
       }),
     );
-    const aws = { AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: stack.sqsEndpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+    const aws = {
+      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamoEndpoint,
+      AWS_ENDPOINT_URL_SQS: stack.sqsEndpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
     const run = migrateCli(aws, ['--outputs', outputs]);
     expect(run.status, run.out).toBe(0);
     expect(run.out).toMatch(/migrated v2 → v3: \d+ items read/);

@@ -45,7 +45,7 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'holdTimelineQuery' },
   );
-  fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler as (event: SQSEvent) => Promise<unknown>;
+  fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
   runJob = (await import('../../functions/services/jobs/run.js')).runJob;
   muteCleanup = (await import('../../functions/services/follow-copies/cleanup.js')).muteCleanup;
 }, 120_000);
@@ -77,7 +77,7 @@ describe("a mute's cleanup overtaken by an unmute", () => {
     const author = uid('author');
     expect((await api('PUT', `/following/${author}`, { on: own, as: reader })).status).toBeLessThan(300);
     const before = await mustPost(author, { verb: 'post', content: 'before the mute' }, own);
-    expect((await fanoutWorker({ Records: [await fanoutRecord(raw, stack.tableNames.feed, author)] }))).toEqual({ batchItemFailures: [] });
+    expect(await fanoutWorker({ Records: [await fanoutRecord(raw, stack.tableNames.feed, author)] })).toEqual({ batchItemFailures: [] });
     expect((await api('PUT', `/mutes/${author}`, { on: own, as: reader })).status).toBe(204);
     await runFollowups(); // the follow's backfill, the mute's first cleanup: the reader's copy goes
     expect(await storedCopies(reader)).toEqual([]);
@@ -94,7 +94,7 @@ describe("a mute's cleanup overtaken by an unmute", () => {
     expect((await api('DELETE', `/mutes/${author}`, { on: own, as: reader })).status).toBe(204);
     expect(await runFollowups()).toContain('backfill');
     const after = await mustPost(author, { verb: 'post', content: 'after the unmute' }, own);
-    expect((await fanoutWorker({ Records: [await fanoutRecord(raw, stack.tableNames.feed, author)] }))).toEqual({ batchItemFailures: [] });
+    expect(await fanoutWorker({ Records: [await fanoutRecord(raw, stack.tableNames.feed, author)] })).toEqual({ batchItemFailures: [] });
     const wanted = [after.rangeKey, before.rangeKey]; // newest first
     expect(await storedCopies(reader)).toEqual(wanted);
 

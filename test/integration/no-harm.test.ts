@@ -51,7 +51,10 @@ describe('1. an erase keeps what others placed on the erased user', () => {
     await mustPost(mallory, { verb: 'post', content: 'something to erase' }, own);
 
     expect((await api('DELETE', '/me', { on: own, as: mallory })).status).toBe(202);
-    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, { what: 'the erase to finish', timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', `/users/${mallory}`, { on: own, as: alice })).status === 404, {
+      what: 'the erase to finish',
+      timeoutMs: 60_000,
+    });
     await settled('the erase', 30_000);
     expect(await itemsMentioning(doc, Object.values(stack.tableNames), mallory)).toEqual([]);
     // The owners still see their entries, as an erased user.
@@ -90,7 +93,10 @@ describe('2. notifications cannot be forged or used to erase', () => {
       ['reaction', 'like', [carol]],
     ]);
 
-    const [m1, m2] = await Promise.all([mustPost(mallory, { verb: 'follow', object: alice, to: [alice] }, own), mustPost(mallory, { verb: 'like', object: a1.id, to: [alice] }, own)]);
+    const [m1, m2] = await Promise.all([
+      mustPost(mallory, { verb: 'follow', object: alice, to: [alice] }, own),
+      mustPost(mallory, { verb: 'like', object: a1.id, to: [alice] }, own),
+    ]);
     const all = await groupsWhen(alice, (g) => g.length === 4, "mallory's two addressed groups", { on: own, timeoutMs: 30_000 });
     const byKind = (kind: string) => all.filter((g) => g.kind === kind);
     expect(byKind('to').map((g) => [g.verb, g.actors, g.actorCount])).toEqual(
@@ -105,8 +111,14 @@ describe('2. notifications cannot be forged or used to erase', () => {
     const deletes = await Promise.all([m1, m2].map((m) => api('DELETE', `/activities/${enc(m.id)}`, { on: own, as: mallory })));
     expect(deletes.map((r) => r.status)).toEqual([204, 204]);
     const after = await groupsWhen(alice, (g) => g.length === 2, "mallory's groups to go", { on: own, timeoutMs: 30_000 });
-    expect(after.map(({ id, kind, actors, actorCount, activityCount }) => ({ id, kind, actors, actorCount, activityCount })).sort((x, y) => x.kind.localeCompare(y.kind))).toEqual(
-      real.map(({ id, kind, actors, actorCount, activityCount }) => ({ id, kind, actors, actorCount, activityCount })).sort((x, y) => x.kind.localeCompare(y.kind)),
+    expect(
+      after
+        .map(({ id, kind, actors, actorCount, activityCount }) => ({ id, kind, actors, actorCount, activityCount }))
+        .sort((x, y) => x.kind.localeCompare(y.kind)),
+    ).toEqual(
+      real
+        .map(({ id, kind, actors, actorCount, activityCount }) => ({ id, kind, actors, actorCount, activityCount }))
+        .sort((x, y) => x.kind.localeCompare(y.kind)),
     );
     expect((await api('GET', '/notifications/counts', { on: own, as: alice })).body).toEqual({ unseen: 2, unread: 2 });
   }, 60_000);
@@ -166,12 +178,18 @@ describe('3. strangers are bounded', () => {
     const [alice, bob] = ['alice', 'bob'].map(uid) as [string, string];
     const a1 = await mustPost(alice, { verb: 'post' }, own);
     // Four at a time: one user's reactions on one activity meet on its counter and reaction set, which retry a lost race.
-    await forEachLimit(KINDS, 4, async (kind) => expect((await api('PUT', `/activities/${enc(a1.id)}/reactions/${kind}`, { on: own, as: bob })).status, kind).toBe(204));
+    await forEachLimit(KINDS, 4, async (kind) =>
+      expect((await api('PUT', `/activities/${enc(a1.id)}/reactions/${kind}`, { on: own, as: bob })).status, kind).toBe(204),
+    );
     const summary = (await api('GET', `/activities/${enc(a1.id)}`, { on: own, as: bob })).body.reactions;
     expect(Object.keys(summary.counts)).toHaveLength(KINDS.length);
     const counter = (await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: counterKey(a1.id), ConsistentRead: true }))).Item!;
     const reaction = (await doc.send(new GetCommand({ TableName: stack.tableNames.graph, Key: reactionKey(a1.id, bob), ConsistentRead: true }))).Item!;
-    const ledger = (await doc.send(new QueryCommand({ TableName: stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': ledgerPartition(bob) } }))).Items!;
+    const ledger = (
+      await doc.send(
+        new QueryCommand({ TableName: stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': ledgerPartition(bob) } }),
+      )
+    ).Items!;
     expect(ledger).toHaveLength(1);
     for (const item of [counter, reaction, ledger[0]!]) expect(itemSizeBytes(item)).toBeLessThan(ITEM_BOUND);
   }, 60_000);
@@ -186,7 +204,16 @@ describe('3. strangers are bounded', () => {
       sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient, events }) }));
     // 120 events of one actor into one group, in jobs of 20 (the most a job carries).
     for (let job = 0; job < 6; job++) {
-      await send(Array.from({ length: 20 }, (_, i) => ({ kind: 'reaction', verb: 'like', object, actor: flooder, id: `e${job}-${i}-${'i'.repeat(1000)}`, ticks: ticks() })));
+      await send(
+        Array.from({ length: 20 }, (_, i) => ({
+          kind: 'reaction',
+          verb: 'like',
+          object,
+          actor: flooder,
+          id: `e${job}-${i}-${'i'.repeat(1000)}`,
+          ticks: ticks(),
+        })),
+      );
     }
     await groupsWhen(recipient, (g) => g[0]?.activityCount === 100, 'the actor capped at 100 events', { on: own, timeoutMs: 30_000 });
     const others = ['あ', 'い', 'う', 'え', 'お', 'か'].map(longId);
@@ -195,7 +222,16 @@ describe('3. strangers are bounded', () => {
     await settled('the notify jobs', 30_000);
     expect(group).toMatchObject({ activityCount: 106, actorCount: 7 });
     expect(group!.actors).toHaveLength(5);
-    const items = (await doc.send(new QueryCommand({ TableName: stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': notificationPartition(recipient) }, ConsistentRead: true }))).Items!;
+    const items = (
+      await doc.send(
+        new QueryCommand({
+          TableName: stack.tableNames.graph,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': notificationPartition(recipient) },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items!;
     for (const item of items) expect(itemSizeBytes(item), String(item.sk)).toBeLessThan(ITEM_BOUND);
   }, 60_000);
 });

@@ -101,12 +101,15 @@ describe('notification retention by count', () => {
   it('keeps the 4 most recent groups once 4 + 1 are exceeded, and counts what is kept', async () => {
     const [author, ids] = [seeded.author, authorPosts];
     let page: { items: { object: string }[] } = { items: [] };
-    await eventually(async () => {
-      page = (await api('GET', '/notifications?limit=100', { on: own, as: author })).body;
-      const objects = page.items.map((g) => g.object);
-      // Wait for the last two groups too: before their jobs run, the first four are all there is.
-      return page.items.length === 4 && objects.includes(ids[5]!) && objects.includes(ids[4]!);
-    }, { what: 'retention to cut back to 4 groups', timeoutMs: 60_000 });
+    await eventually(
+      async () => {
+        page = (await api('GET', '/notifications?limit=100', { on: own, as: author })).body;
+        const objects = page.items.map((g) => g.object);
+        // Wait for the last two groups too: before their jobs run, the first four are all there is.
+        return page.items.length === 4 && objects.includes(ids[5]!) && objects.includes(ids[4]!);
+      },
+      { what: 'retention to cut back to 4 groups', timeoutMs: 60_000 },
+    );
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(ids.slice(2).reverse());
     expect((await api('GET', '/notifications/counts', { on: own, as: author })).body).toEqual({ unseen: 4, unread: 4 });
   });
@@ -121,7 +124,10 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
       { verb: 'like', object: 'new:1', actor: uid('a'), id: 'new-1', ticks: ticksAgo(0) },
     ];
     await sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.notify, MessageBody: JSON.stringify({ kind: 'notify', recipient: user, events }) }));
-    await eventually(async () => (await api('GET', '/notifications', { on: own, as: user })).body.items.length === 1, { what: 'the fresh group', timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/notifications', { on: own, as: user })).body.items.length === 1, {
+      what: 'the fresh group',
+      timeoutMs: 60_000,
+    });
     await settled('the notify job'); // the old event had its chance
     const page = (await api('GET', '/notifications', { on: own, as: user })).body;
     expect(page.items.map((g: { object: string }) => g.object)).toEqual(['new:1']);
@@ -133,7 +139,10 @@ describe('notification retention by age (NOTIFICATIONS_TTL, default 30d)', () =>
 describe('enriched pages', () => {
   it('?enrich=reactions costs exactly two BatchGetItem calls more than the plain page', async () => {
     const { reader } = seeded;
-    await eventually(async () => (await api('GET', '/feed', { on: own, as: reader })).body.items.length === 3, { what: 'the reader\'s feed', timeoutMs: 60_000 });
+    await eventually(async () => (await api('GET', '/feed', { on: own, as: reader })).body.items.length === 3, {
+      what: "the reader's feed",
+      timeoutMs: 60_000,
+    });
     const plain = await costOf('feedRead', () => api('GET', '/feed?limit=3', { on: own, as: reader }));
     const rich = await costOf('feedRead', () => api('GET', '/feed?limit=3&enrich=reactions', { on: own, as: reader }));
     expect(plain.calls).toEqual({ QueryCommand: 1 });

@@ -62,7 +62,12 @@ async function mentionRecords(author: string, mentioned: readonly string[]): Pro
   const content = mentioned.map((m) => `@${m}`).join(' ');
   const rk = BigInt((await mustPost(author, { verb: 'post', content }, own)).rangeKey);
   const records = notifyJobs(postDeliveries({ author, rk, verb: 'post', content })).map(
-    (job) => ({ messageId: uid('m'), body: JSON.stringify(job), attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' } }) as unknown as SQSRecord,
+    (job) =>
+      ({
+        messageId: uid('m'),
+        body: JSON.stringify(job),
+        attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' },
+      }) as unknown as SQSRecord,
   );
   return Object.assign(records, { rk });
 }

@@ -272,7 +272,8 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
       // are not the caller's (someone else's activity, a made-up id): never a legitimate change.
       const pathValue = (p: Param, caller: Caller): fc.Arbitrary<string> => {
         const ps = resolve(p.schema);
-        const constrained = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'enum', 'const', 'format'].some((k) => k in ps) || (ps.type ?? 'string') !== 'string';
+        const constrained =
+          ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'enum', 'const', 'format'].some((k) => k in ps) || (ps.type ?? 'string') !== 'string';
         // Nothing is invalid for an unconstrained string: "made-up" values stand in.
         const invalid = constrained
           ? invalidStringCandidates(resolve, p.schema).filter((v) => !stringMatches(resolve, p.schema, v))
@@ -292,7 +293,11 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
         }
         if (method === 'DELETE' && template === '/activities/{id}') {
           // Someone else's activity (403), or ids that name nothing (404 / 400).
-          return fc.oneof(fc.constant(actors.victimActivity), validOf(resolve, p.schema).map((v) => `nx${String(v)}`), invalid);
+          return fc.oneof(
+            fc.constant(actors.victimActivity),
+            validOf(resolve, p.schema).map((v) => `nx${String(v)}`),
+            invalid,
+          );
         }
         return invalid;
       };
@@ -310,7 +315,12 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
           fc.oneof(
             { weight: 8, arbitrary: fc.constant(undefined) },
             { weight: 1, arbitrary: fc.constantFrom('__proto__=1', 'constructor=x', 'page=2', 'cursor=abc', '&&', '=', 'a=%ZZ', '%FF=1') },
-            { weight: 1, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 })).map(([k, v]) => `${safeEncode(k) ?? 'k'}=${safeEncode(v) ?? ''}`) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 }))
+                .map(([k, v]) => `${safeEncode(k) ?? 'k'}=${safeEncode(v) ?? ''}`),
+            },
           ),
         )
         .map((parts) => parts.filter((x): x is string => x !== undefined));
@@ -329,11 +339,18 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
               const ps = resolve(s.properties![k]);
               if (ps.type !== 'object') return fc.constant({ ...b, [k]: [] });
               return fc
-                .tuple(fc.string({ maxLength: 70, unit: 'binary' }), invalidCandidates(resolve, typeof ps.additionalProperties === 'object' ? ps.additionalProperties : undefined))
+                .tuple(
+                  fc.string({ maxLength: 70, unit: 'binary' }),
+                  invalidCandidates(resolve, typeof ps.additionalProperties === 'object' ? ps.additionalProperties : undefined),
+                )
                 .map(([nk, nv]) => ({ ...b, [k]: { ok: 1, [nk]: nv } }));
             });
             const unknownField = fc
-              .tuple(base, fc.string({ minLength: 1, maxLength: 16 }).filter((k) => !propNames.includes(k)), fc.jsonValue({ maxDepth: 1 }))
+              .tuple(
+                base,
+                fc.string({ minLength: 1, maxLength: 16 }).filter((k) => !propNames.includes(k)),
+                fc.jsonValue({ maxDepth: 1 }),
+              )
               .map(([b, k, v]) => ({ ...b, [k]: v }));
             const missingRequired = base.map((b) => {
               const copy = { ...b };
@@ -361,7 +378,16 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
               })
               .map((body) => ({ body, contentType: 'application/json' }));
             const wrongType = fc
-              .tuple(base, fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data'))
+              .tuple(
+                base,
+                fc.constantFrom(
+                  'text/plain',
+                  'application/xml',
+                  'application/x-www-form-urlencoded',
+                  'application/json; charset=latin1',
+                  'multipart/form-data',
+                ),
+              )
               .map(([b, contentType]) => ({ body: JSON.stringify(b), contentType }));
             const noContentType = base.map((b) => ({ body: JSON.stringify(b) }));
             const oversized = fc.integer({ min: 17 * 1024, max: 48 * 1024 }).map((n) => ({
@@ -385,17 +411,15 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
       ops.push({
         weight: 5,
         arbitrary: opCallers.chain((caller) =>
-          fc
-            .tuple(fc.tuple(...pathParams.map((p) => pathValue(p, caller))), queryArb, bodyArb)
-            .map(([values, query, body]) => {
-              let path = template;
-              pathParams.forEach((p, i) => {
-                path = path.replace(`{${p.name}}`, safeEncode(values[i]!) ?? '%ZZ');
-              });
-              if (query.length) path += `?${query.join('&')}`;
-              const scopeMissing = secured && scopes.length > 0 && caller !== 'admin';
-              return { op: `${method} ${template}`, method, path, caller, ...body, scopeMissing, mutating };
-            }),
+          fc.tuple(fc.tuple(...pathParams.map((p) => pathValue(p, caller))), queryArb, bodyArb).map(([values, query, body]) => {
+            let path = template;
+            pathParams.forEach((p, i) => {
+              path = path.replace(`{${p.name}}`, safeEncode(values[i]!) ?? '%ZZ');
+            });
+            if (query.length) path += `?${query.join('&')}`;
+            const scopeMissing = secured && scopes.length > 0 && caller !== 'admin';
+            return { op: `${method} ${template}`, method, path, caller, ...body, scopeMissing, mutating };
+          }),
         ),
       });
     }
@@ -403,7 +427,12 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
     // Undocumented methods on documented paths: 405, never a write.
     ops.push({
       weight: 1,
-      arbitrary: fc.tuple(callerArb, fc.constantFrom('PATCH', 'PUT', 'POST', 'DELETE').filter((x) => !Object.keys(item).includes(x.toLowerCase()))).map(([caller, other]) => ({
+      arbitrary: fc
+        .tuple(
+          callerArb,
+          fc.constantFrom('PATCH', 'PUT', 'POST', 'DELETE').filter((x) => !Object.keys(item).includes(x.toLowerCase())),
+        )
+        .map(([caller, other]) => ({
           op: `${other} ${template} (undocumented)`,
           method: other,
           path: template.replace(/\{[^}]+\}/g, 'x'),
@@ -419,7 +448,6 @@ function buildRequests(docu: Doc, actors: Actors, count: number): Req[] {
 }
 
 // ---- snapshot of everything the fuzz users could touch ----------------------------------------
-
 
 async function settledSnapshot(users: string[]): Promise<string> {
   let last = await snapshotUsers(users);
@@ -447,9 +475,11 @@ describe('requests generated from the served /openapi.json', () => {
     // read may cause once per half window, made here before the snapshot, not by the fuzz.
     for (const u of users) expect((await api('GET', '/feed', { as: u })).status).toBe(200);
     const stamped = async (u: string) =>
-      parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(u), ConsistentRead: true }))).Item).activeUntil !== undefined;
+      parseFeedHead((await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(u), ConsistentRead: true }))).Item).activeUntil !==
+      undefined;
     // (With FANOUT_ACTIVE_WINDOW=off nothing is stamped: reads write nothing at all.)
-    if (readConfig('FANOUT_ACTIVE_WINDOW') !== undefined) await eventually(async () => (await Promise.all(users.map(stamped))).every(Boolean), { what: 'the fuzz users stamped' });
+    if (readConfig('FANOUT_ACTIVE_WINDOW') !== undefined)
+      await eventually(async () => (await Promise.all(users.map(stamped))).every(Boolean), { what: 'the fuzz users stamped' });
     const before = await settledSnapshot(users);
 
     const bearer: Record<Caller, string | undefined> = {
@@ -478,7 +508,9 @@ describe('requests generated from the served /openapi.json', () => {
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const type = res.headers.get('content-type') ?? '';
       const fail = (why: string) => {
-        failures.push(`${why}: [${r.caller}] ${r.method} ${r.path.slice(0, 100)} ${r.body ? `body=${r.body.slice(0, 80)} ` : ''}→ ${res.status} ${type} ${text.slice(0, 160)}`);
+        failures.push(
+          `${why}: [${r.caller}] ${r.method} ${r.path.slice(0, 100)} ${r.body ? `body=${r.body.slice(0, 80)} ` : ''}→ ${res.status} ${type} ${text.slice(0, 160)}`,
+        );
       };
       if (res.status >= 500) return fail('5xx');
       if (res.status < 400) {

@@ -40,9 +40,7 @@ describe('persistent local stack', () => {
       const { doc, sqs } = clients(second);
       const { Item } = await doc.send(new GetCommand({ TableName: second.tableNames.graph, Key: { pk: 'kept', sk: 'item' } }));
       expect(Item?.n).toBe(1);
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: second.queueUrls.fanout, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
-      );
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: second.queueUrls.fanout, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
       expect(Messages.map((m) => m.Body)).toEqual(['{"kind":"kept"}']);
     } finally {
       await second.stop();

@@ -86,7 +86,11 @@ describe('reading a ranked feed', () => {
     // Likes before the first page set the ranking: p29 … p25 liked, so they lead.
     for (const p of posts.slice(25)) expect((await api('PUT', `/activities/${p.id}/reactions/like`, { as: fan })).status).toBe(204);
     let p = await page(reader, id, { limit: 3 });
-    expect(ids(p).slice(0, 3).every((x) => posts.slice(25).some((q) => q.id === x))).toBe(true);
+    expect(
+      ids(p)
+        .slice(0, 3)
+        .every((x) => posts.slice(25).some((q) => q.id === x)),
+    ).toBe(true);
     const seen = [...ids(p)];
     const scores = p.items.map((i) => i.score);
     for (let n = 1; n < 10; n++) {
@@ -133,7 +137,15 @@ describe('reading a ranked feed', () => {
     await api('POST', `/feeds/${plain}/interactions`, { as: reader, json: { items: [{ activityId: b[0]!.id, event: 'less' }] } });
     const less = await page(reader, plain);
     expect(ids(less)).toEqual([c1.id, b[2]!.id, b[1]!.id, b[0]!.id]);
-    await api('POST', `/feeds/${plain}/interactions`, { as: reader, json: { items: [{ activityId: b[0]!.id, event: 'more' }, { activityId: b[0]!.id, event: 'more' }] } });
+    await api('POST', `/feeds/${plain}/interactions`, {
+      as: reader,
+      json: {
+        items: [
+          { activityId: b[0]!.id, event: 'more' },
+          { activityId: b[0]!.id, event: 'more' },
+        ],
+      },
+    });
     expect(ids(await page(reader, plain))[3]).toBe(c1.id);
     // An id that is not an activity's: 400, nothing recorded.
     expect((await api('POST', `/feeds/${plain}/interactions`, { as: reader, json: { items: [{ activityId: 'nope', event: 'less' }] } })).status).toBe(400);
@@ -190,7 +202,9 @@ describe('reading a ranked feed', () => {
     const stolen = await api('GET', `/feeds/${own}/activities`, { as: mallory, query: { cursor: alicesPage.next! } });
     expect(stolen.status).toBe(400);
     expect(stolen.body.errors).toEqual([{ field: 'query.cursor', message: expect.any(String) }]);
-    expect((await api('POST', `/feeds/${alicesFeed}/interactions`, { as: mallory, json: { items: [{ activityId: secret.id, event: 'less' }] } })).status).toBe(404);
+    expect((await api('POST', `/feeds/${alicesFeed}/interactions`, { as: mallory, json: { items: [{ activityId: secret.id, event: 'less' }] } })).status).toBe(
+      404,
+    );
     // A cursor naming a ranking that is not kept (expired): a 400 that says so.
     const forged = Buffer.from('AAAAAAAAAAAAAAAAAAAAAA.3').toString('base64url');
     const expired = await api('GET', `/feeds/${own}/activities`, { as: mallory, query: { cursor: forged } });

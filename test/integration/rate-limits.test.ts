@@ -52,7 +52,12 @@ const post = (user: string, scope?: string): Promise<ApiResponse> => api('POST',
 
 async function timelineSize(user: string): Promise<number> {
   const out = await doc.send(
-    new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': timelinePartition(user) }, Select: 'COUNT' }),
+    new QueryCommand({
+      TableName: stack.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': timelinePartition(user) },
+      Select: 'COUNT',
+    }),
   );
   return out.Count ?? 0;
 }
@@ -89,7 +94,10 @@ describe('the default rate limits bite a script', () => {
     const spec = bucketOf(limit);
     const nowUs = nowMs * 1000;
     await doc.send(
-      new PutCommand({ TableName: stack.tableNames.limits, Item: { ...rateBucketKey(user, 'posts'), tat: nowUs + spanUs(spec), expiresAt: bucketExpiresAt(nowUs, spec) } }),
+      new PutCommand({
+        TableName: stack.tableNames.limits,
+        Item: { ...rateBucketKey(user, 'posts'), tat: nowUs + spanUs(spec), expiresAt: bucketExpiresAt(nowUs, spec) },
+      }),
     );
     const allowance = allowanceOf(limit).burst;
     for (let i = 0; i < allowance; i++) expect((await post(user)).status, `post ${i + 1}`).toBe(201);

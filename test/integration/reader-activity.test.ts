@@ -65,10 +65,25 @@ const passed = () => nowTicks() - 1_000_000_000n;
 
 /** Write `until` as the activity bound on the graph item at `key` (a followers entry, a tag's push follower). */
 const setEntryBound = (key: { pk: string; sk: string }, until: bigint) =>
-  doc.send(new UpdateCommand({ TableName: stack.tableNames.graph, Key: key, UpdateExpression: 'SET activeUntil = :u', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':u': until } }));
+  doc.send(
+    new UpdateCommand({
+      TableName: stack.tableNames.graph,
+      Key: key,
+      UpdateExpression: 'SET activeUntil = :u',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':u': until },
+    }),
+  );
 
 const setHeadBound = (reader: string, until: bigint) =>
-  doc.send(new UpdateCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), UpdateExpression: 'SET activeUntil = :u', ExpressionAttributeValues: { ':u': until } }));
+  doc.send(
+    new UpdateCommand({
+      TableName: stack.tableNames.feed,
+      Key: feedHeadKey(reader),
+      UpdateExpression: 'SET activeUntil = :u',
+      ExpressionAttributeValues: { ':u': until },
+    }),
+  );
 
 /** Write `until` as `reader`'s activity bound on their follows of `followees` and on their feed's head. */
 async function setBound(reader: string, followees: readonly string[], until: bigint): Promise<void> {
@@ -112,11 +127,23 @@ async function post(author: string, content: string, run = true): Promise<{ acti
 async function postTagged(author: string, content: string, run = true): Promise<{ activity: Activity; fanout: () => Promise<void>; Records: SQSRecord[] }> {
   const activity = await mustPost(author, { verb: 'post', content }, own);
   const { Items } = await raw.send(
-    new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } }, Limit: 1 }),
+    new QueryCommand({
+      TableName: stack.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } },
+      Limit: 1,
+    }),
   );
   const jobs = jobsOfRecord({ eventName: 'INSERT', dynamodb: { NewImage: Items![0]! as never, SequenceNumber: '1' } }).filter((j) => j.kind === 'tagFanout');
   expect(jobs.length).toBeGreaterThan(0);
-  const Records = jobs.map((job) => ({ messageId: uid('m'), body: JSON.stringify(job), attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' } }) as unknown as SQSRecord);
+  const Records = jobs.map(
+    (job) =>
+      ({
+        messageId: uid('m'),
+        body: JSON.stringify(job),
+        attributes: { SentTimestamp: String(Date.now()), ApproximateReceiveCount: '1' },
+      }) as unknown as SQSRecord,
+  );
   const fanout = async () => {
     expect(await fanoutWorker({ Records })).toEqual({ batchItemFailures: [] });
   };

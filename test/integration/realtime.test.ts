@@ -22,17 +22,20 @@ const meter = meterCapacity(handlerClients.dynamo);
 
 /** PostToConnection calls made by this process's senders. */
 let sends = 0;
-managementClient().middlewareStack.add((next) => async (args) => {
-  sends++;
-  return next(args);
-}, { step: 'initialize', name: 'countSends' });
+managementClient().middlewareStack.add(
+  (next) => async (args) => {
+    sends++;
+    return next(args);
+  },
+  { step: 'initialize', name: 'countSends' },
+);
 
 async function follows(follower: string, followee: string) {
   expect((await api('PUT', `/following/${followee}`, { as: follower })).status).toBe(204);
 }
 
 describe('realtime', () => {
-  it('a connected follower gets feed.item for a followee\'s post exactly once, feed.remove after its delete, notification after a like', async () => {
+  it("a connected follower gets feed.item for a followee's post exactly once, feed.remove after its delete, notification after a like", async () => {
     const [author, follower] = [uid('rt-author'), uid('rt-fol')];
     await follows(follower, author);
     const socket = await openSocket({ user: follower });
@@ -57,7 +60,7 @@ describe('realtime', () => {
     await eventually(async () => (await connectionIdsOf(follower)).length === 0, { timeoutMs: 10_000, intervalMs: 50 }); // $disconnect forgot it
   }, 60_000);
 
-  it('refuses a missing token (401) and an invalid or expired one (403, the authorizer\'s Deny) at the upgrade: no connection, no message', async () => {
+  it("refuses a missing token (401) and an invalid or expired one (403, the authorizer's Deny) at the upgrade: no connection, no message", async () => {
     const user = uid('rt-bad');
     const expired = await token(user, { issuedAt: Math.floor(Date.now() / 1000) - 7200, expiresIn: Math.floor(Date.now() / 1000) - 60 });
     await expect(openSocket({ token: '' })).rejects.toMatchObject({ status: 401 });
@@ -67,7 +70,7 @@ describe('realtime', () => {
     expect(await connectionIdsOf(user)).toEqual([]);
   });
 
-  it('a follower with no connection costs no read, no write and no send (metered on the fan-out\'s push)', async () => {
+  it("a follower with no connection costs no read, no write and no send (metered on the fan-out's push)", async () => {
     const author = uid('rt-cost');
     const online = uid('rt-on');
     const socket = await openSocket({ user: online });

@@ -179,12 +179,13 @@ describe('retention by age (home feeds)', () => {
     // table, and this test is about the feed table's TTL setting, not about load.
     const own = await startLocalStack({ port: 0, keys: await generateLocalKeys(), pollers: false });
     try {
-      const ownDoc = DynamoDBDocumentClient.from(
-        new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: own.dynamoEndpoint }),
-      );
+      const ownDoc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: own.dynamoEndpoint }));
       const key = timelineKey('ttl-user', rangeKeyOf(nowTicks(), 1n));
       await ownDoc.send(new PutCommand({ TableName: own.tableNames.feed, Item: { ...key, verb: 'fleeting', expiresAt: Math.ceil(Date.now() / 1000) + 2 } }));
-      await eventually(async () => (await ownDoc.send(new GetCommand({ TableName: own.tableNames.feed, Key: key }))).Item === undefined, { timeoutMs: 90_000, intervalMs: 1000 });
+      await eventually(async () => (await ownDoc.send(new GetCommand({ TableName: own.tableNames.feed, Key: key }))).Item === undefined, {
+        timeoutMs: 90_000,
+        intervalMs: 1000,
+      });
     } finally {
       await own.stop();
       Object.assign(process.env, stack.env); // startLocalStack pointed this worker's env at `own`

@@ -148,7 +148,7 @@ describe('contention past its retries', () => {
   it('is a 503 problem+json with Retry-After after the bounded, jittered retries, and writes nothing', async () => {
     const [follower, followee] = [uid('busy-f'), uid('busy-a')];
     const edgePk = followEdgeKey(follower, followee).pk;
-    transactFault = (input) => JSON.stringify(input.TransactItems ?? [], (_, v) => (typeof v === "bigint" ? String(v) : v)).includes(JSON.stringify(edgePk));
+    transactFault = (input) => JSON.stringify(input.TransactItems ?? [], (_, v) => (typeof v === 'bigint' ? String(v) : v)).includes(JSON.stringify(edgePk));
     transactFaults = 0;
     waits.length = 0;
     try {
@@ -173,7 +173,7 @@ describe('contention past its retries', () => {
   it('on a hot counter too (a reaction), with its own patience', async () => {
     const [author, reactor] = [uid('hot-a'), uid('hot-r')];
     const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post' } });
-    transactFault = (input) => JSON.stringify(input.TransactItems ?? [], (_, v) => (typeof v === "bigint" ? String(v) : v)).includes(reactor);
+    transactFault = (input) => JSON.stringify(input.TransactItems ?? [], (_, v) => (typeof v === 'bigint' ? String(v) : v)).includes(reactor);
     transactFaults = 0;
     try {
       const res = await api('PUT', `/activities/${encodeURIComponent(posted.body.id)}/reactions/like`, { on: own, as: reactor });

@@ -52,7 +52,12 @@ function makeBatch(regionDays: number, n: number): Batch {
     const recent = i % 4 === 3;
     const a: ActivityInput = recent
       ? { actor: actors[i % 5]!, verb: 'exo_recent', timeMs: Date.now() - (i % 90) * MIN }
-      : { actor: uid('exo'), verb: 'exo', timeMs: base + ((i * 7) % 30) * MIN + (i % 50) * 1000, attributes: i % 5 === 4 ? { score: 'n/a' } : { score: ((i * 37) % 101) - 50 } };
+      : {
+          actor: uid('exo'),
+          verb: 'exo',
+          timeMs: base + ((i * 7) % 30) * MIN + (i % 50) * 1000,
+          attributes: i % 5 === 4 ? { score: 'n/a' } : { score: ((i * 37) % 101) - 50 },
+        };
     activities.push(a);
     const original: FeedItem = originalItem(a);
     records.push(streamRecord('INSERT', original));
@@ -269,7 +274,12 @@ describe('rollups: exactly once per tumbling window', () => {
       const batch = makeBatch(17, 200);
       const shard = new Shard();
       const w = shard.open();
-      const opts = { spec: readConfig('ROLLUPS'), rollupTtlMs: readConfig('ROLLUP_TTL'), partitions: readConfig('ROLLUP_PARTITIONS'), window: readWindowConfig() };
+      const opts = {
+        spec: readConfig('ROLLUPS'),
+        rollupTtlMs: readConfig('ROLLUP_TTL'),
+        partitions: readConfig('ROLLUP_PARTITIONS'),
+        window: readWindowConfig(),
+      };
       const invoke = async (records: DynamoDBRecord[], final = false) => {
         // A budget small enough that every state of more than a few records is written early.
         const out = await applyWindowEvent(w.event(records, final), { ...opts, nowMs: Date.now() }, 2_000);

@@ -18,7 +18,16 @@ const MIN = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 // Spec'd in test/global-setup.ts: prop_a score sum/min/max, prop_b score sum + level max; prop_c counts only.
-const SERIES = ['prop_a.count', 'prop_a.score.sum', 'prop_a.score.min', 'prop_a.score.max', 'prop_b.count', 'prop_b.score.sum', 'prop_b.level.max', 'prop_c.count'];
+const SERIES = [
+  'prop_a.count',
+  'prop_a.score.sum',
+  'prop_a.score.min',
+  'prop_a.score.max',
+  'prop_b.count',
+  'prop_b.score.sum',
+  'prop_b.level.max',
+  'prop_c.count',
+];
 const COUNTS = SERIES.filter((s) => s.endsWith('.count'));
 
 const post = fc.record({
@@ -56,19 +65,25 @@ describe('rollups through the stream', () => {
         for (const wave of [activities.slice(0, split), activities]) {
           if (wave === activities) await seedOriginals(activities.slice(split));
           else await seedOriginals(wave);
-          await eventually(async () => {
-            let counted = 0;
-            for (const s of COUNTS) counted += sumOf(await readSeries(s, from, to, 'day'));
-            return counted >= wave.length;
-          }, { timeoutMs: 30_000 });
+          await eventually(
+            async () => {
+              let counted = 0;
+              for (const s of COUNTS) counted += sumOf(await readSeries(s, from, to, 'day'));
+              return counted >= wave.length;
+            },
+            { timeoutMs: 30_000 },
+          );
         }
         // A window's rows land in more than one batch write: wait until every series has caught up
         // (a count reaching the total says nothing of the sums written after it), then compare.
-        await eventually(async () => {
-          const canonical = (points: Record<string, number>) => JSON.stringify(Object.entries(points).sort(([a], [b]) => a.localeCompare(b)));
-          for (const s of SERIES) if (canonical(await readSeries(s, from, to)) !== canonical(truth(activities, s))) return false;
-          return true;
-        }, { what: 'every series at its ground truth', timeoutMs: 30_000 }).catch(() => undefined); // the expects below say what differs
+        await eventually(
+          async () => {
+            const canonical = (points: Record<string, number>) => JSON.stringify(Object.entries(points).sort(([a], [b]) => a.localeCompare(b)));
+            for (const s of SERIES) if (canonical(await readSeries(s, from, to)) !== canonical(truth(activities, s))) return false;
+            return true;
+          },
+          { what: 'every series at its ground truth', timeoutMs: 30_000 },
+        ).catch(() => undefined); // the expects below say what differs
         for (const s of SERIES) {
           const minutes = await readSeries(s, from, to);
           expect(minutes, s).toEqual(truth(activities, s));
@@ -100,7 +115,7 @@ describe('rollups through the stream', () => {
     expect(sumOf(await readSeries(`${verb}.count`, ...range))).toBe(2);
   });
 
-  it('serves a user\'s recent-activity window', async () => {
+  it("serves a user's recent-activity window", async () => {
     const [busy, casual, idle] = [uid('busy'), uid('casual'), uid('idle')];
     const now = Date.now();
     await seedOriginals([
@@ -110,10 +125,12 @@ describe('rollups through the stream', () => {
     ]);
     // Entries of an expired bucket TTL has not removed yet, just outside a 3 h window: filtered on read.
     const stale = Math.floor(now / HOUR) * HOUR - 3 * HOUR;
-    await doc.send(new PutCommand({
-      TableName: stack.tableNames.stats,
-      Item: { ...activityEntryKey(busy, stale, 'stale'), start: new Date(stale).toISOString(), count: 1, expiresAt: 1 },
-    }));
+    await doc.send(
+      new PutCommand({
+        TableName: stack.tableNames.stats,
+        Item: { ...activityEntryKey(busy, stale, 'stale'), start: new Date(stale).toISOString(), count: 1, expiresAt: 1 },
+      }),
+    );
     const read = (user: string, window?: string) =>
       api('GET', `/users/${user}/activity${window ? `?window=${window}` : ''}`, { as: uid('reader'), scope: ADMIN }); // another user's: the backend
 
@@ -122,7 +139,11 @@ describe('rollups through the stream', () => {
       return res.body.total === 7 && res.body;
     });
     const hour = (h: number) => new Date(Math.floor(now / HOUR) * HOUR - h * HOUR).toISOString();
-    expect(w.buckets).toEqual([{ start: hour(2), count: 2 }, { start: hour(1), count: 2 }, { start: hour(0), count: 3 }]);
+    expect(w.buckets).toEqual([
+      { start: hour(2), count: 2 },
+      { start: hour(1), count: 2 },
+      { start: hour(0), count: 3 },
+    ]);
     expect(w.segment).toBe('power'); // 50 per 24 h scaled to 3 h = 7
     expect((await read(busy, '4h')).body.total).toBe(8); // the stale entry's bucket is in a 4 h window
     await eventually(async () => (await read(casual)).body.total === 1);
@@ -140,7 +161,10 @@ describe('rollups through the stream', () => {
     const bad = async (path: string, field: string) => {
       const res = await api('GET', path, { as, scope: ADMIN });
       expect(res.status, path).toBe(400);
-      expect(res.body.errors.map((e: { field: string }) => e.field), path).toContain(field);
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        path,
+      ).toContain(field);
     };
     await bad('/rollups/nope', 'path.name');
     await bad('/rollups/x.score.avg', 'path.name');

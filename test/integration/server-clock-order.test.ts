@@ -28,17 +28,27 @@ describe("the server's clock orders every feed", () => {
     expect(future.body.errors.map((e: { field: string }) => e.field)).toEqual(['body.time']);
 
     const first = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'first' } });
-    const skewed = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'skewed', time: new Date(Date.now() + 4 * 60_000).toISOString() } });
+    const skewed = await api('POST', '/activities', {
+      on: own,
+      as: author,
+      json: { verb: 'post', content: 'skewed', time: new Date(Date.now() + 4 * 60_000).toISOString() },
+    });
     const backdated = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'backdated', time: '2001-01-01T00:00:00Z' } });
     expect([first.status, skewed.status, backdated.status]).toEqual([201, 201, 201]);
     expect(backdated.body.time).toBe('2001-01-01T00:00:00.000000000Z');
     const order = [backdated.body.id, skewed.body.id, first.body.id]; // newest first = posting order reversed
-    await eventually(async () => idsOf((await api('GET', '/feed', { on: own, as: reader })).body).join() === order.join(), { what: 'reader sees the posts in posting order', timeoutMs: 60_000 });
+    await eventually(async () => idsOf((await api('GET', '/feed', { on: own, as: reader })).body).join() === order.join(), {
+      what: 'reader sees the posts in posting order',
+      timeoutMs: 60_000,
+    });
 
     // Catch-up from the newest item the reader holds finds the next post, whatever times came before.
     const head = (await api('GET', '/feed?limit=1', { on: own, as: reader })).body.items[0].rangeKey;
     const next = await api('POST', '/activities', { on: own, as: author, json: { verb: 'post', content: 'next' } });
-    await eventually(async () => idsOf((await api('GET', `/feed?since=${head}`, { on: own, as: reader })).body).join() === next.body.id, { what: 'since finds the next post', timeoutMs: 60_000 });
+    await eventually(async () => idsOf((await api('GET', `/feed?since=${head}`, { on: own, as: reader })).body).join() === next.body.id, {
+      what: 'since finds the next post',
+      timeoutMs: 60_000,
+    });
     expect(idsOf((await api('GET', `/users/${author}/activities?since=${head}`, { on: own, as: reader })).body)).toEqual([next.body.id]);
   }, 60_000);
 });

@@ -16,7 +16,6 @@ import { uid } from '../support/ids.js';
 import { doc, sqs, stack } from '../support/local.js';
 import { eventually } from '../support/wait.js';
 
-
 const react = (user: string, id: string, kind = 'like') => api('PUT', `/activities/${encodeURIComponent(id)}/reactions/${kind}`, { as: user });
 const unreact = (user: string, id: string, kind = 'like') => api('DELETE', `/activities/${encodeURIComponent(id)}/reactions/${kind}`, { as: user });
 const notifications = async (user: string, query = '') => (await api('GET', `/notifications${query}`, { as: user })).body as NotificationPage;
@@ -24,13 +23,18 @@ const counts = async (user: string) => (await api('GET', '/notifications/counts'
 
 /** Wait until `user`'s notifications satisfy `ok`, then return them. */
 const notificationsWhen = (user: string, ok: (p: NotificationPage) => boolean, timeoutMs = 30_000) =>
-  eventually(async () => {
-    const page = await notifications(user, '?limit=100');
-    return ok(page) ? page : undefined;
-  }, { timeoutMs });
+  eventually(
+    async () => {
+      const page = await notifications(user, '?limit=100');
+      return ok(page) ? page : undefined;
+    },
+    { timeoutMs },
+  );
 
 async function partitionSize(table: string, pk: string): Promise<number> {
-  const { Count } = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Select: 'COUNT' }));
+  const { Count } = await doc.send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, Select: 'COUNT' }),
+  );
   return Count ?? 0;
 }
 
@@ -166,9 +170,7 @@ describe('what notifies whom', () => {
     await api('POST', `/activities/${p.id}/comments`, { as: alice, json: { text: 'thanks' } });
 
     const forAlice = await notificationsWhen(alice, (n) => n.items.length >= 2);
-    expect(forAlice.items.map((g) => `${g.verb}:${g.object}:${g.actors.join()}`).sort()).toEqual(
-      [`comment:${p.id}:${bob}`, `follow:${alice}:${bob}`].sort(),
-    );
+    expect(forAlice.items.map((g) => `${g.verb}:${g.object}:${g.actors.join()}`).sort()).toEqual([`comment:${p.id}:${bob}`, `follow:${alice}:${bob}`].sort());
     const forCarol = await notificationsWhen(carol, (n) => n.items.length === 1);
     expect(forCarol.items[0]).toMatchObject({ verb: 'mention', object: p.id, actors: [alice] });
     const forBob = await notificationsWhen(bob, (n) => n.items.length === 1);
@@ -181,7 +183,9 @@ describe('what notifies whom', () => {
 
   it('refuses a `to` of more than 20 users or with a bad user id (400, nothing posted)', async () => {
     const alice = uid('alice');
-    expect((await api<Activity>('POST', '/activities', { as: alice, json: { verb: 'x', to: Array.from({ length: 21 }, (_, i) => `u${i}`) } })).status).toBe(400);
+    expect((await api<Activity>('POST', '/activities', { as: alice, json: { verb: 'x', to: Array.from({ length: 21 }, (_, i) => `u${i}`) } })).status).toBe(
+      400,
+    );
     expect((await api<Activity>('POST', '/activities', { as: alice, json: { verb: 'x', to: ['ok', 'bad\u0001id'] } })).status).toBe(400);
     expect((await api<Page>('GET', `/users/${alice}/activities`, { as: alice })).body.items).toEqual([]);
   });
@@ -287,7 +291,13 @@ describe('deleting an activity', () => {
     expect(await partitionSize(stack.tableNames.feed, commentPartition(p.id))).toBe(0);
     expect(await partitionSize(stack.tableNames.graph, reactionPartition(keep.id))).toBe(1);
     // No group, order item or claim is left: the head, and alice's count of groups she started as a stranger to carol (q#), only.
-    const { Items: carolItems = [] } = await doc.send(new QueryCommand({ TableName: stack.tableNames.graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': notificationPartition(carol) } }));
+    const { Items: carolItems = [] } = await doc.send(
+      new QueryCommand({
+        TableName: stack.tableNames.graph,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': notificationPartition(carol) },
+      }),
+    );
     expect(carolItems.map((i) => String(i.sk)).filter((sk) => sk !== 'head' && !sk.startsWith(STRANGER_QUOTA_PREFIX))).toEqual([]);
   });
 });
@@ -297,7 +307,11 @@ describe('reads', () => {
     const alice = uid('alice');
     const made: Awaited<ReturnType<typeof mustPost>>[] = [];
     for (const verb of ['run', 'swim', 'run', 'bike', 'run', 'swim']) made.push(await mustPost(alice, { verb }));
-    const ids = (verbs: string[]) => made.filter((a) => verbs.includes(a.verb)).map((a) => a.id).reverse();
+    const ids = (verbs: string[]) =>
+      made
+        .filter((a) => verbs.includes(a.verb))
+        .map((a) => a.id)
+        .reverse();
     const timeline = await api<Page>('GET', `/users/${alice}/activities`, { as: alice, query: { verbs: 'run,bike' } });
     expect(timeline.body.items.map((a) => a.id)).toEqual(ids(['run', 'bike']));
     const feed = await eventually(async () => {
@@ -309,7 +323,10 @@ describe('reads', () => {
     const paged: string[] = [];
     let before: string | null = null;
     do {
-      const page: ApiResponse<Page> = await api('GET', `/users/${alice}/activities`, { as: alice, query: { verbs: 'run', limit: 1, ...(before ? { before } : {}) } });
+      const page: ApiResponse<Page> = await api('GET', `/users/${alice}/activities`, {
+        as: alice,
+        query: { verbs: 'run', limit: 1, ...(before ? { before } : {}) },
+      });
       paged.push(...page.body.items.map((a) => a.id));
       before = page.body.lastRangeKey;
     } while (before);

@@ -20,7 +20,11 @@ async function freshQueue(): Promise<string> {
   return QueueUrl!;
 }
 
-const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: Error) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: Error) => e,
+  );
 
 describe('the local SQS server enforces what SQS accepts', () => {
   it('refuses a body with a character outside the allowed set (InvalidMessageContents)', async () => {
@@ -62,7 +66,17 @@ describe('the local SQS server enforces what SQS accepts', () => {
     expect(Messages.map((m) => m.Body)).toEqual(['fine']);
 
     const half = 'x'.repeat(MIB / 2 + 1);
-    const whole = await errorOf(sqs.send(new SendMessageBatchCommand({ QueueUrl: queue, Entries: [{ Id: 'a', MessageBody: half }, { Id: 'b', MessageBody: half }] })));
+    const whole = await errorOf(
+      sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queue,
+          Entries: [
+            { Id: 'a', MessageBody: half },
+            { Id: 'b', MessageBody: half },
+          ],
+        }),
+      ),
+    );
     expect(whole?.name).toBe('BatchRequestTooLong');
   });
 });
@@ -84,7 +98,11 @@ describe('the edge refuses text the job queue cannot carry', () => {
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     }
     // A lone surrogate, as JSON may carry it (`\ud800`): JSON.stringify would escape it the same way.
-    const lone = await api('POST', '/activities', { as: author, raw: '{"verb":"post","content":"a \\ud800 b"}', headers: { 'content-type': 'application/json' } });
+    const lone = await api('POST', '/activities', {
+      as: author,
+      raw: '{"verb":"post","content":"a \\ud800 b"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(lone.status).toBe(400);
     expect(await timelineRks(author)).toEqual([]);
   });

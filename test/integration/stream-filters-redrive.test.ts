@@ -79,7 +79,10 @@ const countOf = async (verb: string) => {
 };
 const queueDepth = async () => {
   const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: stack.queueUrls.streamFailures, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: stack.queueUrls.streamFailures,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible);
 };
@@ -94,14 +97,24 @@ describe('event filters (own stack)', () => {
     await doc.send(new PutCommand({ TableName: table, Item: copy }));
     await doc.send(new PutCommand({ TableName: table, Item: { ...copy, content: 'rewritten' } }));
     await doc.send(new DeleteCommand({ TableName: table, Key: { pk: copy.pk, rk: copy.rk } }));
-    await doc.send(new UpdateCommand({ TableName: table, Key: feedHeadKey(owner), UpdateExpression: 'ADD pulled :a', ExpressionAttributeValues: { ':a': new Set([author]) } }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: feedHeadKey(owner),
+        UpdateExpression: 'ADD pulled :a',
+        ExpressionAttributeValues: { ':a': new Set([author]) },
+      }),
+    );
     // Then a real post (original + the author's own copy) and its deletion (tombstone MODIFY + copy REMOVE).
     const posted = await api('POST', '/activities', { on: own, as: author, json: { verb: 'filtered' } });
     expect(posted.status).toBe(201);
     const timelinePk = timelinePartition(author);
     await eventually(() => received.rollups.some((r) => pkOf(r) === timelinePk), { what: 'rollups to get the timeline insert', timeoutMs: 30_000 });
     expect((await api('DELETE', `/activities/${posted.body.id}`, { on: own, as: author })).status).toBe(204);
-    await eventually(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), { what: 'the outbox to get the deletion', timeoutMs: 30_000 });
+    await eventually(() => received.outbox.some((r) => pkOf(r) === timelinePk && r.eventName === 'MODIFY'), {
+      what: 'the outbox to get the deletion',
+      timeoutMs: 30_000,
+    });
     // Every job is done (the retract's copy removal, the purge): no more writes of this test to come.
     await settled('the deletion');
     // Bounded: a filtered record never reaches a handler, and a later sentinel item may sit on another shard, so nothing marks the stream read.
@@ -111,7 +124,11 @@ describe('event filters (own stack)', () => {
     expect(mine('outbox').map((r) => `${r.eventName} ${pkOf(r)}`)).toEqual([`INSERT ${timelinePk}`, `MODIFY ${timelinePk}`]);
     expect(mine('rollups').map((r) => `${r.eventName} ${pkOf(r)}`)).toEqual([`INSERT ${timelinePk}`]);
     // Across everything this stack did (fan-out copies, retract removals, heads): no f# record ever.
-    for (const fn of ['outbox', 'rollups'] as const) expect(received[fn].filter((r) => pkOf(r).startsWith(feedPartitionPrefix.homeFeed)), fn).toEqual([]);
+    for (const fn of ['outbox', 'rollups'] as const)
+      expect(
+        received[fn].filter((r) => pkOf(r).startsWith(feedPartitionPrefix.homeFeed)),
+        fn,
+      ).toEqual([]);
     expect(received.rollups.filter((r) => r.eventName !== 'INSERT')).toEqual([]);
   }, 90_000);
 });
@@ -173,7 +190,12 @@ describe('re-drive of a failed stream batch (own stack)', () => {
   it('leaves a message whose records the stream no longer holds, saying so', async () => {
     expect(streamArn).not.toBe('');
     const bogus: StreamFailureRecord = {
-      requestContext: { requestId: 'r', functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:tickfeed-rollups', condition: 'RetryAttemptsExhausted', approximateInvokeCount: 11 },
+      requestContext: {
+        requestId: 'r',
+        functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:tickfeed-rollups',
+        condition: 'RetryAttemptsExhausted',
+        approximateInvokeCount: 11,
+      },
       responseContext: { statusCode: 200, executedVersion: '$LATEST' },
       version: '1.0',
       timestamp: new Date().toISOString(),
@@ -199,7 +221,11 @@ describe('rollup reads: at most 100 partition Queries (own stack: ROLLUP_PARTITI
   it('serves 25 days by day (100 Queries) and refuses 26 (104) with 400 problem+json', async () => {
     const to = Math.floor(Date.now() / DAY) * DAY;
     const read = (days: number) =>
-      api('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, { on: own, as: uid('backend'), scope: ADMIN });
+      api('GET', `/rollups/x.count?granularity=day&from=${new Date(to - days * DAY).toISOString()}&to=${new Date(to).toISOString()}`, {
+        on: own,
+        as: uid('backend'),
+        scope: ADMIN,
+      });
     expect((await read(25)).status).toBe(200);
     const over = await read(26);
     expect(over.status).toBe(400);

@@ -169,7 +169,8 @@ describe('local stream poller: a stop', () => {
     const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: arn }))).StreamDescription!.Shards!;
     const open = shards.find((s) => !s.SequenceNumberRange?.EndingSequenceNumber)!;
     await write();
-    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: open.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: open.ShardId!, ShardIteratorType: 'TRIM_HORIZON' })))
+      .ShardIterator;
     for (let reads = 0; iterator && reads < 1000; reads++) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       const mine = out.Records?.find((r) => r.dynamodb?.Keys?.pk?.S === pk);
@@ -248,7 +249,7 @@ describe('local stream poller: tumbling windows', () => {
   /** Past the end of every window opened so far. */
   const endWindows = () => void (clock.ms = Date.now() + 2 * WINDOW_SECONDS * 1000);
 
-  it('carries each invocation\'s state to the next and ends the window with one final invocation holding it all', async () => {
+  it("carries each invocation's state to the next and ends the window with one final invocation holding it all", async () => {
     clock.ms = Date.now();
     const pk = uid('wstate');
     const c = windowConsumer();
@@ -274,11 +275,11 @@ describe('local stream poller: tumbling windows', () => {
     expect(final.eventSourceARN).toContain(stack.tableNames.feed);
     expect(Date.parse(final.window.end) - Date.parse(final.window.start)).toBe(WINDOW_SECONDS * 1000);
     // Every record in exactly one window, each window's final holding its records.
-    const counted = c.finals().flatMap((f) => (f.state!.rks as number[]));
+    const counted = c.finals().flatMap((f) => f.state!.rks as number[]);
     expect(counted.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it('keeps an open window\'s state across a restart: the final invocation holds the records of both runs, none twice', async () => {
+  it("keeps an open window's state across a restart: the final invocation holds the records of both runs, none twice", async () => {
     clock.ms = Date.now();
     const pk = uid('wrestart');
     const file = cpFile();
@@ -300,10 +301,15 @@ describe('local stream poller: tumbling windows', () => {
     // Bounded: duplicates before the final came from the shard loop ahead of it; a second final has no sentinel (a later record would join this window's counts).
     await new Promise((r) => setTimeout(r, 300)); // time for any duplicate to show up
     expect(c.events.flatMap((e) => e.Records.map((r) => Number(r.dynamodb!.Keys!.rk!.N)))).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(c.finals().flatMap((f) => f.state!.rks as number[]).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(
+      c
+        .finals()
+        .flatMap((f) => f.state!.rks as number[])
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('retries a failed final invocation with the same state; once its retries run out, the window\'s range goes to the on-failure queue', async () => {
+  it("retries a failed final invocation with the same state; once its retries run out, the window's range goes to the on-failure queue", async () => {
     clock.ms = Date.now();
     const flaky = windowConsumer({ failFinal: 2 });
     const pk = uid('wfinal');
@@ -322,10 +328,15 @@ describe('local stream poller: tumbling windows', () => {
     await eventually(async () => broken.events.flatMap((e) => e.Records).length === 4);
     const seqs = broken.events.flatMap((e) => e.Records.map((r) => r.dynamodb!.SequenceNumber!));
     endWindows();
-    const message = await eventually(async () => {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.streamFailures, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      return Messages.map((m) => JSON.parse(m.Body!)).find((b) => b.DDBStreamBatchInfo.startSequenceNumber === seqs[0]);
-    }, { timeoutMs: 30_000 });
+    const message = await eventually(
+      async () => {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.streamFailures, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+        );
+        return Messages.map((m) => JSON.parse(m.Body!)).find((b) => b.DDBStreamBatchInfo.startSequenceNumber === seqs[0]);
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(message.DDBStreamBatchInfo).toMatchObject({ batchSize: 4, endSequenceNumber: seqs.at(-1) });
     expect(message.requestContext).toMatchObject({ condition: 'RetryAttemptsExhausted', approximateInvokeCount: source.retryAttempts + 1 });
     expect(broken.finals()).toHaveLength(source.retryAttempts + 1);

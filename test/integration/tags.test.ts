@@ -49,13 +49,17 @@ const entryOf = async (tag: string, rangeKey: string) =>
 
 /** The tagFanout jobs the outbox makes of the post's stream INSERT (as the stack's outbox does). */
 async function tagFanoutJobsOf(post: Activity): Promise<Extract<Job, { kind: 'tagFanout' }>[]> {
-  const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: timelineKey(post.actor, BigInt(post.rangeKey)), ConsistentRead: true }));
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: stack.tableNames.feed, Key: timelineKey(post.actor, BigInt(post.rangeKey)), ConsistentRead: true }),
+  );
   const image = marshall(Item!, { removeUndefinedValues: true }) as never;
-  return jobsOfRecord({ eventName: 'INSERT', dynamodb: { NewImage: image, SequenceNumber: '1' } }).filter((j): j is Extract<Job, { kind: 'tagFanout' }> => j.kind === 'tagFanout');
+  return jobsOfRecord({ eventName: 'INSERT', dynamodb: { NewImage: image, SequenceNumber: '1' } }).filter(
+    (j): j is Extract<Job, { kind: 'tagFanout' }> => j.kind === 'tagFanout',
+  );
 }
 
 describe('tags of a post', () => {
-  it('are the content\'s #hashtags and the given tags, distinct by NFKC + lower case, each as first written', async () => {
+  it("are the content's #hashtags and the given tags, distinct by NFKC + lower case, each as first written", async () => {
     const author = uid('author');
     const tag = freshTag('Café');
     const post = await mustPost(author, { verb: 'post', content: `#${tag} and #${tag.toUpperCase()} and a#nottag, #１２ #x_1`, tags: ['x_1', 'Extra'] });
@@ -66,19 +70,38 @@ describe('tags of a post', () => {
   it('11 tags are a 400, and nothing is written (the post, its own copy, a tag entry)', async () => {
     const author = uid('author');
     const tags = Array.from({ length: 11 }, (_, i) => freshTag(`t${i}x`));
-    const res = await api('POST', '/activities', { as: author, json: { verb: 'post', content: tags.slice(0, 6).map((t) => `#${t}`).join(' '), tags: tags.slice(6) } });
+    const res = await api('POST', '/activities', {
+      as: author,
+      json: {
+        verb: 'post',
+        content: tags
+          .slice(0, 6)
+          .map((t) => `#${t}`)
+          .join(' '),
+        tags: tags.slice(6),
+      },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('body.tags');
     expect((await api('GET', `/users/${author}/activities`, { as: author })).body.items).toEqual([]);
     expect(await feedRks(author)).toEqual([]);
-    const bulk = await api('POST', '/batch/activities', { as: uid('admin'), scope: ADMIN, json: { activities: [{ actor: author, verb: 'post' }, { actor: author, verb: 'post', tags }] } });
+    const bulk = await api('POST', '/batch/activities', {
+      as: uid('admin'),
+      scope: ADMIN,
+      json: {
+        activities: [
+          { actor: author, verb: 'post' },
+          { actor: author, verb: 'post', tags },
+        ],
+      },
+    });
     expect(bulk.status).toBe(400);
     expect((await api('GET', `/users/${author}/activities`, { as: author })).body.items).toEqual([]);
   });
 });
 
 describe('a followed tag', () => {
-  it('brings a tagged post into the follower\'s home feed once: also by its followed author, two followed tags, and a redelivered fan-out', async () => {
+  it("brings a tagged post into the follower's home feed once: also by its followed author, two followed tags, and a redelivered fan-out", async () => {
     const [author, both, tagOnly] = [uid('author'), uid('both'), uid('tagonly')];
     const [t1, t2] = [freshTag('one'), freshTag('two')];
     for (const t of [t1, t2]) await followTag(both, t);
@@ -138,7 +161,7 @@ describe('a followed tag', () => {
 });
 
 describe('an edit that changes the tags (retag)', () => {
-  it('moves the post: out of the tag it left and its followers\' feeds, unless another road brings it; into the tag it joined', async () => {
+  it("moves the post: out of the tag it left and its followers' feeds, unless another road brings it; into the tag it joined", async () => {
     const [author, oldOnly, newOnly, viaAuthor] = [uid('author'), uid('oldonly'), uid('newonly'), uid('viaauthor')];
     const [before, after] = [freshTag('before'), freshTag('after')];
     await followTag(oldOnly, before);
@@ -175,7 +198,7 @@ describe('an edit that changes the tags (retag)', () => {
 });
 
 describe('whose copy: only roads that write copies keep one', () => {
-  it('a redelivered tag fan-out of a post edited out of the tag keeps the author\'s own copy and a follower of the author\'s', async () => {
+  it("a redelivered tag fan-out of a post edited out of the tag keeps the author's own copy and a follower of the author's", async () => {
     const [author, viaAuthor, tagOnly] = [uid('author'), uid('viaauthor'), uid('tagonly')];
     const tag = freshTag('dropped');
     await followTag(author, tag);
@@ -197,7 +220,11 @@ describe('whose copy: only roads that write copies keep one', () => {
   it('a tag unfollow takes back a copy whose other tag is followed as pull, and the delete then leaves nothing', async () => {
     const [reader, author] = [uid('reader'), uid('author')];
     const [cold, hot] = [freshTag('cold'), freshTag('hot')];
-    await forEachLimit(Array.from({ length: 50 }, () => uid('fan')), 16, (fan) => followTag(fan, hot));
+    await forEachLimit(
+      Array.from({ length: 50 }, () => uid('fan')),
+      16,
+      (fan) => followTag(fan, hot),
+    );
     await followTag(reader, cold);
     await followTag(reader, hot); // the 51st: pull, merged at read time
     const post = await mustPost(author, { verb: 'post', content: `#${cold} #${hot}` });
@@ -218,7 +245,11 @@ describe('mutes and blocks', () => {
     expect((await api('PUT', `/blocks/${blocked}`, { as: reader })).status).toBe(204);
     expect((await api('PUT', `/blocks/${reader}`, { as: blocker })).status).toBe(204);
     await followTag(reader, tag);
-    const hidden = [await mustPost(muted, { verb: 'post', content: `#${tag}` }), await mustPost(blocked, { verb: 'post', content: `#${tag}` }), await mustPost(blocker, { verb: 'post', content: `#${tag}` })];
+    const hidden = [
+      await mustPost(muted, { verb: 'post', content: `#${tag}` }),
+      await mustPost(blocked, { verb: 'post', content: `#${tag}` }),
+      await mustPost(blocker, { verb: 'post', content: `#${tag}` }),
+    ];
     const shown = await mustPost(other, { verb: 'post', content: `#${tag}` });
     await eventually(async () => (await homeIds(reader)).includes(shown.id));
     // Every hidden post's tag fan-out has run (its entry is in the tag's feed, as a stranger sees it) …
@@ -245,7 +276,7 @@ describe('mutes and blocks', () => {
 });
 
 describe('a deleted or erased post', () => {
-  it('leaves its tag\'s feed at once, and the tag followers\' feeds', async () => {
+  it("leaves its tag's feed at once, and the tag followers' feeds", async () => {
     const [author, follower] = [uid('author'), uid('follower')];
     const tag = freshTag('del');
     await followTag(follower, tag);
@@ -284,10 +315,13 @@ describe('trending', () => {
     for (let i = 0; i < 12; i++) spams.push(await mustPost(spammer, { verb: 'post', content: `#${spam} again ${i}` }));
     const trending = async () => (await api('GET', '/tags/trending?window=1h', { as: spammer })).body as { tags: { tag: string; authors: number }[] };
     const countOf = (t: { tags: { tag: string; authors: number }[] }, tag: string) => t.tags.find((e) => e.tag.toLowerCase() === tag.toLowerCase())?.authors;
-    await eventually(async () => {
-      const t = await trending();
-      return countOf(t, popular) === 6 && countOf(t, spam) === 1;
-    }, { what: 'both tags counted' });
+    await eventually(
+      async () => {
+        const t = await trending();
+        return countOf(t, popular) === 6 && countOf(t, spam) === 1;
+      },
+      { what: 'both tags counted' },
+    );
 
     // Redeliveries: every job again, and a count whose top-list raise was lost before the retry.
     for (const p of [...posts.slice(0, 3), ...spams.slice(0, 3)]) for (const job of await tagFanoutJobsOf(p)) await tagFanout(job, true);
@@ -317,7 +351,9 @@ describe('trending', () => {
     const res = await patchActivity(post.id, { content: `#${kept} #${joined} second` }, { as: author });
     expect(res.status).toBe(200);
     expect(res.body.tags).toEqual([kept, joined]);
-    await eventually(async () => (await tagIds(reader, joined)).includes(post.id) && !(await tagIds(reader, left)).includes(post.id), { what: 'the post moved' });
+    await eventually(async () => (await tagIds(reader, joined)).includes(post.id) && !(await tagIds(reader, left)).includes(post.id), {
+      what: 'the post moved',
+    });
     // The post's first tagFanout for the tag it left, run late (after the edit's retract): it writes nothing.
     const [late] = (await tagFanoutJobsOf(post)).map((j) => ({ ...j, tag: tagKeyOf(left) }));
     await tagFanout(late!, false);

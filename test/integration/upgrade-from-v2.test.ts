@@ -85,7 +85,8 @@ const clockRelative = (key: string) => key.includes('/activity?window=');
 
 /** The backfill a follow or an unmute owes `follower` is done: the edge's `backfillPending` is gone. */
 async function backfillDone(follower: string, followee: string, on: TestStack): Promise<void> {
-  const pending = async () => (await on.doc.send(new GetCommand({ TableName: on.tableNames.graph, Key: followEdgeKey(follower, followee), ConsistentRead: true }))).Item?.backfillPending;
+  const pending = async () =>
+    (await on.doc.send(new GetCommand({ TableName: on.tableNames.graph, Key: followEdgeKey(follower, followee), ConsistentRead: true }))).Item?.backfillPending;
   await eventually(async () => (await pending()) === undefined, { what: `${follower}'s backfill of ${followee} done` });
 }
 
@@ -144,7 +145,13 @@ describe.each(clocks)('npm start on a data directory of the release of 2026-11-2
 
   it("moves an addressed post's notifications into `to` groups of their own (v2 grouped them by the post's verb)", async () => {
     for (const target of ['carol', 'dave']) {
-      const items = (await api('GET', '/notifications', { on, as: target })).body.items as { id: string; kind: string; verb: string; object: string; updatedAt: string }[];
+      const items = (await api('GET', '/notifications', { on, as: target })).body.items as {
+        id: string;
+        kind: string;
+        verb: string;
+        object: string;
+        updatedAt: string;
+      }[];
       const invite = items.find((g) => g.verb === 'invite');
       expect(invite?.kind, target).toBe('to');
       expect(invite?.id).toBe(groupIdOf('invite', 'game:42', invite!.updatedAt.slice(0, 10), 'to'));
@@ -166,7 +173,9 @@ describe.each(clocks)('npm start on a data directory of the release of 2026-11-2
     await backfillDone('bob', 'carol', on);
     const post = await api('POST', '/activities', { on, as: 'carol', json: { verb: 'status', content: 'after the upgrade' } });
     expect(post.status).toBe(201);
-    await eventually(async () => (await api('GET', '/feed', { on, as: 'bob' })).body.items.some((i: { id: string }) => i.id === post.body.id), { what: "carol's post in bob's feed" });
+    await eventually(async () => (await api('GET', '/feed', { on, as: 'bob' })).body.items.some((i: { id: string }) => i.id === post.body.id), {
+      what: "carol's post in bob's feed",
+    });
     const daveFeed = (await api('GET', '/feed', { on, as: 'dave' })).body.items as { id: string }[];
     expect(daveFeed.map((i) => i.id)).not.toContain(post.body.id);
     expect((await api('GET', '/notifications/counts', { on, as: 'alice' })).body).toEqual(before);
@@ -180,11 +189,14 @@ describe.each(clocks)('npm start on a data directory of the release of 2026-11-2
     // stack whose outbox had stopped, and failed when the backfill ran first — issue 39 item 3.)
     await backfillDone('dave', 'carol', on);
     const post = await api('POST', '/activities', { on, as: 'carol', json: { verb: 'status', content: 'dave sees this one' } });
-    await eventually(async () => (await api('GET', '/feed', { on, as: 'dave' })).body.items.some((i: { id: string }) => i.id === post.body.id), { what: "carol's post in dave's feed after the unmute" });
+    await eventually(async () => (await api('GET', '/feed', { on, as: 'dave' })).body.items.some((i: { id: string }) => i.id === post.body.id), {
+      what: "carol's post in dave's feed after the unmute",
+    });
   });
 
   it('runs the jobs left on the queue of the release before the lanes, each in the group of its kind', async () => {
-    const groups = async () => (await api('GET', '/notifications', { on, as: 'frank' })).body.items as { kind: string; verb: string; object: string; actors: string[] }[];
+    const groups = async () =>
+      (await api('GET', '/notifications', { on, as: 'frank' })).body.items as { kind: string; verb: string; object: string; actors: string[] }[];
     await eventually(async () => (await groups()).some((g) => g.kind === 'to' && g.verb === 'invite' && g.object === 'game:7'), {
       what: "the queued addressed post's notification in a `to` group of frank's",
     });

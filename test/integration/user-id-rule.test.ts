@@ -14,7 +14,12 @@ import { doc, stack } from '../support/local.js';
 const timelineSize = async (user: string) =>
   (
     await doc.send(
-      new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': timelinePartition(user) }, Select: 'COUNT' }),
+      new QueryCommand({
+        TableName: stack.tableNames.feed,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': timelinePartition(user) },
+        Select: 'COUNT',
+      }),
     )
   ).Count;
 
@@ -36,7 +41,12 @@ describe('one user-id rule', () => {
   it('refuses path parameters that break it (400), and jobs that carry them', async () => {
     const me = uid('paths');
     for (const bad of ['x'.repeat(257), 'a%07b']) {
-      for (const [method, path] of [['PUT', `/following/${bad}`], ['GET', `/users/${bad}`], ['GET', `/users/${bad}/activities`], ['GET', `/users/${bad}/followers`]] as const) {
+      for (const [method, path] of [
+        ['PUT', `/following/${bad}`],
+        ['GET', `/users/${bad}`],
+        ['GET', `/users/${bad}/activities`],
+        ['GET', `/users/${bad}/followers`],
+      ] as const) {
         const res = await api(method, path, { as: me });
         expect(res.status, `${method} ${path.slice(0, 40)}`).toBe(400);
         expect(res.headers.get('content-type')).toBe('application/problem+json');

@@ -103,7 +103,6 @@ function settlePulled(m: HomeFeedModel, a: User): void {
 }
 
 export const blockedEitherWay = (m: HomeFeedModel, a: User, b: User) => m.blocks.has(edge(a, b)) || m.blocks.has(edge(b, a));
-export const follows = (m: HomeFeedModel, r: User, a: User) => followsOf(m, r).has(a);
 export const followsTag = (m: HomeFeedModel, r: User, t: Tag) => tagFollowsOf(m, r).has(t);
 
 // ---- Commands (each mirrors one user request that succeeded) ----
@@ -197,15 +196,15 @@ export function roads(m: HomeFeedModel, r: User, p: Post): Road[] {
   if (followsOf(m, r).has(p.author)) out.push(m.pulled.has(p.author) ? 'pulled-author' : 'author');
   for (const [t, f] of tagFollowsOf(m, r)) {
     if (!p.tags.has(t)) continue;
-    if (f.mode === 'pull') out.push(`pull-tag:${t}`); // D2
+    if (f.mode === 'pull')
+      out.push(`pull-tag:${t}`); // D2
     else out.push(p.joinedAt.get(t)! > f.at ? `push-tag:${t}` : `early-tag:${t}`); // D1
   }
   return out;
 }
 
 /** A mute or block stands between reader and author (never for the reader's own posts). */
-export const hidden = (m: HomeFeedModel, r: User, author: User) =>
-  author !== r && (m.mutes.has(edge(r, author)) || blockedEitherWay(m, r, author));
+export const hidden = (m: HomeFeedModel, r: User, author: User) => author !== r && (m.mutes.has(edge(r, author)) || blockedEitherWay(m, r, author));
 
 const isPush = (road: Road) => road === 'own' || road === 'author' || road.startsWith('push-tag:');
 

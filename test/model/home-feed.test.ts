@@ -70,17 +70,22 @@ const commands = [
 let lastFailure: { log: string[]; error: string } | undefined;
 
 const property = (replayPath?: string) =>
-  fc.asyncProperty(fc.commands(commands.flatMap((c) => Array<typeof c.arbitrary>(c.weight).fill(c.arbitrary)), { maxCommands: MAX_COMMANDS, ...(replayPath ? { replayPath } : {}) }), async (cmds) => {
-    const world = await World.start();
-    try {
-      await fc.asyncModelRun(() => ({ model: world, real: world }), cmds);
-      await world.checkFinal();
-    } catch (error) {
-      lastFailure = { log: [...world.log], error: (error as Error).message };
-      throw error;
-    }
-  });
-
+  fc.asyncProperty(
+    fc.commands(
+      commands.flatMap((c) => Array<typeof c.arbitrary>(c.weight).fill(c.arbitrary)),
+      { maxCommands: MAX_COMMANDS, ...(replayPath ? { replayPath } : {}) },
+    ),
+    async (cmds) => {
+      const world = await World.start();
+      try {
+        await fc.asyncModelRun(() => ({ model: world, real: world }), cmds);
+        await world.checkFinal();
+      } catch (error) {
+        lastFailure = { log: [...world.log], error: (error as Error).message };
+        throw error;
+      }
+    },
+  );
 
 /** Runs `list` as one history, then the final check. */
 async function replay(list: Cmd[]): Promise<void> {
@@ -109,58 +114,59 @@ describe('home feeds against the reference model (issue 40)', () => {
     }
   }, 600_000);
 
-  it(`explores histories for ${SECONDS} s`, async () => {
-    const details = await fc.check(property(), { numRuns: 100_000, interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false });
-    console.log(`model test: ${details.numRuns} histories run, ${details.numShrinks} shrinks, seed ${details.seed}`);
-    if (details.failed) {
-      const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0]))?.[1];
-      const entry: Saved = { seed: details.seed, path: details.counterexamplePath!, ...(replayPath ? { replayPath } : {}), found: new Date().toISOString() };
-      writeFileSync(SEEDS, `${JSON.stringify([...saved(), entry], null, 2)}\n`);
-    }
-    expect(details.failed, details.failed ? report(details) : '').toBe(false);
-  }, SECONDS * 1000 + 600_000);
+  it(
+    `explores histories for ${SECONDS} s`,
+    async () => {
+      const details = await fc.check(property(), { numRuns: 100_000, interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false });
+      console.log(`model test: ${details.numRuns} histories run, ${details.numShrinks} shrinks, seed ${details.seed}`);
+      if (details.failed) {
+        const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0]))?.[1];
+        const entry: Saved = { seed: details.seed, path: details.counterexamplePath!, ...(replayPath ? { replayPath } : {}), found: new Date().toISOString() };
+        writeFileSync(SEEDS, `${JSON.stringify([...saved(), entry], null, 2)}\n`);
+      }
+      expect(details.failed, details.failed ? report(details) : '').toBe(false);
+    },
+    SECONDS * 1000 + 600_000,
+  );
 
   // The bug a85f5fe fixed, which only a stale read shows: a returning reader's stamp raised their
   // bound and wrote back what was posted so far; a post made just after had its fan-out page read the
   // follower entry at the bound before the stamp (a read not strongly consistent), skipped the
   // reader, and their head no longer asked for a merge: the post was lost. Passes since a85f5fe;
   // fails with its `consistent` follower pages reverted (see the issue 40 report).
-  it('a fan-out page that reads a stale activity bound skips no post (a85f5fe)', () =>
-    replay([
-      { c: 'follow', r: 1, a: 0 },
-      { c: 'drain' },
-      { c: 'idle', r: 1 },
-      { c: 'read', r: 1 },
-      { c: 'drain' },
-      { c: 'lag', n: Number(process.env.MODEL_DEMO_LAG ?? 3) },
-      { c: 'post', u: 0, tags: [] },
-      { c: 'deliver', i: 0 },
-    ]), 60_000);
+  it(
+    'a fan-out page that reads a stale activity bound skips no post (a85f5fe)',
+    () =>
+      replay([
+        { c: 'follow', r: 1, a: 0 },
+        { c: 'drain' },
+        { c: 'idle', r: 1 },
+        { c: 'read', r: 1 },
+        { c: 'drain' },
+        { c: 'lag', n: Number(process.env.MODEL_DEMO_LAG ?? 3) },
+        { c: 'post', u: 0, tags: [] },
+        { c: 'deliver', i: 0 },
+      ]),
+    60_000,
+  );
 
   // The divergences the issue saw by hand (u0 alice, u1 bob, u2 carol; tag 0 #x), as command lists.
   // The three divergences issue 40 saw (each failed on 4052106; fixed by the copy rule, ab00eb6).
-  it('bob unfollows alice: her #x post stays, the tag he follows brings it', () =>
-    replay([
-      { c: 'followTag', r: 1, t: 0 },
-      { c: 'follow', r: 1, a: 0 },
-      { c: 'post', u: 0, tags: [0] },
-      { c: 'drain' },
-      { c: 'unfollow', r: 1, a: 0 },
-    ]), 60_000);
+  it(
+    'bob unfollows alice: her #x post stays, the tag he follows brings it',
+    () => replay([{ c: 'followTag', r: 1, t: 0 }, { c: 'follow', r: 1, a: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'drain' }, { c: 'unfollow', r: 1, a: 0 }]),
+    60_000,
+  );
 
-  it('carol mutes alice: the #x post the tag brought leaves her stored feed', () =>
-    replay([
-      { c: 'followTag', r: 2, t: 0 },
-      { c: 'post', u: 0, tags: [0] },
-      { c: 'drain' },
-      { c: 'mute', r: 2, a: 0 },
-    ]), 60_000);
+  it(
+    'carol mutes alice: the #x post the tag brought leaves her stored feed',
+    () => replay([{ c: 'followTag', r: 2, t: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'drain' }, { c: 'mute', r: 2, a: 0 }]),
+    60_000,
+  );
 
-  it('carol blocks alice: the #x post the tag brought leaves her stored feed', () =>
-    replay([
-      { c: 'followTag', r: 2, t: 0 },
-      { c: 'post', u: 0, tags: [0] },
-      { c: 'drain' },
-      { c: 'block', r: 2, a: 0 },
-    ]), 60_000);
+  it(
+    'carol blocks alice: the #x post the tag brought leaves her stored feed',
+    () => replay([{ c: 'followTag', r: 2, t: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'drain' }, { c: 'block', r: 2, a: 0 }]),
+    60_000,
+  );
 });

@@ -36,7 +36,8 @@ export interface ApiOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller names the body type; any is its default
+export interface ApiResponse<T = any> {
   readonly status: number;
   readonly headers: Headers;
   /** The body parsed as JSON, or its text when it is not JSON, or undefined when empty. */
@@ -53,7 +54,8 @@ export function token(sub: string, opts: MintOptions = {}, on: ApiTarget = share
   return mintToken(on.keys, sub, { issuedAt: now - 60, expiresIn: now + 3600, ...opts });
 }
 
-export async function api<T = any>(method: string, path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller names the body type; any is its default
+export async function api<T = any>(method: string, path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
   const on = opts.on ?? shared;
   const headers: Record<string, string> = { ...opts.headers };
   const bearer = opts.token ?? (opts.as ? await token(opts.as, opts.scope ? { scope: opts.scope } : {}, on) : undefined);
@@ -83,7 +85,8 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
  * burst's calls) or contention past bounded retries answers, and what tells a client to retry.
  * Any other answer is returned; after `attempts` 503s the last one is.
  */
-export async function apiRetrying503<T = any>(method: string, path: string, opts: ApiOptions = {}, attempts = 4): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller names the body type; any is its default
+export async function apiRetrying503<T = any>(method: string, path: string, opts: ApiOptions = {}, attempts = 4): Promise<ApiResponse<T>> {
   for (let attempt = 1; ; attempt++) {
     const res = await api<T>(method, path, opts);
     if (res.status !== 503 || attempt >= attempts) return res;

@@ -39,13 +39,19 @@ export async function storedOriginal(id: string, on: Tables = shared): Promise<R
 /** The versions of `id` kept in its history partition, ascending. */
 export async function storedHistory(id: string, on: Tables = shared): Promise<number[]> {
   const { Items = [] } = await on.doc.send(
-    new QueryCommand({ TableName: on.tableNames.feed, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPartition(id) }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: on.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': historyPartition(id) },
+      ConsistentRead: true,
+    }),
   );
   return Items.map((i) => Number(String(i.rk)));
 }
 
 /** The version a stored item holds (absent: 1), or 0 for no item. */
-export const versionHeld = (item: Record<string, unknown> | undefined): number => (item === undefined ? 0 : item.version === undefined ? 1 : Number(String(item.version)));
+export const versionHeld = (item: Record<string, unknown> | undefined): number =>
+  item === undefined ? 0 : item.version === undefined ? 1 : Number(String(item.version));
 
 /** The versions `owners` hold of `id` (0: no copy). */
 export async function copyVersions(owners: readonly string[], id: string, on: Tables = shared): Promise<number[]> {

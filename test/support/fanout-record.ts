@@ -5,7 +5,14 @@ import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { uid } from './ids.js';
 
 export async function fanoutRecord(raw: DynamoDBClient, feedTable: string, author: string, receiveCount = 1): Promise<SQSRecord> {
-  const { Items } = await raw.send(new QueryCommand({ TableName: feedTable, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } }, Limit: 1 }));
+  const { Items } = await raw.send(
+    new QueryCommand({
+      TableName: feedTable,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } },
+      Limit: 1,
+    }),
+  );
   const { pk: _pk, expiresAt: _e, ...image } = Items![0]!;
   return {
     messageId: uid('m'),

@@ -15,7 +15,8 @@ export function installCopyHold(dynamo: DynamoDBClient): void {
       const d = held;
       if (d && context.commandName === 'BatchWriteItemCommand') {
         type Value = string | { S?: string } | undefined;
-        const requests = Object.values((args.input as { RequestItems: Record<string, { PutRequest?: { Item: Record<string, Value> } }[]> }).RequestItems)[0] ?? [];
+        const requests =
+          Object.values((args.input as { RequestItems: Record<string, { PutRequest?: { Item: Record<string, Value> } }[]> }).RequestItems)[0] ?? [];
         const item = requests[0]?.PutRequest?.Item;
         const text = (v: Value) => (typeof v === 'string' ? v : v?.S); // plain or marshalled, depending on the step
         if (item && text(item.actor) === d.actor && text(item.pk) !== homeFeedPartition(d.actor) && d.passes-- <= 0) {

@@ -9,7 +9,7 @@ import type { FunctionId } from '../../lib/defs/index.js';
 import { tapInvocations } from '../../local/handlers.js';
 
 type AnyRecord = SQSRecord | DynamoDBRecord;
-const idOf = (record: AnyRecord) => ('messageId' in record ? record.messageId : record.dynamodb?.SequenceNumber ?? '');
+const idOf = (record: AnyRecord) => ('messageId' in record ? record.messageId : (record.dynamodb?.SequenceNumber ?? ''));
 
 /** Resolves once `count` records matching `match` were handled by `fn` (any function when undefined). */
 export function recordsHandled(fn: FunctionId | undefined, match: (record: AnyRecord) => boolean, count = 1): Promise<void> {

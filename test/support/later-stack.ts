@@ -45,10 +45,13 @@ export async function startLaterStack(opts: { dataDir: string; clock: string; en
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const apiUrl = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the later stack did not start within ${opts.timeoutMs ?? 120_000} ms:\n${lines.join('\n')}`)), opts.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => fail(new Error(`the later stack did not start within ${opts.timeoutMs ?? 120_000} ms:\n${lines.join('\n')}`)),
+      opts.timeoutMs ?? 120_000,
+    );
     const look = () => {
       const line = lines.find((l) => l.startsWith('tickfeed is running at '));
       if (line) {
@@ -56,17 +59,16 @@ export async function startLaterStack(opts: { dataDir: string; clock: string; en
         ok(line.slice('tickfeed is running at '.length).trim());
       }
     };
-    child.stdout!.on('data', look);
+    child.stdout.on('data', look);
     child.on('exit', (code) => fail(new Error(`the later stack exited (${code}) before it started:\n${lines.join('\n')}`)));
   });
   const endpoints = JSON.parse(readFileSync(join(opts.dataDir, 'endpoints.json'), 'utf8')) as LocalEndpoints;
   // The stack's clock, read off its Date header (whole seconds: tokens allow for a minute).
   const date = (await fetch(`${apiUrl}/health`)).headers.get('date');
   const clockAheadMs = Date.parse(date!) - Date.now();
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: endpoints.dynamoEndpoint }),
-    { unmarshallOptions: { wrapNumbers: true } },
-  );
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: localRegion, credentials: localCredentials, endpoint: endpoints.dynamoEndpoint }), {
+    unmarshallOptions: { wrapNumbers: true },
+  });
   return {
     apiUrl,
     dynamoEndpoint: endpoints.dynamoEndpoint,
@@ -120,7 +122,11 @@ function descendantsOf(pid: number): number[] {
   }
   const out: number[] = [];
   const visit = (p: number) => {
-    for (const [c, parent] of parents) if (parent === p) out.push(c), visit(c);
+    for (const [c, parent] of parents) {
+      if (parent !== p) continue;
+      out.push(c);
+      visit(c);
+    }
   };
   visit(pid);
   return out;

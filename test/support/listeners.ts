@@ -54,5 +54,4 @@ export function socketInodesOf(pid: number): Set<string> {
 }
 
 /** 127.0.0.0/8, ::1 or an IPv4-mapped 127.x address. */
-export const isLoopback = (address: string): boolean =>
-  /^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address);
+export const isLoopback = (address: string): boolean => /^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address);

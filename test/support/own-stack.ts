@@ -29,20 +29,28 @@ export let dataDir: string | undefined;
 /** This file's stack, for `api()` and the seeders (its answers are not checked against the document: faults are injected here). */
 export let own: TestStack;
 
-export async function startOwnStack(opts: { persistent: boolean; sqsRetryDelaySeconds: number; env?: Record<string, string>; pollers?: boolean }): Promise<void> {
+export async function startOwnStack(opts: {
+  persistent: boolean;
+  sqsRetryDelaySeconds: number;
+  env?: Record<string, string>;
+  pollers?: boolean;
+}): Promise<void> {
   dataDir = opts.persistent ? mkdtempSync(join(tmpdir(), 'tickfeed-own-')) : undefined;
   keys = await generateLocalKeys();
   // In the bundles pass the own stack serves its functions from the bundles too.
-  stack = await startTestStack({
-    dataDir,
-    port: 0,
-    keys,
-    pollers: opts.pollers ?? true,
-    sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
-    // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
-    // Rollups per 1-second tumbling window (the deployed one is minutes long).
-    env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', ...opts.env },
-  }, inject('bundles'));
+  stack = await startTestStack(
+    {
+      dataDir,
+      port: 0,
+      keys,
+      pollers: opts.pollers ?? true,
+      sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
+      // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
+      // Rollups per 1-second tumbling window (the deployed one is minutes long).
+      env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', ...opts.env },
+    },
+    inject('bundles'),
+  );
   const config = { region: localRegion, credentials: localCredentials };
   doc = DynamoDBDocumentClient.from(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }), {
     unmarshallOptions: { wrapNumbers: true },

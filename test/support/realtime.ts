@@ -16,7 +16,11 @@ import { eventually } from './wait.js';
 export const realtimeUrl = stack.env[REALTIME_URL_ENV]!;
 if (!realtimeUrl.startsWith('ws://127.0.0.1:')) throw new Error(`refusing non-local realtime url ${realtimeUrl}`);
 
-export const management = new ApiGatewayManagementApiClient({ region: localRegion, credentials: localCredentials, endpoint: stack.env[REALTIME_ENDPOINT_ENV]! });
+export const management = new ApiGatewayManagementApiClient({
+  region: localRegion,
+  credentials: localCredentials,
+  endpoint: stack.env[REALTIME_ENDPOINT_ENV]!,
+});
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Message = { type: string; [field: string]: any };

@@ -20,7 +20,10 @@ export interface Violation {
 }
 
 // The run's signing key is made fresh by the global setup: it names this run's log.
-const runId = createHash('sha256').update(JSON.stringify(inject('localStack').publicJwk)).digest('hex').slice(0, 16);
+const runId = createHash('sha256')
+  .update(JSON.stringify(inject('localStack').publicJwk))
+  .digest('hex')
+  .slice(0, 16);
 const runLog = join(tmpdir(), 'tickfeed-response-check', `${runId}.jsonl`);
 
 let check: ((res: SeenResponse) => string[]) | undefined;

@@ -45,7 +45,10 @@ const reader = uid('reader');
 /** GET /rollups/{series} over [fromMs, toMs) as `{ t: value }`, as the backend (admin scope) reads it. */
 export async function readSeries(series: string, fromMs: number, toMs: number, granularity: Granularity = 'minute'): Promise<Points> {
   const q = new URLSearchParams({ from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), granularity });
-  const res = await api<{ points: { t: string; value: number }[] }>('GET', `/rollups/${encodeURIComponent(series)}?${q.toString()}`, { as: reader, scope: ADMIN });
+  const res = await api<{ points: { t: string; value: number }[] }>('GET', `/rollups/${encodeURIComponent(series)}?${q.toString()}`, {
+    as: reader,
+    scope: ADMIN,
+  });
   if (res.status !== 200) throw new Error(`GET /rollups/${series}: ${res.status} ${JSON.stringify(res.body)}`);
   return Object.fromEntries(res.body.points.map((p) => [p.t, p.value]));
 }

@@ -32,7 +32,14 @@ export type FeedItem = Record<string, unknown> & { pk: string; rk: bigint };
  */
 export function originalItem(a: ActivityInput): FeedItem {
   const ticks = BigInt(a.timeMs) * 1_000_000n + BigInt(randomInt(0, 1_000_000));
-  const item = timelineItem(a.actor, { verb: a.verb, ...(a.attributes ? { attributes: { ...a.attributes } } : {}) }, ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
+  const item = timelineItem(
+    a.actor,
+    { verb: a.verb, ...(a.attributes ? { attributes: { ...a.attributes } } : {}) },
+    ticks,
+    newDiscriminator(),
+    isoFromTicks(ticks),
+    undefined,
+  );
   return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as FeedItem;
 }
 
@@ -65,11 +72,7 @@ let seq = 10n ** 20n;
  * given. `ttl` makes a REMOVE look like a TTL deletion (as the local poller shapes them);
  * `rawTtl` keeps DynamoDB Local's own event name instead.
  */
-export function streamRecord(
-  kind: 'INSERT' | 'MODIFY' | 'REMOVE' | 'TTL' | 'UNKNOWN_TO_SDK_VERSION',
-  item: FeedItem,
-  old?: FeedItem,
-): DynamoDBRecord {
+export function streamRecord(kind: 'INSERT' | 'MODIFY' | 'REMOVE' | 'TTL' | 'UNKNOWN_TO_SDK_VERSION', item: FeedItem, old?: FeedItem): DynamoDBRecord {
   seq += 1n;
   const eventName = kind === 'TTL' ? 'REMOVE' : kind;
   return {

@@ -20,7 +20,11 @@ export async function jobQueuesEmpty(sqs: SQSClient, queueUrls: Record<string, s
           AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
         }),
       );
-      return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
+      return (
+        Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+        Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+        Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+      );
     }),
   );
   return depths.every((d) => d === 0);
@@ -56,7 +60,7 @@ export function itemSizeBytes(item: Record<string, unknown>): number {
     if (typeof v === 'number' || typeof v === 'bigint') return Math.ceil(String(v).replace(/^-/, '').length / 2) + 1;
     if (v instanceof Set) return [...v].reduce((s: number, m) => s + value(m), 0);
     if (Array.isArray(v)) return 3 + v.reduce((s: number, m) => s + 1 + value(m), 0);
-    if (v && typeof v === 'object' && 'value' in v && typeof (v).value === 'string') {
+    if (v && typeof v === 'object' && 'value' in v && typeof v.value === 'string') {
       return Math.ceil((v as { value: string }).value.replace(/^-/, '').length / 2) + 1; // a NumberValue (wrapNumbers)
     }
     if (v instanceof Uint8Array) return v.byteLength;

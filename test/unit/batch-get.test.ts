@@ -17,7 +17,9 @@ const fake = vi.hoisted(() => ({
     fake.requests.push(structuredClone(input));
     const left = fake.leave.shift() ?? {};
     const isLeft = (table: string, k: Key) => (left[table] ?? []).some((l) => l.pk === k.pk && l.sk === k.sk);
-    const Responses = Object.fromEntries(Object.entries(input.RequestItems).map(([table, r]) => [table, r.Keys.filter((k) => !isLeft(table, k)).map((k) => ({ ...k, found: true }))]));
+    const Responses = Object.fromEntries(
+      Object.entries(input.RequestItems).map(([table, r]) => [table, r.Keys.filter((k) => !isLeft(table, k)).map((k) => ({ ...k, found: true }))]),
+    );
     const UnprocessedKeys = Object.fromEntries(Object.entries(left).map(([table, Keys]) => [table, { Keys }]));
     return { Responses, UnprocessedKeys };
   },

@@ -58,11 +58,7 @@ const costInName = [
   ['WCU per follower copy', 'WCU', 'WCU per follower copy (fan-out, feed table)'],
   ['RCU per first page (limit 20)', 'RCU', 'RCU per first page (push-only reader, limit 20, head item present)'],
   ['RCU per before page (limit 20)', 'RCU', 'RCU per before page right after a first page (limit 20)'],
-  [
-    'RCU of trims, amortized',
-    'RCU',
-    'RCU of trims amortized over 3 feeds × 4000 copies written through writeCopies (attempts where production starts them)',
-  ],
+  ['RCU of trims, amortized', 'RCU', 'RCU of trims amortized over 3 feeds × 4000 copies written through writeCopies (attempts where production starts them)'],
   [
     '$ per million posts, 200 followers, full feeds',
     '$',
@@ -118,8 +114,11 @@ describe('chartSvg on bench/results/latest.json', () => {
     expect(texts(root)).toContain('tickfeed · npm run bench');
   });
 
-  it('draws each fan-out and paging figure as a labelled bar with its value, in the table\'s order', () => {
-    for (const [panel, bars] of [[fanoutPanel, fanoutBars], [pagingPanel, pagingBars]] as const) {
+  it("draws each fan-out and paging figure as a labelled bar with its value, in the table's order", () => {
+    for (const [panel, bars] of [
+      [fanoutPanel, fanoutBars],
+      [pagingPanel, pagingBars],
+    ] as const) {
       const expected = bars.map(([label, metric]) => ({ label, value: figure(metric).value, shown: `${figure(metric).value} ${figure(metric).unit}` }));
       expect(panel.data.values.map(({ label, value, shown }) => ({ label, value, shown }))).toEqual(expected);
       for (const bar of expected) expect(texts(root), bar.label).toEqual(expect.arrayContaining([bar.label, bar.shown]));
@@ -147,13 +146,22 @@ describe('chartSvg on bench/results/latest.json', () => {
   it('draws each cost row as meter vs minimum with the numbers the figures carry, on a scale of its own', () => {
     const expected = [
       ...costInName.map(([label, unit, stem]) => ({ ...costFigure(stem), label, unit })),
-      { ...figure(dollarsRatio), label: '$ per million posts, 200 followers', unit: '$', meter: figure(dollarsMeter).value, minimum: figure(dollarsMinimum).value },
+      {
+        ...figure(dollarsRatio),
+        label: '$ per million posts, 200 followers',
+        unit: '$',
+        meter: figure(dollarsMeter).value,
+        minimum: figure(dollarsMinimum).value,
+      },
     ];
     expect(costPanel.data.values).toHaveLength(2 * expected.length);
     for (const e of expected) {
       const row = `${e.label} — ${Number((e.meter / e.minimum).toFixed(3))}× min${verdict(e)}`;
       const shown = (n: number) => (e.unit === '$' ? `$${n}` : `${n} ${e.unit}`);
-      expect(costPanel.data.values.filter((v) => v.row === row).map((v) => [v.value, v.shown]), row).toEqual([
+      expect(
+        costPanel.data.values.filter((v) => v.row === row).map((v) => [v.value, v.shown]),
+        row,
+      ).toEqual([
         [e.meter, `meter ${shown(e.meter)}`],
         [e.minimum, `minimum ${shown(e.minimum)}`],
       ]);

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dollars,
-  getReadUnits,
-  itemSize,
-  numberSize,
-  plainItemSize,
-  queryReadUnits,
-  valueSize,
-  writeUnits,
-} from '../../bench/dynamo-cost.js';
+import { dollars, getReadUnits, itemSize, numberSize, plainItemSize, queryReadUnits, valueSize, writeUnits } from '../../bench/dynamo-cost.js';
 import { median, percentile, pool } from '../../bench/stats.js';
 
 describe('percentile (nearest rank)', () => {

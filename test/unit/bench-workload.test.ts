@@ -107,7 +107,11 @@ describe('open-loop schedule', () => {
     const merged = mergeSchedules(openLoopSchedule(plan), burst);
     expect(merged).toHaveLength(603);
     expect(merged.every((r, i) => i === 0 || merged[i - 1]!.atMs <= r.atMs)).toBe(true);
-    expect(merged.filter((r) => r.kind === 'follow').map((r) => [r.user, r.target])).toEqual([[4, 9], [5, 9], [6, 9]]);
+    expect(merged.filter((r) => r.kind === 'follow').map((r) => [r.user, r.target])).toEqual([
+      [4, 9],
+      [5, 9],
+      [6, 9],
+    ]);
   });
 });
 

@@ -54,7 +54,14 @@ describe('readBundles', () => {
     const set = readBundles(outdir, t, logicalIds);
     expect(Object.keys(set.functions).sort()).toEqual(functionList.map((f) => f.id).sort());
     const me = set.functions.me;
-    expect(me).toMatchObject({ fn: 'me', dir: join(outdir, 'asset.mehash'), file: join(outdir, 'asset.mehash', 'index.mjs'), exportName: 'handler', runtime: 'nodejs24.x', logFormat: 'JSON' });
+    expect(me).toMatchObject({
+      fn: 'me',
+      dir: join(outdir, 'asset.mehash'),
+      file: join(outdir, 'asset.mehash', 'index.mjs'),
+      exportName: 'handler',
+      runtime: 'nodejs24.x',
+      logFormat: 'JSON',
+    });
     expect(set.refs[`${tableIds[0]}TableLogical`]).toEqual({ table: tableIds[0] });
     expect(set.refs[`${queueIds[0]}QueueLogical`]).toEqual({ queue: queueIds[0] });
   });
@@ -63,7 +70,9 @@ describe('readBundles', () => {
     const { template: t, logicalIds } = template();
     const broken = structuredClone(t);
     (broken.Resources[logicalIds.health]!.Properties as { Handler: string }).Handler = 'main.handler';
-    expect(() => readBundles(outdir, broken, logicalIds)).toThrow(new BundleError(`health: no module main(.mjs|.js|.cjs) in ${join(outdir, 'asset.healthhash')}`));
+    expect(() => readBundles(outdir, broken, logicalIds)).toThrow(
+      new BundleError(`health: no module main(.mjs|.js|.cjs) in ${join(outdir, 'asset.healthhash')}`),
+    );
     const noOutput = structuredClone(t);
     delete noOutput.Outputs![`${tableIds[0]}TableName`];
     expect(() => readBundles(outdir, noOutput, logicalIds)).toThrow(/no output/);

@@ -4,7 +4,15 @@
  * `cursor`) and when it stops, and the error a non-2xx answer throws.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type AggregatedGroup, type Comment, createTickfeedClient, type FollowedTag, type NotificationGroup, TickfeedApiError, type UserListEntry } from '../../client/src/index.js';
+import {
+  type AggregatedGroup,
+  type Comment,
+  createTickfeedClient,
+  type FollowedTag,
+  type NotificationGroup,
+  TickfeedApiError,
+  type UserListEntry,
+} from '../../client/src/index.js';
 import { collect } from '../support/collect.js';
 
 const BASE = 'http://tickfeed.test';
@@ -70,7 +78,12 @@ describe('createTickfeedClient', () => {
     expect(server.requests).toHaveLength(1);
     const rest = await collect(client.timelineItems('bob', { limit: 2, before: '1002' }));
     expect(rest.map((a) => a.id)).toEqual(['a3', 'a4']);
-    expect(server.urls().slice(1).map((u) => u.pathname)).toEqual(['/users/bob/activities']);
+    expect(
+      server
+        .urls()
+        .slice(1)
+        .map((u) => u.pathname),
+    ).toEqual(['/users/bob/activities']);
   });
 
   it('every list that is not a feed passes next back as cursor and stops at null; ids are escaped', async () => {
@@ -112,9 +125,7 @@ describe('createTickfeedClient', () => {
   });
 
   it('tagItems pages a tag by lastRangeKey (the tag escaped); followedTags by next', async () => {
-    const server = scriptedFetch((url) =>
-      url.pathname === '/me/tags' ? { body: { items: [{ tag: 'Café' }], next: null } } : feedOf(3)(url),
-    );
+    const server = scriptedFetch((url) => (url.pathname === '/me/tags' ? { body: { items: [{ tag: 'Café' }], next: null } } : feedOf(3)(url)));
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     expect((await collect(client.tagItems('#café', { limit: 2 }))).map((a) => a.id)).toEqual(['a0', 'a1', 'a2']);
     expect(await collect(client.followedTags())).toEqual([{ tag: 'Café' }]);
@@ -131,7 +142,10 @@ describe('createTickfeedClient', () => {
     const client = createTickfeedClient({ baseUrl: BASE, token: 't', fetch: server.fetch });
     const folded = await collect(client.aggregatedFeed({ limit: 2 }));
     expect(folded.map((g) => g.id)).toEqual(['a0', 'a1', 'a2']);
-    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual(['/feed/aggregated?limit=2', '/feed/aggregated?limit=2&before=1001']);
+    expect(server.urls().map((u) => `${u.pathname}?${u.searchParams.toString()}`)).toEqual([
+      '/feed/aggregated?limit=2',
+      '/feed/aggregated?limit=2&before=1001',
+    ]);
     expectTypeOf(folded).toEqualTypeOf<AggregatedGroup[]>();
   });
 

@@ -44,14 +44,11 @@ afterAll(async () => {
 /** A raw request (fetch cannot set Host), keeping the path exactly as written (no `..` folding). */
 function get(path: string, opts: { host?: string; method?: string } = {}) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${port}` } },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
+    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${port}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
     req.on('error', reject).end();
   });
 }
@@ -109,12 +106,7 @@ describe('console assets', () => {
 
   it('never serves a file outside the build', async () => {
     const name = basename(secret);
-    for (const path of [
-      `/console/../${name}`,
-      `/console/%2e%2e/${name}`,
-      `/console/assets/..%2f..%2f${name}`,
-      `/console/${encodeURIComponent(secret)}`,
-    ]) {
+    for (const path of [`/console/../${name}`, `/console/%2e%2e/${name}`, `/console/assets/..%2f..%2f${name}`, `/console/${encodeURIComponent(secret)}`]) {
       const res = await get(path);
       expect(res.body, path).not.toContain('outside the build');
       expect(res.status, path).not.toBe(200);
@@ -141,7 +133,11 @@ describe('console assets', () => {
 describe('console config', () => {
   it("lists the spec's series: a count per event type and each entry", async () => {
     expect(JSON.parse((await get('/console/config.json')).body).series).toEqual([
-      'buy.amount.sum', 'buy.count', 'game.coins.sum', 'game.count', 'game.score.max',
+      'buy.amount.sum',
+      'buy.count',
+      'game.coins.sum',
+      'game.count',
+      'game.score.max',
     ]);
     expect(seriesOf(parseRollupSpec(''))).toEqual([]);
   });

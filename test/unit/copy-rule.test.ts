@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { authorPageCopies, authorRoadStores, boundReaches, type CopyFacts, decide, roadsOf, tagPageCopies } from '../../functions/model/copy-rule.js';
 
 const base: CopyFacts = { reader: 'bob', post: { actor: 'alice', tags: [] }, authorPulled: false, tagFollows: new Map(), hidden: false };
-const facts = (over: Partial<Omit<CopyFacts, 'post'>> & { post?: Partial<CopyFacts['post']> }): CopyFacts => ({ ...base, ...over, post: { ...base.post, ...over.post } });
+const facts = (over: Partial<Omit<CopyFacts, 'post'>> & { post?: Partial<CopyFacts['post']> }): CopyFacts => ({
+  ...base,
+  ...over,
+  post: { ...base.post, ...over.post },
+});
 const follows = { active: true, muted: false };
 const push = (...tags: string[]) => new Map(tags.map((t) => [t, 'push' as const]));
 const pull = (...tags: string[]) => new Map(tags.map((t) => [t, 'pull' as const]));
@@ -24,15 +28,31 @@ const table: [string, CopyFacts, { shown: boolean; stored: boolean }][] = [
   ['a pull-followed tag: merged at read time', facts({ post: { tags: ['x'] }, tagFollows: pull('x') }), { shown: true, stored: false }],
   ['a followed tag the post does not carry', facts({ post: { tags: ['y'] }, tagFollows: push('x') }), { shown: false, stored: false }],
   // Issue 40, case 1: the unfollow leaves the copy a push-followed tag still brings.
-  ['unfollowed author, tag still followed', facts({ follow: { active: false, muted: false }, post: { tags: ['x'] }, tagFollows: push('x') }), { shown: true, stored: true }],
+  [
+    'unfollowed author, tag still followed',
+    facts({ follow: { active: false, muted: false }, post: { tags: ['x'] }, tagFollows: push('x') }),
+    { shown: true, stored: true },
+  ],
   // Issue 40, cases 2 and 3: a mute or a block hides what a tag brings.
   ['tag-brought post of a muted author', facts({ post: { tags: ['x'] }, tagFollows: push('x'), hidden: true }), { shown: false, stored: false }],
-  ['tag-brought post of a blocked (or blocking) author', facts({ post: { tags: ['x'] }, tagFollows: pull('x'), hidden: true }), { shown: false, stored: false }],
+  [
+    'tag-brought post of a blocked (or blocking) author',
+    facts({ post: { tags: ['x'] }, tagFollows: pull('x'), hidden: true }),
+    { shown: false, stored: false },
+  ],
   ['a hidden author followed too', facts({ follow: follows, post: { tags: ['x'] }, tagFollows: push('x'), hidden: true }), { shown: false, stored: false }],
   ['the reader’s own post, whatever they hid', facts({ post: { actor: 'bob', tags: ['x'] }, hidden: true }), { shown: true, stored: true }],
   ['a deleted post by every road', facts({ follow: follows, post: { tags: ['x'], deleted: true }, tagFollows: push('x') }), { shown: false, stored: false }],
-  ['pulled author, push tag: the tag stores it', facts({ follow: follows, authorPulled: true, post: { tags: ['x'] }, tagFollows: push('x') }), { shown: true, stored: true }],
-  ['pulled author, pull tag: nothing stores it', facts({ follow: follows, authorPulled: true, post: { tags: ['x'] }, tagFollows: pull('x') }), { shown: true, stored: false }],
+  [
+    'pulled author, push tag: the tag stores it',
+    facts({ follow: follows, authorPulled: true, post: { tags: ['x'] }, tagFollows: push('x') }),
+    { shown: true, stored: true },
+  ],
+  [
+    'pulled author, pull tag: nothing stores it',
+    facts({ follow: follows, authorPulled: true, post: { tags: ['x'] }, tagFollows: pull('x') }),
+    { shown: true, stored: false },
+  ],
 ];
 
 describe('the copy rule', () => {
@@ -41,7 +61,18 @@ describe('the copy rule', () => {
   });
 
   it('names the roads that bring a post', () => {
-    expect(roadsOf(facts({ follow: follows, post: { tags: ['x', 'y'] }, tagFollows: new Map([['x', 'push'], ['y', 'pull']]) }))).toEqual([
+    expect(
+      roadsOf(
+        facts({
+          follow: follows,
+          post: { tags: ['x', 'y'] },
+          tagFollows: new Map([
+            ['x', 'push'],
+            ['y', 'pull'],
+          ]),
+        }),
+      ),
+    ).toEqual([
       { kind: 'author', stored: true },
       { kind: 'tag', tag: 'x', stored: true },
       { kind: 'tag', tag: 'y', stored: false },

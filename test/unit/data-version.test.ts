@@ -7,13 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import {
-  DATA_VERSION,
-  DATA_VERSION_FILE,
-  DataVersionError,
-  dataDirState,
-  openDataDir,
-} from '../../local/data-version.js';
+import { DATA_VERSION, DATA_VERSION_FILE, DataVersionError, dataDirState, openDataDir } from '../../local/data-version.js';
 
 // startLocalStack must refuse before DynamoDB Local starts: count the attempts instead of starting it.
 const dynamoStarts = vi.hoisted(() => ({ count: 0 }));
@@ -125,7 +119,7 @@ describe('local data directory version', () => {
         'Reset it with: rm -rf .tickfeed   (or run npm start -- --in-memory)',
     );
     const elsewhere = new DataVersionError('/var/tmp/my data', '1').message;
-    expect(elsewhere).toContain("/var/tmp/my data/ holds data from an older data model (v1)");
+    expect(elsewhere).toContain('/var/tmp/my data/ holds data from an older data model (v1)');
     expect(elsewhere).toContain("rm -rf '/var/tmp/my data'");
     expect(elsewhere).not.toContain('\n');
   });

@@ -41,7 +41,13 @@ describe('docs', () => {
 
   it('show every generated section as the code has it now (npm run docs rewrites them)', () => {
     expect(docSections.map((d) => `${d.page} ${d.name}`)).toEqual(
-      expect.arrayContaining(['docs/api.md routes', 'docs/security.md rate-classes', 'docs/configuration.md settings', 'docs/data-model.md items:graph', 'docs/lanes.md job-kinds']),
+      expect.arrayContaining([
+        'docs/api.md routes',
+        'docs/security.md rate-classes',
+        'docs/configuration.md settings',
+        'docs/data-model.md items:graph',
+        'docs/lanes.md job-kinds',
+      ]),
     );
     for (const page of generatedPages) {
       const text = readFileSync(pagePath(page), 'utf8');
@@ -51,7 +57,12 @@ describe('docs', () => {
 
   it('show every setting the code reads, with its default', () => {
     // The table is the definitions': every key a function or the stack reads has a row.
-    for (const key of [...Object.values(configKeys).map((k) => k.contextKey), ...Object.values(deploymentContextKeys).map((k) => k.contextKey), 'jwtIssuer', 'fanoutMaxConcurrency']) {
+    for (const key of [
+      ...Object.values(configKeys).map((k) => k.contextKey),
+      ...Object.values(deploymentContextKeys).map((k) => k.contextKey),
+      'jwtIssuer',
+      'fanoutMaxConcurrency',
+    ]) {
       expect(settingsTable(), key).toContain(`\`${key}\``);
     }
   });

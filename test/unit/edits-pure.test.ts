@@ -38,7 +38,16 @@ describe('merge patch', () => {
   });
 
   it('reads the editable fields of a stored original, numbers as read with wrapNumbers', () => {
-    const stored = { pk: 't#a', rk: 7n, id: 'x', actor: 'a', verb: 'post', time: 't', content: 'c', attributes: { n: { value: '2.5', toString: () => '2.5' } } };
+    const stored = {
+      pk: 't#a',
+      rk: 7n,
+      id: 'x',
+      actor: 'a',
+      verb: 'post',
+      time: 't',
+      content: 'c',
+      attributes: { n: { value: '2.5', toString: () => '2.5' } },
+    };
     expect(editableOf(stored)).toEqual({ content: 'c', object: undefined, attributes: { n: 2.5 } });
   });
 });
@@ -63,14 +72,21 @@ describe('history', () => {
     expect(droppedVersion(100)).toBe(100 - 1 - HISTORY_KEEP);
   });
 
-  it('keeps an original as it was, keyed by its version, and shows it at its activity\'s position', () => {
+  it("keeps an original as it was, keyed by its version, and shows it at its activity's position", () => {
     const rk = 9223370000000000000000000000123n;
     const id = activityIdOf('alice', rk);
     const original = { pk: 't#alice', rk, id, actor: 'alice', verb: 'post', content: 'v1', time: 't', expiresAt: 5 };
     const entry = historyEntry(original, '2026-11-27T10:00:00Z');
     expect(entry).toMatchObject({ pk: `v#${id}`, rk: 1n, version: 1, content: 'v1', replacedAt: '2026-11-27T10:00:00Z' });
     expect(entry).not.toHaveProperty('expiresAt');
-    expect(toActivityVersion(entry)).toMatchObject({ id, rangeKey: rk.toString(), version: 1, editedAt: null, content: 'v1', replacedAt: '2026-11-27T10:00:00Z' });
+    expect(toActivityVersion(entry)).toMatchObject({
+      id,
+      rangeKey: rk.toString(),
+      version: 1,
+      editedAt: null,
+      content: 'v1',
+      replacedAt: '2026-11-27T10:00:00Z',
+    });
   });
 });
 
@@ -84,11 +100,15 @@ describe('the outbox, for an edit', () => {
     dynamodb: { NewImage: image(after), OldImage: image(before), SequenceNumber: '1' },
   });
 
-  it('sends the edit job and a mention to the newly mentioned only, at the edit\'s time', () => {
+  it("sends the edit job and a mention to the newly mentioned only, at the edit's time", () => {
     const jobs = jobsOfRecord(modify(v1, v2));
     expect(jobs[0]).toEqual({ kind: 'edit', author: 'alice', rk: rk.toString(), version: 2 });
     expect(jobs.slice(1)).toEqual([
-      { kind: 'notify', recipient: 'carol', events: [expect.objectContaining({ kind: 'mention', object: v1.id, actor: 'alice', id: `mention:${v1.id}`, ticks: '1795773600000000000' })] },
+      {
+        kind: 'notify',
+        recipient: 'carol',
+        events: [expect.objectContaining({ kind: 'mention', object: v1.id, actor: 'alice', id: `mention:${v1.id}`, ticks: '1795773600000000000' })],
+      },
     ]);
   });
 
@@ -99,9 +119,33 @@ describe('the outbox, for an edit', () => {
 
 describe('the original as an edit leaves it (the transaction returns no item)', () => {
   it('sets what the state holds, removes the editable fields it lacks, keeps the rest: as the update expression does', () => {
-    const original = { pk: 't#ann', rk: 5n, id: 'x', actor: 'ann', verb: 'post', content: 'old #a', object: 'photo:1', attributes: { n: 1 }, tags: ['a'], time: 't' };
+    const original = {
+      pk: 't#ann',
+      rk: 5n,
+      id: 'x',
+      actor: 'ann',
+      verb: 'post',
+      content: 'old #a',
+      object: 'photo:1',
+      attributes: { n: 1 },
+      tags: ['a'],
+      time: 't',
+    };
     const state = { content: 'new', attributes: { n: 2 }, version: 2, editedAt: '2026-11-27T10:00:00Z' };
-    expect(editedItem(original, state)).toEqual({ pk: 't#ann', rk: 5n, id: 'x', actor: 'ann', verb: 'post', content: 'new', attributes: { n: 2 }, time: 't', version: 2, editedAt: state.editedAt });
-    expect(editExpression(state).UpdateExpression).toBe('SET #version = :version, #editedAt = :editedAt, #content = :content, #attributes = :attributes REMOVE #object, #tags');
+    expect(editedItem(original, state)).toEqual({
+      pk: 't#ann',
+      rk: 5n,
+      id: 'x',
+      actor: 'ann',
+      verb: 'post',
+      content: 'new',
+      attributes: { n: 2 },
+      time: 't',
+      version: 2,
+      editedAt: state.editedAt,
+    });
+    expect(editExpression(state).UpdateExpression).toBe(
+      'SET #version = :version, #editedAt = :editedAt, #content = :content, #attributes = :attributes REMOVE #object, #tags',
+    );
   });
 });

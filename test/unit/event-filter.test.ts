@@ -27,19 +27,54 @@ const edited: Image = { ...original, content: { S: 'fixed' }, version: { N: '2' 
 /** Every kind of record the feed table's stream carries, and who must receive it. */
 const records: { what: string; record: DynamoDBRecord; outbox: boolean; rollups: boolean }[] = [
   { what: 'timeline insert (a new original)', record: rec('INSERT', 't#alice', { NewImage: original }), outbox: true, rollups: true },
-  { what: 'DELETE /activities (original gains deletedAt)', record: rec('MODIFY', 't#alice', { NewImage: tombstone, OldImage: original }), outbox: true, rollups: false },
+  {
+    what: 'DELETE /activities (original gains deletedAt)',
+    record: rec('MODIFY', 't#alice', { NewImage: tombstone, OldImage: original }),
+    outbox: true,
+    rollups: false,
+  },
   { what: 'a tombstone modified again', record: rec('MODIFY', 't#alice', { NewImage: tombstone, OldImage: tombstone }), outbox: false, rollups: false },
-  { what: 'an original modified without deletion', record: rec('MODIFY', 't#alice', { NewImage: { ...original, content: { S: 'x' } }, OldImage: original }), outbox: false, rollups: false },
-  { what: 'PATCH /activities (an edit: editedAt, a new version)', record: rec('MODIFY', 't#alice', { NewImage: edited, OldImage: original }), outbox: true, rollups: false },
-  { what: 'DELETE of an edited original', record: rec('MODIFY', 't#alice', { NewImage: { ...edited, deletedAt: tombstone.deletedAt! }, OldImage: edited }), outbox: true, rollups: false },
-  { what: 'an edited copy', record: rec('MODIFY', 'f#bob', { NewImage: { ...copy, editedAt: edited.editedAt!, version: { N: '2' } }, OldImage: copy }), outbox: false, rollups: false },
-  { what: 'history entry insert', record: rec('INSERT', 'v#42.YWxpY2U', { NewImage: { ...original, pk: { S: 'v#42.YWxpY2U' } } }), outbox: false, rollups: false },
+  {
+    what: 'an original modified without deletion',
+    record: rec('MODIFY', 't#alice', { NewImage: { ...original, content: { S: 'x' } }, OldImage: original }),
+    outbox: false,
+    rollups: false,
+  },
+  {
+    what: 'PATCH /activities (an edit: editedAt, a new version)',
+    record: rec('MODIFY', 't#alice', { NewImage: edited, OldImage: original }),
+    outbox: true,
+    rollups: false,
+  },
+  {
+    what: 'DELETE of an edited original',
+    record: rec('MODIFY', 't#alice', { NewImage: { ...edited, deletedAt: tombstone.deletedAt! }, OldImage: edited }),
+    outbox: true,
+    rollups: false,
+  },
+  {
+    what: 'an edited copy',
+    record: rec('MODIFY', 'f#bob', { NewImage: { ...copy, editedAt: edited.editedAt!, version: { N: '2' } }, OldImage: copy }),
+    outbox: false,
+    rollups: false,
+  },
+  {
+    what: 'history entry insert',
+    record: rec('INSERT', 'v#42.YWxpY2U', { NewImage: { ...original, pk: { S: 'v#42.YWxpY2U' } } }),
+    outbox: false,
+    rollups: false,
+  },
   { what: 'home-feed copy insert', record: rec('INSERT', 'f#bob', { NewImage: copy }), outbox: false, rollups: false },
   { what: 'home-feed copy rewrite', record: rec('MODIFY', 'f#bob', { NewImage: copy, OldImage: copy }), outbox: false, rollups: false },
   { what: 'trim removal of a copy', record: rec('REMOVE', 'f#bob', { OldImage: copy }), outbox: false, rollups: false },
   { what: 'TTL removal of a copy', record: rec('REMOVE', 'f#bob', { OldImage: copy }, true), outbox: false, rollups: false },
   { what: 'TTL removal of a tombstone', record: rec('REMOVE', 't#alice', { OldImage: tombstone }, true), outbox: false, rollups: false },
-  { what: 'head update (pulled set)', record: rec('MODIFY', 'f#bob', { NewImage: { pk: { S: 'f#bob' }, pulled: { SS: ['x'] } } }), outbox: false, rollups: false },
+  {
+    what: 'head update (pulled set)',
+    record: rec('MODIFY', 'f#bob', { NewImage: { pk: { S: 'f#bob' }, pulled: { SS: ['x'] } } }),
+    outbox: false,
+    rollups: false,
+  },
   // A pk that merely contains t# is not a timeline item.
   { what: 'copy of a user named t#x', record: rec('INSERT', 'f#t#x', { NewImage: copy }), outbox: false, rollups: false },
 ];

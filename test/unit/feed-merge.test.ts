@@ -48,13 +48,9 @@ describe('sourceOf', () => {
 
 describe('mergeSources', () => {
   it('merges by rk, newest first, and keeps one of two items with the same rk', () => {
-    const page = mergeSources(
-      [
-        { items: [row(1, 'feed'), row(4, 'feed'), row(6, 'feed')] },
-        { items: [row(2, 'celeb'), row(4, 'celeb'), row(5, 'celeb')] },
-      ],
-      { limit: 10 },
-    );
+    const page = mergeSources([{ items: [row(1, 'feed'), row(4, 'feed'), row(6, 'feed')] }, { items: [row(2, 'celeb'), row(4, 'celeb'), row(5, 'celeb')] }], {
+      limit: 10,
+    });
     expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'feed-4', 'celeb-5', 'feed-6']);
     expect(page.items.map((i) => i.rangeKey)).toEqual(['1', '2', '4', '5', '6']);
     expect(page.lastRangeKey).toBeNull();
@@ -75,13 +71,9 @@ describe('mergeSources', () => {
 
   it('never skips past a source that may hold more: cuts at the tightest frontier', () => {
     // The celebrity source stopped at rk 3 (full page); the feed has items beyond it.
-    const page = mergeSources(
-      [
-        { items: [row(1, 'feed'), row(7, 'feed'), row(9, 'feed')] },
-        { items: [row(2, 'celeb'), row(3, 'celeb')], frontier: 3n },
-      ],
-      { limit: 3 },
-    );
+    const page = mergeSources([{ items: [row(1, 'feed'), row(7, 'feed'), row(9, 'feed')] }, { items: [row(2, 'celeb'), row(3, 'celeb')], frontier: 3n }], {
+      limit: 3,
+    });
     expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'celeb-3']);
     expect(page.lastRangeKey).toBe('3');
     // Fewer than `limit` before the frontier: the cursor is the frontier, not the last item.
@@ -100,13 +92,10 @@ describe('mergeSources', () => {
 
   it('for since, keeps the items closest to the cursor, newest first', () => {
     // Queried descending from the cursor (rk < 10): each source returns its closest first.
-    const page = mergeSources(
-      [
-        { items: [row(9, 'feed'), row(6, 'feed')], frontier: 6n },
-        { items: [row(8, 'c'), row(7, 'c'), row(2, 'c')] },
-      ],
-      { limit: 2, since: 10n },
-    );
+    const page = mergeSources([{ items: [row(9, 'feed'), row(6, 'feed')], frontier: 6n }, { items: [row(8, 'c'), row(7, 'c'), row(2, 'c')] }], {
+      limit: 2,
+      since: 10n,
+    });
     expect(ids(page)).toEqual(['c-8', 'feed-9']);
     expect(page.lastRangeKey).toBe('9');
   });
@@ -114,13 +103,7 @@ describe('mergeSources', () => {
   it('for since, never jumps over a source that may hold more nearer the cursor', () => {
     // The feed read 9 and 8 and may hold more below 8 (newer, farther from the cursor): only rks
     // in [8, 10) are complete, so c's 7 waits for the next `since` page (since = 8).
-    const page = mergeSources(
-      [
-        { items: [row(9, 'feed'), row(8, 'feed')], frontier: 8n },
-        { items: [row(7, 'c')] },
-      ],
-      { limit: 5, since: 10n },
-    );
+    const page = mergeSources([{ items: [row(9, 'feed'), row(8, 'feed')], frontier: 8n }, { items: [row(7, 'c')] }], { limit: 5, since: 10n });
     expect(ids(page)).toEqual(['feed-8', 'feed-9']);
   });
 });

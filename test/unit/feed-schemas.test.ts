@@ -7,7 +7,16 @@ const ok = (v: unknown) => postActivityBody.safeParse(v).success;
 
 describe('post body schema', () => {
   it('accepts a full valid body', () => {
-    expect(ok({ verb: 'game_finished', object: 'game:1', content: 'gg', attributes: { high_score: 9, mode: 'x', won: true }, foreignId: 'f', time: '2026-11-22T18:30:01.123456789+01:00' })).toBe(true);
+    expect(
+      ok({
+        verb: 'game_finished',
+        object: 'game:1',
+        content: 'gg',
+        attributes: { high_score: 9, mode: 'x', won: true },
+        foreignId: 'f',
+        time: '2026-11-22T18:30:01.123456789+01:00',
+      }),
+    ).toBe(true);
   });
   it.each([
     ['missing verb', {}],
@@ -56,8 +65,18 @@ describe('page query schema', () => {
     expect(q({ limit: '1' })).toBe(true);
     expect(q({ limit: '100', before: '9223372036854775806999999999999' })).toBe(true);
   });
-  it.each<Record<string, string>>([{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { limit: '' }, { limit: '-1' }, { limit: ' 7 ' }, { limit: '1e1' }, { limit: '0x10' }, { before: 'abc' }, { since: '1'.repeat(32) }, { before: '1', since: '2' }, { page: '2' }])(
-    'rejects %o',
-    (v) => expect(q(v)).toBe(false),
-  );
+  it.each<Record<string, string>>([
+    { limit: '0' },
+    { limit: '101' },
+    { limit: '1.5' },
+    { limit: '' },
+    { limit: '-1' },
+    { limit: ' 7 ' },
+    { limit: '1e1' },
+    { limit: '0x10' },
+    { before: 'abc' },
+    { since: '1'.repeat(32) },
+    { before: '1', since: '2' },
+    { page: '2' },
+  ])('rejects %o', (v) => expect(q(v)).toBe(false));
 });

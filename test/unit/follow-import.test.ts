@@ -75,7 +75,10 @@ describe('countTransactions', () => {
     expect(countTransactions(pairs, [2, 0, 1])).toEqual(countTransactions(pairs, [0, 1, 2]));
 
     const many = canonicalPairs(Array.from({ length: 150 }, (_, i) => pair(`f${i}`, 'star')));
-    const txs = countTransactions(many, many.map((_, i) => i));
+    const txs = countTransactions(
+      many,
+      many.map((_, i) => i),
+    );
     expect(txs.map((t) => t.length)).toEqual([COUNTS_PER_TRANSACTION, 151 - COUNTS_PER_TRANSACTION]);
     expect(txs.flat().find((c) => c.userId === 'star')).toEqual({ userId: 'star', counter: 'followers', by: 150 });
   });

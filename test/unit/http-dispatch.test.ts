@@ -13,7 +13,10 @@ import { json, type OperationRequest, routes } from '../../functions/http/handle
 import { httpEvent } from '../support/events.js';
 import { uid } from '../support/ids.js';
 
-const event = (id: OperationId, opts: { sub?: string; admin?: boolean; pathParameters?: Record<string, string>; query?: Record<string, string>; body?: string } = {}) => {
+const event = (
+  id: OperationId,
+  opts: { sub?: string; admin?: boolean; pathParameters?: Record<string, string>; query?: Record<string, string>; body?: string } = {},
+) => {
   const e: APIGatewayProxyEventV2WithJWTAuthorizer = httpEvent({
     routeKey: routeKey(routeSpecs[id]),
     path: '/x',
@@ -31,12 +34,10 @@ const problem = (result: unknown) => {
 
 describe('routes(): one function per operation, handed the parsed request', () => {
   const seen: { id: string; request: OperationRequest<OperationId> }[] = [];
-  const record =
-    (id: string) =>
-    async (request: OperationRequest<OperationId>) => {
-      seen.push({ id, request });
-      return json(200, { id });
-    };
+  const record = (id: string) => async (request: OperationRequest<OperationId>) => {
+    seen.push({ id, request });
+    return json(200, { id });
+  };
   const graph = routes('graph', {
     follow: record('follow'),
     unfollow: record('unfollow'),
@@ -54,7 +55,12 @@ describe('routes(): one function per operation, handed the parsed request', () =
     const sub = uid('reader');
     const result = await graph(event('listFollowing', { sub, pathParameters: { userId: 'bob' }, query: { limit: '5' } }));
     expect(JSON.parse((result as { body: string }).body)).toEqual({ id: 'listFollowing' });
-    expect(seen).toEqual([{ id: 'listFollowing', request: { path: { userId: 'bob' }, query: { limit: '5' }, body: undefined, caller: { userId: sub, admin: false }, header: expect.any(Function) } }]);
+    expect(seen).toEqual([
+      {
+        id: 'listFollowing',
+        request: { path: { userId: 'bob' }, query: { limit: '5' }, body: undefined, caller: { userId: sub, admin: false }, header: expect.any(Function) },
+      },
+    ]);
   });
 
   it('answers 404 for a route of another function, running nothing', async () => {
@@ -66,13 +72,20 @@ describe('routes(): one function per operation, handed the parsed request', () =
   it('refuses a token without a valid subject (401) before reading the request', async () => {
     seen.length = 0;
     // A bad path parameter too: the caller is checked first.
-    expect(problem(await graph(event('getFollowCounts', { sub: 'a\u0001', pathParameters: { userId: 'b\u0001' } })))).toMatchObject({ status: 401, contentType: 'application/problem+json' });
+    expect(problem(await graph(event('getFollowCounts', { sub: 'a\u0001', pathParameters: { userId: 'b\u0001' } })))).toMatchObject({
+      status: 401,
+      contentType: 'application/problem+json',
+    });
     expect(seen).toEqual([]);
   });
 
   it("checks an admin route's scope (403) before reading the body, and serves it to an admin token", async () => {
     seen.length = 0;
-    expect(problem(await bulk(event('importFollows', { body: '{"nope":1}' })))).toMatchObject({ status: 403, code: 'forbidden', contentType: 'application/problem+json' });
+    expect(problem(await bulk(event('importFollows', { body: '{"nope":1}' })))).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+      contentType: 'application/problem+json',
+    });
     expect(seen).toEqual([]);
     expect(problem(await bulk(event('importFollows', { admin: true, body: '{"nope":1}' })))).toMatchObject({ status: 400 });
     const body = { follows: [{ follower: 'a', followee: 'b' }] };

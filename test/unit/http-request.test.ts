@@ -7,7 +7,13 @@ import { httpEvent } from '../support/events.js';
 
 const schema = z.strictObject({ verb: z.string() });
 const event = (body: string | undefined, opts: { base64?: boolean; type?: string } = {}) => ({
-  ...httpEvent({ routeKey: 'POST /activities', path: '/activities', sub: 'u', body, headers: opts.type === undefined ? { 'content-type': 'application/json' } : { 'content-type': opts.type } }),
+  ...httpEvent({
+    routeKey: 'POST /activities',
+    path: '/activities',
+    sub: 'u',
+    body,
+    headers: opts.type === undefined ? { 'content-type': 'application/json' } : { 'content-type': opts.type },
+  }),
   isBase64Encoded: opts.base64 ?? false,
 });
 

@@ -82,11 +82,13 @@ describe('the instance pool', () => {
     const { started, start, open } = instances();
     const pool = createInstancePool(start, { max: 1 });
     // A caller with a timeout: it stops waiting (here at once) while its invocation still runs.
-    await expect(pool.use(async (invoke) => {
-      expect(started).toHaveLength(1); // started before `run`: a timeout begun here times the invocation only
-      void invoke('a');
-      throw new Error('timed out');
-    })).rejects.toThrow('timed out');
+    await expect(
+      pool.use(async (invoke) => {
+        expect(started).toHaveLength(1); // started before `run`: a timeout begun here times the invocation only
+        void invoke('a');
+        throw new Error('timed out');
+      }),
+    ).rejects.toThrow('timed out');
     const b = pool.invoke('b'); // waits: the instance still runs 'a'
     await open('a');
     await open('b');
@@ -97,13 +99,16 @@ describe('the instance pool', () => {
   it('does not keep an instance whose start failed (an init error) nor one that died', async () => {
     const { started, start, open } = instances();
     let failNext = true;
-    const pool = createInstancePool(async () => {
-      if (failNext) {
-        failNext = false;
-        throw new Error('init failed');
-      }
-      return start();
-    }, { max: 1 });
+    const pool = createInstancePool(
+      async () => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('init failed');
+        }
+        return start();
+      },
+      { max: 1 },
+    );
     await expect(pool.invoke('a')).rejects.toThrow('init failed');
     const b = pool.invoke('b');
     await open('b');

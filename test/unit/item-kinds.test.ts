@@ -31,7 +31,10 @@ describe('item kinds', () => {
         expect(key.pk.startsWith(pkStart), `${kind.item}: pk ${key.pk} vs ${kind.pk}`).toBe(true);
         const sk = key.sk ?? key.rk?.toString();
         if (skStarts.length === 0 || sk === undefined) return;
-        expect(skStarts.some((start) => sk.startsWith(start)), `${kind.item}: sk ${sk} vs ${kind.sk}`).toBe(true);
+        expect(
+          skStarts.some((start) => sk.startsWith(start)),
+          `${kind.item}: sk ${sk} vs ${kind.sk}`,
+        ).toBe(true);
       });
     }
   });
@@ -39,7 +42,16 @@ describe('item kinds', () => {
   it('name every key function the model exports', () => {
     const registry = readFileSync(resolve(modelDir, 'item-kinds.ts'), 'utf8');
     // Helpers that build or read part of a key, not an item's key.
-    const parts = new Set(['orderSortKey', 'markShardKey', 'memberOfListSortKey', 'isFollowListSortKey', 'isFeedListSortKey', 'isLedgerKey', 'parseRangeKey', 'ticksOfRangeKey']);
+    const parts = new Set([
+      'orderSortKey',
+      'markShardKey',
+      'memberOfListSortKey',
+      'isFollowListSortKey',
+      'isFeedListSortKey',
+      'isLedgerKey',
+      'parseRangeKey',
+      'ticksOfRangeKey',
+    ]);
     const keyFunctions = readdirSync(modelDir)
       .filter((f) => f.endsWith('.ts') && f !== 'item-kinds.ts')
       .flatMap((f) => [...readFileSync(resolve(modelDir, f), 'utf8').matchAll(/^export (?:const|function) (\w+Key)\b/gm)].map((m) => m[1]!))

@@ -31,15 +31,27 @@ const queuedBefore: Record<JobKind, string[]> = {
   erase: ['{"kind":"erase","user":"alice","phase":"mark"}', '{"kind":"erase","user":"alice","phase":"feed"}'],
   migrate: ['{"kind":"migrate","to":3,"segment":1,"totalSegments":4}'],
   // Added after the registry (activity-aware fan-out): pinned as its first release sends it.
-  stamp: ['{"kind":"stamp","reader":"bob","until":"1764000000000000000"}', '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}'],
+  stamp: [
+    '{"kind":"stamp","reader":"bob","until":"1764000000000000000"}',
+    '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}',
+  ],
   // Added with edits (after the registry): its bodies as the outbox and its own pages send them.
   edit: ['{"kind":"edit","author":"alice","rk":"12","version":2}', '{"kind":"edit","author":"alice","rk":"12","version":3,"cursor":"c1"}'],
   // New with hashtags (after the registry): the bodies this release sends.
-  tagFanout: ['{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}}}', '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}},"cursor":"bob"}'],
-  tagRetract: ['{"kind":"tagRetract","author":"alice","rk":"12","tag":"café"}', '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café","keptTags":["tea"]}'],
+  tagFanout: [
+    '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}}}',
+    '{"kind":"tagFanout","author":"alice","rk":"12","tag":"café","image":{"rk":{"N":"12"}},"cursor":"bob"}',
+  ],
+  tagRetract: [
+    '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café"}',
+    '{"kind":"tagRetract","author":"alice","rk":"12","tag":"café","keptTags":["tea"]}',
+  ],
   tagCleanup: ['{"kind":"tagCleanup","user":"bob","tag":"café","followedAt":"17"}'],
   // New with edits reaching tag followers: the bodies this release sends.
-  tagEdit: ['{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2}', '{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2,"cursor":"bob"}'],
+  tagEdit: [
+    '{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2}',
+    '{"kind":"tagEdit","author":"alice","rk":"12","tag":"café","version":2,"cursor":"bob"}',
+  ],
 };
 
 /** The lane each kind ran on when sent at once, before the registry (lib/defs/lanes.ts jobLanes). */
@@ -75,7 +87,9 @@ describe('the job registry', () => {
   });
 
   it('drops what no kind declares (as before: the body it forwards is the parsed job)', () => {
-    expect(JSON.stringify(parseJob('{"kind":"backfill","follower":"bob","followee":"alice","extra":1}'))).toBe('{"kind":"backfill","follower":"bob","followee":"alice"}');
+    expect(JSON.stringify(parseJob('{"kind":"backfill","follower":"bob","followee":"alice","extra":1}'))).toBe(
+      '{"kind":"backfill","follower":"bob","followee":"alice"}',
+    );
   });
 
   it('keeps each kind on its lane, and sends every delayed job (a settle re-run) to maintenance', () => {
@@ -112,7 +126,9 @@ describe('the job registry', () => {
     const backfill = parseJob(queuedBefore.backfill[0]!);
     expect(assertLane(backfill, 'followup')).toBe(backfill);
     expect(assertLane(backfill, 'maintenance')).toBe(backfill);
-    expect(() => assertLane(backfill, 'notify')).toThrow(expect.objectContaining({ name: 'InvalidJobError', message: expect.stringContaining('followup lane') }));
+    expect(() => assertLane(backfill, 'notify')).toThrow(
+      expect.objectContaining({ name: 'InvalidJobError', message: expect.stringContaining('followup lane') }),
+    );
   });
 });
 

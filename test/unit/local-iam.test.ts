@@ -16,9 +16,11 @@ const denied = /AccessDeniedException|not authorized/;
 
 describe('local IAM: DynamoDB', () => {
   it('names the actions a call needs, per item of a transaction, per table of a batch, with the index of a Query', () => {
-    expect(dynamoAccessOf('TransactWriteItemsCommand', {
-      TransactItems: [{ Put: { TableName: 'a' } }, { ConditionCheck: { TableName: 'b' } }, { Update: { TableName: 'a' } }, { Delete: { TableName: 'b' } }],
-    })).toEqual([
+    expect(
+      dynamoAccessOf('TransactWriteItemsCommand', {
+        TransactItems: [{ Put: { TableName: 'a' } }, { ConditionCheck: { TableName: 'b' } }, { Update: { TableName: 'a' } }, { Delete: { TableName: 'b' } }],
+      }),
+    ).toEqual([
       { action: 'PutItem', table: 'a' },
       { action: 'ConditionCheckItem', table: 'b' },
       { action: 'UpdateItem', table: 'a' },
@@ -45,11 +47,7 @@ describe('local IAM: DynamoDB', () => {
 
   it('checks every item of a transaction: the follow transaction passes for graph, not for feedRead', () => {
     const follow = {
-      TransactItems: [
-        { Put: { TableName: 'local-graph' } },
-        { Update: { TableName: 'local-graph' } },
-        { Update: { TableName: 'local-feed' } },
-      ],
+      TransactItems: [{ Put: { TableName: 'local-graph' } }, { Update: { TableName: 'local-graph' } }, { Update: { TableName: 'local-feed' } }],
     };
     expect(() => checkDynamoCall('graph', 'TransactWriteItemsCommand', follow, env)).not.toThrow();
     expect(() => checkDynamoCall('feedRead', 'TransactWriteItemsCommand', follow, env)).toThrow(denied);

@@ -81,7 +81,9 @@ class Table {
   }
   /** One partition, as a strongly consistent Query returns it. */
   partition(pk: string): Item[] {
-    return this.all().filter((i) => i.pk === pk).sort(byteOrder);
+    return this.all()
+      .filter((i) => i.pk === pk)
+      .sort(byteOrder);
   }
   all(): Item[] {
     return [...this.rows.values()].map((av) => unmarshall(av, { wrapNumbers: true }));
@@ -94,7 +96,11 @@ class Table {
   /** Every item, sets in a fixed order: two tables hold the same data iff their snapshots are equal. */
   snapshot() {
     const norm = (v: unknown): unknown =>
-      v && typeof v === 'object' ? ('SS' in v ? { SS: [...(v as { SS: string[] }).SS].sort() } : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]))) : v;
+      v && typeof v === 'object'
+        ? 'SS' in v
+          ? { SS: [...(v as { SS: string[] }).SS].sort() }
+          : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]))
+        : v;
     return Object.fromEntries([...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, norm(v)]));
   }
   /** Applies one planned write; false when a condition failed (a transaction then writes nothing). */
@@ -159,11 +165,38 @@ const post = (author: string, second: number, verb: string, object?: string): Po
   const rk = rangeKeyOf(at(second), 424242n);
   return { author, rk, verb, object, id: activityIdOf(author, rk) };
 };
-const follow = (follower: string, followee: string, second: number): V2Event => ({ verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${at(second)}`, ticks: at(second) });
-const reaction = (kind: string, actor: string, on: Post, second: number): V2Event => ({ verb: kind, object: on.id, actor, id: `${kind}:${actor}:${at(second)}`, ticks: at(second), source: on.id });
-const comment = (actor: string, on: Post, second: number): V2Event => ({ verb: 'comment', object: on.id, actor, id: `comment:${actor}:${at(second)}:${rangeKeyOf(at(second), 1n)}`, ticks: at(second), source: on.id });
+const follow = (follower: string, followee: string, second: number): V2Event => ({
+  verb: 'follow',
+  object: followee,
+  actor: follower,
+  id: `follow:${follower}:${at(second)}`,
+  ticks: at(second),
+});
+const reaction = (kind: string, actor: string, on: Post, second: number): V2Event => ({
+  verb: kind,
+  object: on.id,
+  actor,
+  id: `${kind}:${actor}:${at(second)}`,
+  ticks: at(second),
+  source: on.id,
+});
+const comment = (actor: string, on: Post, second: number): V2Event => ({
+  verb: 'comment',
+  object: on.id,
+  actor,
+  id: `comment:${actor}:${at(second)}:${rangeKeyOf(at(second), 1n)}`,
+  ticks: at(second),
+  source: on.id,
+});
 const mention = (p: Post): V2Event => ({ verb: 'mention', object: p.id, actor: p.author, id: `mention:${p.id}`, ticks: ticksOfRangeKey(p.rk), source: p.id });
-const addressed = (p: Post): V2Event => ({ verb: p.verb, object: p.object ?? p.id, actor: p.author, id: `to:${p.id}`, ticks: ticksOfRangeKey(p.rk), source: p.id });
+const addressed = (p: Post): V2Event => ({
+  verb: p.verb,
+  object: p.object ?? p.id,
+  actor: p.author,
+  id: `to:${p.id}`,
+  ticks: ticksOfRangeKey(p.rk),
+  source: p.id,
+});
 
 interface V2Group {
   gid: string;
@@ -290,7 +323,8 @@ const claimed = (t: Table, r: string, gid: string, actor: string) => {
 };
 const hashes = (...ids: string[]) => ids.map(claimedEventId).sort();
 const headOf = (t: Table, r: string) => t.get(notificationHeadKey(r));
-const ordersOf = (t: Table, r: string, gid: string) => t.partition(notificationPartition(r)).filter((i) => String(i.sk).startsWith('o#') && String(i.sk).endsWith(`#${gid}`));
+const ordersOf = (t: Table, r: string, gid: string) =>
+  t.partition(notificationPartition(r)).filter((i) => String(i.sk).startsWith('o#') && String(i.sk).endsWith(`#${gid}`));
 
 /**
  * What HEAD relies on, for every group of the partition: its gid is HEAD's groupIdOf for its
@@ -371,7 +405,12 @@ describe('case A: groups without `to` events', () => {
     expect(claimed(done, 'carol', v2Gid('like', mine.id, DAY), 'bob')).toEqual(hashes(`like:bob:${at(5)}`, `like:bob:${at(7)}`));
     expect(claimed(done, 'carol', v2Gid('mention', alices.id, DAY), 'alice')).toEqual(hashes(`mention:${alices.id}`));
     expect(claimed(done, 'carol', orphanGid, 'erin')).toEqual(hashes(`love:erin:${at(-86_400)}`));
-    const kinds = Object.fromEntries(done.partition('n#carol').filter((i) => String(i.sk).startsWith('g#')).map((i) => [String(i.verb), parseGroup(i)!.kind]));
+    const kinds = Object.fromEntries(
+      done
+        .partition('n#carol')
+        .filter((i) => String(i.sk).startsWith('g#'))
+        .map((i) => [String(i.verb), parseGroup(i)!.kind]),
+    );
     expect(kinds).toEqual({ follow: 'follow', like: 'reaction', comment: 'comment', mention: 'mention' });
     expectV3(done, 'carol', 1);
   });
@@ -390,7 +429,12 @@ describe('case A: groups without `to` events', () => {
       const g = groupAt(t, 'carol', gid)!;
       expect(kindWrites).toContainEqual({
         transaction: [
-          { update: groupKey('carol', gid), set: { kind: 'reaction' }, remove: ['sources'], condition: { expression: 'version = :v AND attribute_not_exists(#kind)', names: { '#kind': 'kind' }, values: { ':v': g.version } } },
+          {
+            update: groupKey('carol', gid),
+            set: { kind: 'reaction' },
+            remove: ['sources'],
+            condition: { expression: 'version = :v AND attribute_not_exists(#kind)', names: { '#kind': 'kind' }, values: { ':v': g.version } },
+          },
           { update: orderKey('carol', g.updatedTicks, gid), set: { kind: 'reaction' }, remove: ['sources'], condition: { expression: 'attribute_exists(pk)' } },
         ],
       });
@@ -507,7 +551,16 @@ describe('`to` events v2 hid (their post no longer in `sources`)', () => {
 
     const done = migrateChecked(t);
     const gid = toGid('invite', 'game:9');
-    expect(groupAt(done, 'gina', gid)).toEqual({ ...old, gid, kind: 'to', actors: ['alice'], actorCount: 1, activityCount: 1, updatedTicks: at(1), version: 1 });
+    expect(groupAt(done, 'gina', gid)).toEqual({
+      ...old,
+      gid,
+      kind: 'to',
+      actors: ['alice'],
+      actorCount: 1,
+      activityCount: 1,
+      updatedTicks: at(1),
+      version: 1,
+    });
     expect(claimed(done, 'gina', gid, 'bob')).toBeUndefined();
     expect(claimed(done, 'gina', old.gid, 'bob')).toBeUndefined();
     expect(done.all().filter((i) => i.pk === 'nby#bob')).toEqual([]);
@@ -529,7 +582,15 @@ describe('`to` events v2 hid (their post no longer in `sources`)', () => {
     const headBefore = headOf(t, 'hal');
 
     const done = migrateChecked(t);
-    expect(groupAt(done, 'hal', gid)).toEqual({ ...old, kind: 'reaction', actors: ['erin'], actorCount: 1, activityCount: 1, updatedTicks: at(1), version: old.version + 1 });
+    expect(groupAt(done, 'hal', gid)).toEqual({
+      ...old,
+      kind: 'reaction',
+      actors: ['erin'],
+      actorCount: 1,
+      activityCount: 1,
+      updatedTicks: at(1),
+      version: old.version + 1,
+    });
     expect(done.get(groupKey('hal', toGid('like', mine.id)))).toBeUndefined();
     expect(claimed(done, 'hal', gid, 'alice')).toBeUndefined();
     expect(done.get(actorIndexKey('alice', 'hal', gid))).toBeUndefined();
@@ -563,7 +624,16 @@ describe('a `to` group HEAD already made', () => {
     const x = groupAt(t, 'ivy', gid)!;
 
     const done = migrateChecked(t);
-    expect(groupAt(done, 'ivy', gid)).toEqual({ ...x, actors: ['erin', 'alice'], actorCount: 2, activityCount: 2, updatedTicks: at(5), seen: false, read: false, version: x.version + 1 });
+    expect(groupAt(done, 'ivy', gid)).toEqual({
+      ...x,
+      actors: ['erin', 'alice'],
+      actorCount: 2,
+      activityCount: 2,
+      updatedTicks: at(5),
+      seen: false,
+      read: false,
+      version: x.version + 1,
+    });
     expect(done.get(groupKey('ivy', v2Gid('invite', 'game:3', DAY)))).toBeUndefined();
     expect(claimed(done, 'ivy', gid, 'alice')).toEqual(hashes(`to:${a.id}`));
     expect(Number(String(headOf(done, 'ivy')![headAttribute('groups', DAY)]))).toBe(1);
@@ -575,7 +645,15 @@ describe('a `to` group HEAD already made', () => {
 function everything(): Table {
   const t = new Table();
   const mine = post('carol', 1, 'status');
-  v2Notify(t, 'carol', follow('bob', 'carol', 3), reaction('like', 'bob', mine, 5), reaction('mention', 'erin', mine, 6), comment('dave', mine, 8), mention(post('alice', 2, 'status')));
+  v2Notify(
+    t,
+    'carol',
+    follow('bob', 'carol', 3),
+    reaction('like', 'bob', mine, 5),
+    reaction('mention', 'erin', mine, 6),
+    comment('dave', mine, 8),
+    mention(post('alice', 2, 'status')),
+  );
   v2Notify(t, 'dave', addressed(post('alice', 1, 'invite', 'game:42')), addressed(post('erin', 2, 'invite', 'game:42')));
   v2Notify(t, 'frank', follow('bob', 'frank', 1), follow('alice', 'frank', 2), addressed(post('alice', 4, 'follow', 'frank')));
   const hidden = post('bob', 2, 'invite', 'game:9');
@@ -635,7 +713,9 @@ describe('re-runs', () => {
     for (const r of ['frank', 'gina', 'jay']) {
       const writes = plan(start, r);
       const t = start.clone();
-      const groupTx = writes.findIndex((w) => isTx(w) && w.transaction.some((p) => 'condition' in p && p.condition?.expression === 'version = :v AND attribute_not_exists(#kind)'));
+      const groupTx = writes.findIndex(
+        (w) => isTx(w) && w.transaction.some((p) => 'condition' in p && p.condition?.expression === 'version = :v AND attribute_not_exists(#kind)'),
+      );
       expect(groupTx).toBeGreaterThanOrEqual(0);
       writes.forEach((w, i) => i !== groupTx && t.apply(w)); // later writes may fail their own checks: skipped
       applyAll(t, plan(t, r));
@@ -666,7 +746,12 @@ describe('the data-v2 fixture (91d8fe2 through its API)', () => {
   /** An item's kind (by key) and its attributes' names and types (days in names as D). */
   const shapeOf = (av: Av) => {
     const kind = String(av.pk?.S).startsWith('nby#') ? 'nby' : String(av.sk?.S).slice(0, 2);
-    return [kind, ...Object.entries(av).map(([name, v]) => `${name.replace(/\d{4}-\d{2}-\d{2}/, 'D')}:${Object.keys(v)[0]}`).sort()].join(' ');
+    return [
+      kind,
+      ...Object.entries(av)
+        .map(([name, v]) => `${name.replace(/\d{4}-\d{2}-\d{2}/, 'D')}:${Object.keys(v)[0]}`)
+        .sort(),
+    ].join(' ');
   };
 
   it('has the item shapes the v2 replay in this file writes', () => {
@@ -681,7 +766,12 @@ describe('the data-v2 fixture (91d8fe2 through its API)', () => {
     const gid = groupIdOf('invite', 'game:42', '2026-11-27', 'to');
     expect(groupAt(done, 'carol', gid)).toMatchObject({ kind: 'to', verb: 'invite', object: 'game:42', actors: ['alice'], actorCount: 1, activityCount: 1 });
     expect(claimed(done, 'carol', gid, 'alice')).toEqual(hashes('to:7427616522175085346438016518538.YWxpY2U'));
-    expect(done.get(actorIndexKey('alice', 'carol', gid))).toEqual({ ...actorIndexKey('alice', 'carol', gid), recipient: 'carol', gid, expiresAt: expect.objectContaining({ value: '1798416000' }) });
+    expect(done.get(actorIndexKey('alice', 'carol', gid))).toEqual({
+      ...actorIndexKey('alice', 'carol', gid),
+      recipient: 'carol',
+      gid,
+      expiresAt: expect.objectContaining({ value: '1798416000' }),
+    });
     expect(done.get({ pk: 'nby#alice', sk: 'TCbZB0wn2J7eWScMCsFLce.kBznxCSskpJ2VPQRJnpu_E.UBT5rzpoT91kp3XBxMUy7m.2026-11-27' })).toBeUndefined();
     expect(groupAt(done, 'carol', 'TCbZB0wn2J7eWScMCsFLce.o84LYQbNs5gteyvVx75eHn.2026-11-27')!.kind).toBe('follow');
     expect(claimed(done, 'carol', 'TCbZB0wn2J7eWScMCsFLce.o84LYQbNs5gteyvVx75eHn.2026-11-27', 'dave')).toEqual(hashes('follow:dave:1795755512348190372'));
@@ -710,7 +800,11 @@ describe("HEAD's reader on the migrated groups", () => {
       const k = `${String(i.pk).slice(2)} ${g.gid}`;
       read.set(k, [...(read.get(k) ?? []), g]);
     }
-    for (const [k, kind] of Object.entries(want)) expect(read.get(k)?.map((g) => g.kind), k).toEqual([kind, kind]);
+    for (const [k, kind] of Object.entries(want))
+      expect(
+        read.get(k)?.map((g) => g.kind),
+        k,
+      ).toEqual([kind, kind]);
     // The rest (carol's reactions, comment and mention, gina's like) are all reactions, comments or mentions by their own verb.
     for (const [k, gs] of read) {
       if (k in want) continue;

@@ -6,23 +6,11 @@ import { copyOf, homeFeedKey, homeFeedPartition, isOriginal } from '../../functi
 import { decodeCursor, encodeCursor } from '../../functions/model/cursor.js';
 import { feedHeadKey, HEAD_RK, isFeedHead, parseFeedHead } from '../../functions/model/feed-head.js';
 import { activeEdgeItem, followEdgeKey, followOrder, parseEdge } from '../../functions/model/follow-edge.js';
-import {
-  isFollowListSortKey,
-  followListItem,
-  followListKey,
-  memberOfListSortKey,
-} from '../../functions/model/follow-lists.js';
+import { isFollowListSortKey, followListItem, followListKey, memberOfListSortKey } from '../../functions/model/follow-lists.js';
 import { foreignIdItem, markedRk } from '../../functions/model/foreign-id.js';
 import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, parseProfile, profileKey } from '../../functions/model/profile.js';
 import { MAX_TICKS, rangeKeyOf, ticksOfRangeKey } from '../../functions/model/range-key.js';
-import {
-  authorOfTimelinePk,
-  isVisibleOriginal,
-  timelineItem,
-  timelineKey,
-  timelinePartition,
-  TOMBSTONE_SECONDS,
-} from '../../functions/model/timeline-item.js';
+import { authorOfTimelinePk, isVisibleOriginal, timelineItem, timelineKey, timelinePartition, TOMBSTONE_SECONDS } from '../../functions/model/timeline-item.js';
 
 /** A Number read with `wrapNumbers`: a string inside an object. */
 const numberValue = (v: bigint | number) => ({ value: String(v), toString: () => String(v) });
@@ -134,7 +122,15 @@ describe('home-feed head', () => {
 describe('activities on the wire', () => {
   it('turn a stored item into the wire shape, absent fields null, numbers exact', () => {
     const rk = rangeKeyOf(ticks, 5n);
-    const stored = { pk: 'f#bob', rk: numberValue(rk), id: 'x', actor: 'alice', verb: 'post', time: postedAt, attributes: { n: numberValue(2.5), s: 'v', b: false } };
+    const stored = {
+      pk: 'f#bob',
+      rk: numberValue(rk),
+      id: 'x',
+      actor: 'alice',
+      verb: 'post',
+      time: postedAt,
+      attributes: { n: numberValue(2.5), s: 'v', b: false },
+    };
     expect(toActivity(stored)).toEqual({
       id: 'x',
       actor: 'alice',
@@ -167,7 +163,14 @@ describe('follow graph items', () => {
     const edge = activeEdgeItem('a', 'b', ticks, true);
     expect(edge).toEqual({ ...followEdgeKey('a', 'b'), state: 'active', order: followOrder(ticks), followedAt: ticks.toString(), backfillPending: true });
     expect(activeEdgeItem('a', 'b', ticks, false)).not.toHaveProperty('backfillPending');
-    expect(parseEdge(edge)).toEqual({ state: 'active', order: followOrder(ticks), followedAt: ticks, backfillPending: true, cleanupPending: false, muted: false });
+    expect(parseEdge(edge)).toEqual({
+      state: 'active',
+      order: followOrder(ticks),
+      followedAt: ticks,
+      backfillPending: true,
+      cleanupPending: false,
+      muted: false,
+    });
     expect(parseEdge(activeEdgeItem('a', 'b', ticks, false, true))).toMatchObject({ backfillPending: false, muted: true });
     expect(parseEdge({ ...edge, state: 'gone', cleanupPending: true })).toMatchObject({ state: 'gone', cleanupPending: true });
     expect(parseEdge(undefined)).toBeUndefined();
@@ -185,7 +188,15 @@ describe('follow graph items', () => {
     const cursor = encodeCursor(sk);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(cursor, isFollowListSortKey)).toBe(sk);
-    for (const bad of ['', 'abc', `${cursor}=`, encodeCursor('123#x'), encodeCursor(`${followOrder(ticks)}#`), encodeCursor(`x${followOrder(ticks)}#a`), encodeCursor(`${followOrder(ticks)}#${'x'.repeat(1500)}`)]) {
+    for (const bad of [
+      '',
+      'abc',
+      `${cursor}=`,
+      encodeCursor('123#x'),
+      encodeCursor(`${followOrder(ticks)}#`),
+      encodeCursor(`x${followOrder(ticks)}#a`),
+      encodeCursor(`${followOrder(ticks)}#${'x'.repeat(1500)}`),
+    ]) {
       expect(decodeCursor(bad, isFollowListSortKey), bad).toBeUndefined();
     }
   });
@@ -193,7 +204,12 @@ describe('follow graph items', () => {
   it('parse profiles, absent counters as zero', () => {
     expect(profileKey('a')).toEqual({ pk: 'user#a', sk: 'profile' });
     expect(parseProfile(undefined)).toEqual({ followers: 0, following: 0, pulled: false, graphVersion: 0 });
-    expect(parseProfile({ followers: numberValue(7), following: numberValue(3), pulled: true })).toEqual({ followers: 7, following: 3, pulled: true, graphVersion: 0 });
+    expect(parseProfile({ followers: numberValue(7), following: numberValue(3), pulled: true })).toEqual({
+      followers: 7,
+      following: 3,
+      pulled: true,
+      graphVersion: 0,
+    });
   });
 
   it('sum a profile’s follower-count shards, a negative one included', () => {

@@ -36,7 +36,10 @@ describe('SchemaCollector', () => {
   });
 
   it('shows a `documentedAs` schema in place of the derived one, kept through describe() and optional()', () => {
-    const digits = z.string().regex(/^\d+$/).meta({ description: 'Digits.', [DOCUMENTED_AS]: { type: 'integer', minimum: 1 } });
+    const digits = z
+      .string()
+      .regex(/^\d+$/)
+      .meta({ description: 'Digits.', [DOCUMENTED_AS]: { type: 'integer', minimum: 1 } });
     const query = z.object({ plain: digits.optional(), described: digits.describe('Renamed.').optional(), other: z.string().regex(/^a$/) });
     const c = new SchemaCollector();
     expect(c.schemaOf(query, 'input')).toMatchObject({

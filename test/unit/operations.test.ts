@@ -11,7 +11,18 @@ import { httpEvent } from '../support/events.js';
 const table = operations as Record<string, OperationSpec>;
 const ids = routes.map((r) => r.id);
 type Doc = {
-  paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[]; parameters?: { name: string; in: string; schema: unknown }[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        security: Record<string, string[]>[];
+        parameters?: { name: string; in: string; schema: unknown }[];
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
 };
 const doc = openApiDocument() as unknown as Doc;
 
@@ -50,7 +61,6 @@ describe('the schema table', () => {
 });
 
 describe('parseRequest: the edge validates with the table’s schemas', () => {
-
   it('returns the parsed parts', () => {
     const parsed = parseRequest(event('getUserActivities', { pathParameters: { userId: 'bob' }, query: { limit: '5' } }), 'getUserActivities');
     expect(parsed).toEqual({ path: { userId: 'bob' }, query: { limit: '5' }, body: undefined });
@@ -61,8 +71,12 @@ describe('parseRequest: the edge validates with the table’s schemas', () => {
     expect(fieldsOf(() => parseRequest(event('getHomeFeed', { query: { limit: '0' } }), 'getHomeFeed'))).toEqual(['query.limit']);
     expect(fieldsOf(() => parseRequest(event('getFollowCounts', { pathParameters: { userId: 'a\u0001' } }), 'getFollowCounts'))).toEqual(['path.userId']);
     expect(fieldsOf(() => parseRequest(event('getRollupSeries', { pathParameters: { name: 'x.avg' } }), 'getRollupSeries'))).toEqual(['path.name']);
-    expect(fieldsOf(() => parseRequest(event('getRollupSeries', { pathParameters: { name: 'x.count' }, query: { from: '2026-11-22' } }), 'getRollupSeries'))).toEqual(['query.from']);
-    expect(fieldsOf(() => parseRequest(event('getActivityWindow', { pathParameters: { userId: 'a' }, query: { window: 'soon' } }), 'getActivityWindow'))).toEqual(['query.window']);
+    expect(
+      fieldsOf(() => parseRequest(event('getRollupSeries', { pathParameters: { name: 'x.count' }, query: { from: '2026-11-22' } }), 'getRollupSeries')),
+    ).toEqual(['query.from']);
+    expect(
+      fieldsOf(() => parseRequest(event('getActivityWindow', { pathParameters: { userId: 'a' }, query: { window: 'soon' } }), 'getActivityWindow')),
+    ).toEqual(['query.window']);
     expect(fieldsOf(() => parseRequest(event('postActivity', { body: '{"verb":"post","x":1}' }), 'postActivity'))).toEqual(['body.x']);
   });
 
@@ -96,7 +110,11 @@ describe('the document generated from the table', () => {
         const { properties } = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
         return Object.entries(properties).map(([name, { description: _d, ...s }]) => ({ name, in: where, schema: s }));
       };
-      const documented = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).map(({ name, in: where, schema }) => ({ name, in: where, schema }));
+      const documented = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).map(({ name, in: where, schema }) => ({
+        name,
+        in: where,
+        schema,
+      }));
       const headers = Object.keys(op.requestHeaders ?? {}).map((name) => ({ name, in: 'header', schema: { type: 'string' } }));
       expect(documented, routeKey(route)).toEqual([...fromZod('path'), ...fromZod('query'), ...headers]);
     }
@@ -112,7 +130,11 @@ describe('the document generated from the table', () => {
       const pathParameters = Object.fromEntries((route.path.match(/\{[^}]+\}/g) ?? []).map((p) => [p.slice(1, -1), 'x']));
       const parse = (limit: string) => parseRequest(event(key, { pathParameters, query: { limit } }), key);
       expect(parse('7').query, key).toEqual({ limit: '7' });
-      for (const bad of [' 7 ', '1e1', '0x10', '7.0', '0', '101', '']) expect(fieldsOf(() => parse(bad)), `${key} limit=${JSON.stringify(bad)}`).toEqual(['query.limit']);
+      for (const bad of [' 7 ', '1e1', '0x10', '7.0', '0', '101', ''])
+        expect(
+          fieldsOf(() => parse(bad)),
+          `${key} limit=${JSON.stringify(bad)}`,
+        ).toEqual(['query.limit']);
     }
   });
 
@@ -120,14 +142,28 @@ describe('the document generated from the table', () => {
     for (const route of routes) {
       const responses = doc.paths[route.path]![route.method.toLowerCase()]!.responses;
       const reads = table[route.id]!.body !== undefined;
-      expect(['413', '415'].map((s) => s in responses), routeKey(route)).toEqual([reads, reads]);
+      expect(
+        ['413', '415'].map((s) => s in responses),
+        routeKey(route),
+      ).toEqual([reads, reads]);
     }
   });
 });
 
 describe('two paging contracts: feeds, and one for every other list', () => {
   const FEEDS: OperationId[] = ['getHomeFeed', 'getUserActivities', 'getAggregatedFeed', 'getMissedFeedItems', 'getTagActivities'];
-  const LISTS: OperationId[] = ['listFollowers', 'listFollowing', 'listComments', 'listNotifications', 'listMutes', 'listBlocks', 'getActivityHistory', 'listFollowedTags', 'listFeeds', 'getRankedFeed'];
+  const LISTS: OperationId[] = [
+    'listFollowers',
+    'listFollowing',
+    'listComments',
+    'listNotifications',
+    'listMutes',
+    'listBlocks',
+    'getActivityHistory',
+    'listFollowedTags',
+    'listFeeds',
+    'getRankedFeed',
+  ];
   const pageShape = (op: OperationSpec) => {
     const schema = op.responses[200]?.schema;
     return schema instanceof z.ZodObject ? schema.shape : undefined;
@@ -144,7 +180,11 @@ describe('two paging contracts: feeds, and one for every other list', () => {
     for (const key of LISTS) {
       const shape = pageShape(table[key]!)!;
       expect(shape, key).not.toHaveProperty('lastRangeKey');
-      expect([shape.next!.safeParse(null).success, shape.next!.safeParse('c').success, shape.next!.safeParse(undefined).success], key).toEqual([true, true, false]);
+      expect([shape.next!.safeParse(null).success, shape.next!.safeParse('c').success, shape.next!.safeParse(undefined).success], key).toEqual([
+        true,
+        true,
+        false,
+      ]);
     }
   });
 
@@ -152,8 +192,14 @@ describe('two paging contracts: feeds, and one for every other list', () => {
     for (const key of LISTS) {
       const parse = (query: Record<string, string>) => parseRequest(event(key, { pathParameters: pathParameters(key), query }), key);
       expect(parse({ limit: '5', cursor: 'c' }).query, key).toEqual({ limit: '5', cursor: 'c' });
-      expect(fieldsOf(() => parse({ before: 'c' })), key).toEqual(['query.before']);
-      expect(fieldsOf(() => parse({ lastRangeKey: 'c' })), key).toEqual(['query.lastRangeKey']);
+      expect(
+        fieldsOf(() => parse({ before: 'c' })),
+        key,
+      ).toEqual(['query.before']);
+      expect(
+        fieldsOf(() => parse({ lastRangeKey: 'c' })),
+        key,
+      ).toEqual(['query.lastRangeKey']);
     }
     expect(fieldsOf(() => parseRequest(event('exportMe', { query: { cursor: 'c', limit: '5' } }), 'exportMe'))).toEqual(['query.limit']);
   });

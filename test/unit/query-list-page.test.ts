@@ -35,7 +35,10 @@ const walk = async (limit: number) => {
   let after: string | undefined;
   let calls = 0;
   do {
-    const page = await queryListPage({ TableName: 't', KeyConditionExpression: 'pk = :pk', Limit: limit, ...(after ? { ExclusiveStartKey: { pk: 'p', sk: after } } : {}) }, sortKeyOf);
+    const page = await queryListPage(
+      { TableName: 't', KeyConditionExpression: 'pk = :pk', Limit: limit, ...(after ? { ExclusiveStartKey: { pk: 'p', sk: after } } : {}) },
+      sortKeyOf,
+    );
     calls++;
     seen.push(...page.items.map(sortKeyOf));
     after = page.last;

@@ -85,7 +85,7 @@ describe('ranking expressions', () => {
   });
 
   it('names the variables an expression reads, once each', () => {
-    expect([...checkExpression("reactions.like + age * age + attributes.x", { x: 1 }).variables].sort()).toEqual(['age', 'attributes.x', 'reactions.like']);
+    expect([...checkExpression('reactions.like + age * age + attributes.x', { x: 1 }).variables].sort()).toEqual(['age', 'attributes.x', 'reactions.like']);
   });
 
   it('never throws anything but an ExpressionError, and what checks always scores finite', () => {

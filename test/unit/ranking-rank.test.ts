@@ -14,7 +14,14 @@ const post = (id: string, author: string, hoursAgo: number, likes = 0, comments 
   comments,
   attributes: null,
 });
-const ctx = (over: Partial<Parameters<typeof rankCandidates>[2]> = {}) => ({ now, seen: new Set<string>(), weights: {}, follows: new Set<string>(), attributeDefaults: {}, ...over });
+const ctx = (over: Partial<Parameters<typeof rankCandidates>[2]> = {}) => ({
+  now,
+  seen: new Set<string>(),
+  weights: {},
+  follows: new Set<string>(),
+  attributeDefaults: {},
+  ...over,
+});
 const order = (r: ReturnType<typeof rankCandidates>) => r.ranked.map((x) => x.id);
 
 describe('rankCandidates', () => {
@@ -48,9 +55,28 @@ describe('rankCandidates', () => {
 
   it('offers each variable as documented', () => {
     const c: Candidate = { ...post('p', 'a', 6, 2, 3), reactions: { like: 2, wow: 1 }, attributes: { boost: 4, label: 'x' } };
-    const expr = checkExpression('age + reactions + reactions.wow + comments + popularity + followsAuthor + seen + authorWeight + attributes.boost + attributes.label', { boost: 0, label: 7 });
-    const [r] = rankCandidates([c], expr, ctx({ follows: new Set(['a']), seen: new Set(['p']), weights: { a: 2 }, attributeDefaults: { boost: 0, label: 7 } }), {}).ranked;
-    expect(r!.variables).toEqual({ age: 6, reactions: 3, 'reactions.wow': 1, comments: 3, popularity: 9, followsAuthor: 1, seen: 1, authorWeight: 2, 'attributes.boost': 4, 'attributes.label': 7 });
+    const expr = checkExpression(
+      'age + reactions + reactions.wow + comments + popularity + followsAuthor + seen + authorWeight + attributes.boost + attributes.label',
+      { boost: 0, label: 7 },
+    );
+    const [r] = rankCandidates(
+      [c],
+      expr,
+      ctx({ follows: new Set(['a']), seen: new Set(['p']), weights: { a: 2 }, attributeDefaults: { boost: 0, label: 7 } }),
+      {},
+    ).ranked;
+    expect(r!.variables).toEqual({
+      age: 6,
+      reactions: 3,
+      'reactions.wow': 1,
+      comments: 3,
+      popularity: 9,
+      followsAuthor: 1,
+      seen: 1,
+      authorWeight: 2,
+      'attributes.boost': 4,
+      'attributes.label': 7,
+    });
   });
 });
 
@@ -59,9 +85,15 @@ describe('applyInteractions', () => {
     const e = (activityId: string, event: 'seen' | 'less' | 'more') => ({ activityId, author: activityId.split(':')[0]!, event });
     let m = applyInteractions({ seen: [], weights: {}, v: 0 }, [e('a:1', 'seen'), e('b:1', 'seen'), e('a:1', 'seen')]);
     expect(m.seen).toEqual(['b:1', 'a:1']);
-    m = applyInteractions(m, Array.from({ length: 6 }, () => e('a:1', 'less')));
+    m = applyInteractions(
+      m,
+      Array.from({ length: 6 }, () => e('a:1', 'less')),
+    );
     expect(m.weights).toEqual({ a: 1 / 16 });
-    m = applyInteractions(m, Array.from({ length: 4 }, () => e('a:1', 'more')));
+    m = applyInteractions(
+      m,
+      Array.from({ length: 4 }, () => e('a:1', 'more')),
+    );
     expect(m.weights).toEqual({}); // back at 1: forgotten
   });
 });

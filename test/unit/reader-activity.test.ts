@@ -1,6 +1,16 @@
 /** Who gets a copy and when a read asks for a stamp (functions/model/reader-activity.ts): pure rules, at their edges. */
 import { describe, expect, it } from 'vitest';
-import { ASK_AGAIN_MAX_MS, askAgainMs, copyCutoffOf, mayAskAgain, missingFromRk, missingSince, stampBound, stampDue, tagMissingSince } from '../../functions/model/reader-activity.js';
+import {
+  ASK_AGAIN_MAX_MS,
+  askAgainMs,
+  copyCutoffOf,
+  mayAskAgain,
+  missingFromRk,
+  missingSince,
+  stampBound,
+  stampDue,
+  tagMissingSince,
+} from '../../functions/model/reader-activity.js';
 import { rangeKeyOf } from '../../functions/model/range-key.js';
 
 const NOW = 1_800_000_000_000_000_000n;

@@ -19,7 +19,13 @@ const activity = {
   version: 1,
   editedAt: null,
 };
-const problem = { type: 'urn:tickfeed:problem:validation_failed', title: 'Bad Request', status: 400, code: 'validation_failed', errors: [{ field: 'query.limit', message: 'no' }] };
+const problem = {
+  type: 'urn:tickfeed:problem:validation_failed',
+  title: 'Bad Request',
+  status: 400,
+  code: 'validation_failed',
+  errors: [{ field: 'query.limit', message: 'no' }],
+};
 
 function seen(method: string, path: string, status: number, body: unknown, headers: Record<string, string> = {}): SeenResponse {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);

@@ -57,13 +57,25 @@ describe('retrying', () => {
   it('retryingErrors retries the errors it is told to, and keeps the last as the cause', async () => {
     recordWaits([0]);
     const busy = Object.assign(new Error('busy'), { name: 'Busy' });
-    const error = await retryingErrors('x', { attempts: 3, baseMs: 1, capMs: 1 }, (e) => (e as Error).name === 'Busy', async () => {
-      throw busy;
-    }).catch((e: unknown) => e);
+    const error = await retryingErrors(
+      'x',
+      { attempts: 3, baseMs: 1, capMs: 1 },
+      (e) => (e as Error).name === 'Busy',
+      async () => {
+        throw busy;
+      },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetriesExhaustedError);
     expect((error as Error).cause).toBe(busy);
     let n = 0;
-    expect(await retryingErrors('x', RETRY.request, () => true, async () => (++n < 3 ? Promise.reject(busy) : n))).toBe(3);
+    expect(
+      await retryingErrors(
+        'x',
+        RETRY.request,
+        () => true,
+        async () => (++n < 3 ? Promise.reject(busy) : n),
+      ),
+    ).toBe(3);
   });
 
   it('every policy is bounded and its waits stay under the cap', () => {

@@ -122,12 +122,17 @@ describe('aggregating a window (state.ts, plan.ts)', () => {
     expect(encodeState(again)).toEqual(encodeState(whole));
   });
 
-  it('skips what was counted before the segment began: at or below `after`, inside a replay\'s committed ranges', () => {
+  it("skips what was counted before the segment began: at or below `after`, inside a replay's committed ranges", () => {
     const seqOf = (i: number) => records[i]!.dynamodb!.SequenceNumber!;
     const tail = fold([records], { after: seqOf(99) });
     expect(tail.first).toBe(seqOf(100));
     expect(segmentItems(tail.agg, 's', opts).entries.reduce((s, e) => s + Number(e.count), 0)).toBe(200);
-    const replay = fold([records], { skip: [{ first: seqOf(0), last: seqOf(49) }, { first: seqOf(200), last: seqOf(299) }] });
+    const replay = fold([records], {
+      skip: [
+        { first: seqOf(0), last: seqOf(49) },
+        { first: seqOf(200), last: seqOf(299) },
+      ],
+    });
     expect([replay.first, replay.last]).toEqual([seqOf(50), seqOf(199)]);
     expect(segmentItems(replay.agg, 's', opts).entries.reduce((s, e) => s + Number(e.count), 0)).toBe(150);
     expect(alreadyCounted(replay, seqOf(120))).toBe(true); // inside its own segment now
@@ -149,7 +154,7 @@ describe('aggregating a window (state.ts, plan.ts)', () => {
     expect(entries).toEqual([]); // 25 h ago is outside a 24 h window
   });
 
-  it('gives rows the minute\'s TTL and entries their bucket\'s', () => {
+  it("gives rows the minute's TTL and entries their bucket's", () => {
     const state = fold([[record('INSERT', original('u1', 5))]]);
     const { rows, entries } = segmentItems(state.agg, 's', opts);
     const minute = Math.floor((now - 5 * MIN) / MIN) * MIN;
@@ -160,7 +165,13 @@ describe('aggregating a window (state.ts, plan.ts)', () => {
 
   it('spreads a series over ROLLUP_PARTITIONS partitions by segment', () => {
     const agg = fold([records]).agg;
-    const splits = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => segmentItems(agg, id, { ...opts, partitions: 4 }).rows[0]!.pk.split('#').at(-1)));
+    const splits = new Set(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) =>
+        segmentItems(agg, id, { ...opts, partitions: 4 })
+          .rows[0]!.pk.split('#')
+          .at(-1),
+      ),
+    );
     expect(splits.size).toBeGreaterThan(1);
   });
 

@@ -5,11 +5,7 @@ import { combineOf, parseRollupSpec } from '../../lib/defs/rollup-spec.js';
 describe('parseRollupSpec', () => {
   it('parses entries into series names, func in any case', () => {
     const spec = parseRollupSpec('game_finished:MAX(high_score), game_finished:sum(coins),purchase:Min( amount )');
-    expect(spec.entries.map((e) => e.name)).toEqual([
-      'game_finished.high_score.max',
-      'game_finished.coins.sum',
-      'purchase.amount.min',
-    ]);
+    expect(spec.entries.map((e) => e.name)).toEqual(['game_finished.high_score.max', 'game_finished.coins.sum', 'purchase.amount.min']);
     expect(spec.byEventType.get('game_finished')?.map((e) => e.func)).toEqual(['max', 'sum']);
     expect(spec.byEventType.get('purchase')?.[0]).toMatchObject({ attribute: 'amount', func: 'min' });
   });
@@ -32,9 +28,7 @@ describe('parseRollupSpec', () => {
   });
 
   it('fails config validation (npm start, cdk synth) with the env var and the entry', () => {
-    expect(() => readConfig('ROLLUPS', { ROLLUPS: 'ok:sum(a),bad:median(b)' })).toThrow(
-      /^ROLLUPS: entry 2 "bad:median\(b\)": func must be sum, min or max/,
-    );
+    expect(() => readConfig('ROLLUPS', { ROLLUPS: 'ok:sum(a),bad:median(b)' })).toThrow(/^ROLLUPS: entry 2 "bad:median\(b\)": func must be sum, min or max/);
     expect(() => validateConfig((k) => (k === 'ROLLUPS' ? 'x:max' : undefined))).toThrow(/ROLLUPS: entry 1/);
   });
 });

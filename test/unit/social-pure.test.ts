@@ -93,14 +93,21 @@ describe('counter events and the outbox', () => {
   });
 
   it('an original with mentions and `to` yields its fanout job plus one notify job per other user', () => {
-    const item = timelineItem('alice', { verb: 'invite', object: 'game:7', content: 'hey @bob @alice', to: ['carol', 'bob', 'alice'] }, day0, newDiscriminator(), isoFromTicks(day0), undefined);
+    const item = timelineItem(
+      'alice',
+      { verb: 'invite', object: 'game:7', content: 'hey @bob @alice', to: ['carol', 'bob', 'alice'] },
+      day0,
+      newDiscriminator(),
+      isoFromTicks(day0),
+      undefined,
+    );
     const jobs = jobsOfRecord(record('INSERT', item));
     expect(jobs.map((j) => j.kind)).toEqual(['fanout', 'notify', 'notify']);
     const byRecipient = Object.fromEntries(jobs.flatMap((j) => (j.kind === 'notify' ? [[j.recipient, j.events.map((e) => `${e.verb}:${e.object}`)]] : [])));
     expect(byRecipient).toEqual({ bob: [`mention:${item.id}`, 'invite:game:7'], carol: ['invite:game:7'] });
   });
 
-  it('merges a stream batch\'s notify jobs per recipient (≤ 20 events each), each job naming its lowest sequence number', () => {
+  it("merges a stream batch's notify jobs per recipient (≤ 20 events each), each job naming its lowest sequence number", () => {
     const likeBy = (actor: string, seq: string) => {
       const r = record('MODIFY', counter(encodeCounterEvent({ actor, kind: 'like', ticks: day0 })), counter());
       return { ...r, dynamodb: { ...r.dynamodb, SequenceNumber: seq } };
@@ -124,7 +131,14 @@ describe('counter events and the outbox', () => {
 
 describe('notification groups', () => {
   const gid = groupIdOf('like', 'post/1', '2026-11-22');
-  const like = (actor: string, at: bigint, id = `${actor}@${at}`): NotificationEvent => ({ kind: 'reaction', verb: 'like', object: 'post/1', actor, id, ticks: at });
+  const like = (actor: string, at: bigint, id = `${actor}@${at}`): NotificationEvent => ({
+    kind: 'reaction',
+    verb: 'like',
+    object: 'post/1',
+    actor,
+    id,
+    ticks: at,
+  });
 
   it('group ids are per verb + object + UTC day, of a fixed length whatever the object, and reject forgeries', () => {
     expect(parseGroupId(gid)).toEqual({ day: '2026-11-22' });
@@ -181,7 +195,14 @@ describe('notification groups', () => {
   });
 
   it('the head sums only days inside the window, and names the stale ones', () => {
-    const head = { [headAttribute('unseen', '2026-11-20')]: 3, [headAttribute('unseen', '2026-11-22')]: 2, [headAttribute('unread', '2026-11-22')]: 1, [headAttribute('groups', '2026-11-22')]: 4, pk: 'n#a', sk: 'head' };
+    const head = {
+      [headAttribute('unseen', '2026-11-20')]: 3,
+      [headAttribute('unseen', '2026-11-22')]: 2,
+      [headAttribute('unread', '2026-11-22')]: 1,
+      [headAttribute('groups', '2026-11-22')]: 4,
+      pk: 'n#a',
+      sk: 'head',
+    };
     expect(countsOfHead(head, '2026-11-21')).toEqual({ unseen: 2, unread: 1, groups: 4 });
     expect(countsOfHead(head, '0000-00-00')).toEqual({ unseen: 5, unread: 1, groups: 4 });
     expect(staleHeadAttributes(head, '2026-11-21')).toEqual(['unseen:2026-11-20']);
@@ -213,7 +234,21 @@ describe('comments and the aggregated feed', () => {
 
   const act = (actor: string, verb: string, ticks: bigint): Activity => {
     const rk = rangeKeyOf(ticks, 1n);
-    return { id: activityIdOf(actor, rk), actor, verb, object: null, content: null, attributes: null, foreignId: null, to: null, tags: null, time: isoFromTicks(ticks), rangeKey: rk.toString(), version: 1, editedAt: null };
+    return {
+      id: activityIdOf(actor, rk),
+      actor,
+      verb,
+      object: null,
+      content: null,
+      attributes: null,
+      foreignId: null,
+      to: null,
+      tags: null,
+      time: isoFromTicks(ticks),
+      rangeKey: rk.toString(),
+      version: 1,
+      editedAt: null,
+    };
   };
 
   it('folds consecutive same actor + verb + UTC day, newest first, showing at most 5', () => {

@@ -26,10 +26,7 @@ describe('toLambdaRecord', () => {
   });
 
   it('turns an unknown event name (DynamoDB Local TTL delete) into a service REMOVE', () => {
-    const r = toLambdaRecord(
-      { eventID: 'e2', eventName: 'UNKNOWN_TO_SDK_VERSION' as 'REMOVE', dynamodb: { SequenceNumber: '1' } },
-      arn,
-    );
+    const r = toLambdaRecord({ eventID: 'e2', eventName: 'UNKNOWN_TO_SDK_VERSION' as 'REMOVE', dynamodb: { SequenceNumber: '1' } }, arn);
     expect(r.eventName).toBe('REMOVE');
     expect(r.userIdentity).toEqual({ type: 'Service', principalId: 'dynamodb.amazonaws.com' });
   });

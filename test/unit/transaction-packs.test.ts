@@ -10,7 +10,9 @@ import { MAX_TRANSACTION_ITEMS, packTransactions as packWith, type TxItem } from
 const packTransactions: typeof packWith = (groups) => packWith(groups, (table) => (table === 'feed' ? ['pk', 'rk'] : ['pk', 'sk']));
 
 const put = (pk: string, sk: string, v = 1): TxItem => ({ Put: { TableName: 'graph', Item: { pk, sk, v } } });
-const add = (pk: string, sk: string, n: number): TxItem => ({ Update: { TableName: 'graph', Key: { pk, sk }, UpdateExpression: 'ADD c :n', ExpressionAttributeValues: { ':n': n } } });
+const add = (pk: string, sk: string, n: number): TxItem => ({
+  Update: { TableName: 'graph', Key: { pk, sk }, UpdateExpression: 'ADD c :n', ExpressionAttributeValues: { ':n': n } },
+});
 const check = (pk: string, rk: bigint): TxItem => ({ ConditionCheck: { TableName: 'feed', Key: { pk, rk }, ConditionExpression: 'attribute_exists(pk)' } });
 const named = (items: TxItem[]) => items.map((item, i) => [`p${i}`, item] as const);
 
@@ -30,7 +32,11 @@ describe('packTransactions', () => {
 
   it('puts changes that touch one item — even with the same update — into different transactions', () => {
     // Two groups of one recipient: both add to the recipient's head.
-    const packs = packTransactions([named([put('a', 'g1'), add('a', 'head', 1)]), named([put('a', 'g2'), add('a', 'head', 1)]), named([put('b', 'g'), add('b', 'head', 1)])]);
+    const packs = packTransactions([
+      named([put('a', 'g1'), add('a', 'head', 1)]),
+      named([put('a', 'g2'), add('a', 'head', 1)]),
+      named([put('b', 'g'), add('b', 'head', 1)]),
+    ]);
     expect(packs.map((p) => p.members)).toEqual([[0, 2], [1]]);
     for (const p of packs) {
       const ids = p.parts.map(([, i]) => JSON.stringify((i.Put ?? i.Update)!.Key ?? (i.Put ?? i.Update)!.Item));
@@ -52,7 +58,9 @@ describe('packTransactions', () => {
   });
 
   it('never shares an item between a check and a write: the write goes to another transaction', () => {
-    const write: TxItem = { Update: { TableName: 'feed', Key: { pk: 't#x', rk: 5n }, UpdateExpression: 'SET deletedAt = :t', ExpressionAttributeValues: { ':t': 1 } } };
+    const write: TxItem = {
+      Update: { TableName: 'feed', Key: { pk: 't#x', rk: 5n }, UpdateExpression: 'SET deletedAt = :t', ExpressionAttributeValues: { ':t': 1 } },
+    };
     const packs = packTransactions([named([check('t#x', 5n), put('a', 'g')]), named([write]), named([check('t#x', 5n), put('b', 'g')])]);
     expect(packs.map((p) => p.members)).toEqual([[0, 2], [1]]);
   });
@@ -62,6 +70,9 @@ describe('packTransactions', () => {
     const a: TxItem = { Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 1n, sk: 'same' } } };
     const b: TxItem = { Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 2n, sk: 'same' } } };
     expect(packTransactions([named([a]), named([b])]).map((p) => p.members)).toEqual([[0, 1]]);
-    expect(packTransactions([named([a]), named([{ Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 1n, v: 2 } } }])]).map((p) => p.members)).toEqual([[0], [1]]);
+    expect(packTransactions([named([a]), named([{ Put: { TableName: 'feed', Item: { pk: 'f#o', rk: 1n, v: 2 } } }])]).map((p) => p.members)).toEqual([
+      [0],
+      [1],
+    ]);
   });
 });

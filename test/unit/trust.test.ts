@@ -27,9 +27,12 @@ describe('scopesOf', () => {
   });
 
   it('declares the admin scope on the rollups route, erasing another user and the bulk imports only', () => {
-    expect(routes.filter((r) => r.scopes).map((r) => `${r.method} ${r.path}`).sort()).toEqual(
-      ['DELETE /users/{userId}', 'GET /rollups/{name}', 'POST /batch/activities', 'POST /batch/follows'],
-    );
+    expect(
+      routes
+        .filter((r) => r.scopes)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['DELETE /users/{userId}', 'GET /rollups/{name}', 'POST /batch/activities', 'POST /batch/follows']);
     expect(routes.find((r) => r.path === '/rollups/{name}')?.scopes).toEqual([ADMIN_SCOPE]);
   });
 });

@@ -14,13 +14,24 @@ export function where(t: CapacityTotals, per = 1): string {
     .map(([name, u]) => `${name.replace(/^tickfeed-/, '')} ${round(u.write / per, 3)} W ${round(u.read / per, 3)} R`)
     .join(', ');
   const tags = Object.entries(t.tags)
-    .map(([tag, u]) => `${tag} ×${u.calls}${u.items ? ` (${u.items} items)` : ''}${u.scanned ? ` (${u.scanned} read)` : ''}: ${round(u.write, 2)} W ${round(u.read, 2)} R`)
+    .map(
+      ([tag, u]) =>
+        `${tag} ×${u.calls}${u.items ? ` (${u.items} items)` : ''}${u.scanned ? ` (${u.scanned} read)` : ''}: ${round(u.write, 2)} W ${round(u.read, 2)} R`,
+    )
     .join('; ');
   return per === 1 ? `${tables}; ${tags}` : `per follower: ${tables}; per post: ${tags}`;
 }
 
 /** "<metric>: meter M vs rule minimum N" as M ÷ N against a target of `target` × the minimum. */
-export function ratioFigure(f: { metric: string; measured: number; minimum: number; target: number; sizes: string; sample?: CapacityTotals; per?: number }): Figure {
+export function ratioFigure(f: {
+  metric: string;
+  measured: number;
+  minimum: number;
+  target: number;
+  sizes: string;
+  sample?: CapacityTotals;
+  per?: number;
+}): Figure {
   const ratio = f.measured / f.minimum;
   return {
     scenario: S,

@@ -106,7 +106,11 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
       sample: middle(h.next),
     }),
     callsFigure('DynamoDB calls per first page (push-only reader)', h.first, "the head (pulled set) comes back in the page's Query"),
-    callsFigure('DynamoDB calls per before page right after a first page', h.next, "the first page put the reader's pulled set in this instance's head cache (HEAD_CACHE_MS 30 s), so no head read"),
+    callsFigure(
+      'DynamoDB calls per before page right after a first page',
+      h.next,
+      "the first page put the reader's pulled set in this instance's head cache (HEAD_CACHE_MS 30 s), so no head read",
+    ),
     ratioFigure({
       metric: `RCU per first page (push-only reader, no head item yet)`,
       measured: noHeadFirst.tags['home-feed page']?.read ?? Number.NaN,

@@ -42,7 +42,11 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   const { feed, stats, graph } = ctx.stack.tableNames;
   const query = (pk: unknown, rk?: unknown) =>
     ctx.dynamo.send(
-      new QueryCommand({ TableName: rk === undefined ? graph : feed, KeyConditionExpression: rk === undefined ? 'pk = :pk' : 'pk = :pk AND rk = :rk', ExpressionAttributeValues: attributes({ ':pk': pk, ':rk': rk }) }),
+      new QueryCommand({
+        TableName: rk === undefined ? graph : feed,
+        KeyConditionExpression: rk === undefined ? 'pk = :pk' : 'pk = :pk AND rk = :rk',
+        ExpressionAttributeValues: attributes({ ':pk': pk, ':rk': rk }),
+      }),
     );
   const size = async (key: { pk: unknown; rk: unknown }) => {
     const item = (await query(key.pk, key.rk)).Items?.[0];
@@ -64,7 +68,11 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
     await waitForCopies(ctx, [{ rk: String(rk), owners: followers }]);
     await quiesce(ctx);
     fanSamples.push(withoutTable(ctx.handlerCapacity.since(afterPost), stats));
-    sizes.push({ original: await size(timelineKey(author, rk)), ownCopy: await size(homeFeedKey(author, rk)), copy: await size(homeFeedKey(followers[0]!, rk)) });
+    sizes.push({
+      original: await size(timelineKey(author, rk)),
+      ownCopy: await size(homeFeedKey(author, rk)),
+      copy: await size(homeFeedKey(followers[0]!, rk)),
+    });
   }
   const sized = middle(sizes);
   // The follower list as stored: a Query is charged by the full items it reads.
@@ -78,7 +86,9 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   const listRead = tagMedian('follower list read', 'read');
   const trimAttempts = fanSamples.map((s) => s.tags['head read']?.calls ?? 0);
   const trimRcu = fanSamples.map((s) => sumTags(s, isTrimTag).read);
-  const otherReads = ['batch get', 'original read', 'profile read'].map((t) => `${t}: ${tagMedian(t, 'calls')} calls, ${round(tagMedian(t, 'read'), 2)} RCU`).join('; ');
+  const otherReads = ['batch get', 'original read', 'profile read']
+    .map((t) => `${t}: ${tagMedian(t, 'calls')} calls, ${round(tagMedian(t, 'read'), 2)} RCU`)
+    .join('; ');
   figures.push(
     ratioFigure({
       metric: 'WCU per post (the POST request)',

@@ -88,7 +88,8 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
     const result = await trimHomeFeed(owner, policy);
     const spent = ctx.handlerCapacity.since(before);
     const keysAfter = await feedKeys(ctx, owner);
-    if (keysAfter.length !== n || String(keysAfter[0]) !== String(items[0]!.rk)) throw new Error(`${label}: ${keysAfter.length} copies left (want the ${n} newest)`);
+    if (keysAfter.length !== n || String(keysAfter[0]) !== String(items[0]!.rk))
+      throw new Error(`${label}: ${keysAfter.length} copies left (want the ${n} newest)`);
     const deleted = deletedSizes(keysBefore, keysAfter);
     const t = sumTags(spent, isTrimTag);
     const min = minimumOf(deleted);
@@ -107,7 +108,13 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
         sizes: `deletes ${deleted.length} copies of ~${deleted[0]} B (trimHomeFeed says deleted ${result.deleted}, examined ${result.examined}); key scans: ${scan?.calls ?? 0} Queries read ${scan?.scanned ?? 0} items for ${deleted.length} deletions${overRead}`,
         sample: spent,
       }),
-      ratioFigure({ metric: `WCU per trim, ${label}`, measured: t.write, minimum: min.write, target: 1.05, sizes: `${deleted.length} deletes + the head's top update` }),
+      ratioFigure({
+        metric: `WCU per trim, ${label}`,
+        measured: t.write,
+        minimum: min.write,
+        target: 1.05,
+        sizes: `${deleted.length} deletes + the head's top update`,
+      }),
     ];
   };
 
@@ -115,7 +122,9 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
   figures.push(...(await measuredTrim(`first trim of a feed (${2 * n + margin} copies, no top yet)`, 2 * n + margin, 60_000_000_000n)));
   progress('  cost: trim 2/3 (steady state)');
   const added = n + margin + TRIM_EXTRA;
-  figures.push(...(await measuredTrim(`steady state (head top from the previous trim; ${added} newer copies; N ${n}, margin ${margin})`, added, 30_000_000_000n)));
+  figures.push(
+    ...(await measuredTrim(`steady state (head top from the previous trim; ${added} newer copies; N ${n}, margin ${margin})`, added, 30_000_000_000n)),
+  );
 
   // 3. Amortized over the trim attempts writeCopies starts, on STEADY_FEEDS feeds in the steady
   //    state (N copies, the head's top at the newest): this feed, and more seeded that way.
@@ -163,7 +172,10 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
     const keysAfter = await feedKeys(ctx, o);
     deleted.push(...deletedSizes([...keysBefore, ...originals.map((x) => x.rk)], keysAfter));
     heldAtEnd += keysAfter.length;
-    const newestWritten = originals.slice(-n).reverse().map((x) => String(x.rk));
+    const newestWritten = originals
+      .slice(-n)
+      .reverse()
+      .map((x) => String(x.rk));
     if (keysAfter.slice(0, n).map(String).join() !== newestWritten.join()) throw new Error('amortized trims did not keep the N newest copies');
     attemptLogs.push(`feed ${k + 1}: ${log.join(', ') || 'none'}`);
   }
@@ -180,7 +192,18 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
       sizes: `${count('head read')} attempts, ${trims} of them trimmed; ${deleted.length} copies deleted; key scans read ${count('trim key scan', 'scanned')} items (${round(count('trim key scan', 'scanned') / Math.max(1, deleted.length), 2)} per deletion); per attempt, copies written since the last trim → items read / deleted: ${attemptLogs.join('; ')}; the feeds hold ${heldAtEnd} copies at the end`,
       sample: { ...spent!, tags: Object.fromEntries(Object.entries(spent!.tags).filter(([k]) => isTrimTag(k))) },
     }),
-    ratioFigure({ metric: `WCU of those trims vs their deletes`, measured: t.write, minimum: min.write, target: 1.05, sizes: `${deleted.length} deletes + ${trims} top updates` }),
+    ratioFigure({
+      metric: `WCU of those trims vs their deletes`,
+      measured: t.write,
+      minimum: min.write,
+      target: 1.05,
+      sizes: `${deleted.length} deletes + ${trims} top updates`,
+    }),
   );
-  return { wcuPerDeleted: t.write / deleted.length, rcuPerDeleted: t.read / deleted.length, minWcuPerDeleted: min.write / deleted.length, minRcuPerDeleted: min.read / deleted.length };
+  return {
+    wcuPerDeleted: t.write / deleted.length,
+    rcuPerDeleted: t.read / deleted.length,
+    minWcuPerDeleted: min.write / deleted.length,
+    minRcuPerDeleted: min.read / deleted.length,
+  };
 }

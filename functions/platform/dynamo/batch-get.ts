@@ -15,7 +15,12 @@ import { forEachLimit } from '../pool.js';
 const CHUNKS_IN_FLIGHT = 4;
 
 /** A key's identity, whatever the order of its attributes or the type of its values (a bigint rk reads as a string). */
-const keyId = (k: Item) => JSON.stringify(Object.keys(k).sort().map((name) => [name, String(k[name])]));
+const keyId = (k: Item) =>
+  JSON.stringify(
+    Object.keys(k)
+      .sort()
+      .map((name) => [name, String(k[name])]),
+  );
 
 export async function batchGetAll(table: string, keys: readonly Item[], opts: { consistent?: boolean } = {}): Promise<Item[]> {
   return (await batchGetAcross({ [table]: keys }, opts))[table] ?? [];

@@ -14,9 +14,7 @@ import { forEachLimit } from '../pool.js';
 import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../retry.js';
 import { isThrottling, UnprocessedWritesError } from './errors.js';
 
-export type WriteRequest =
-  | { PutRequest: { Item: Record<string, unknown> } }
-  | { DeleteRequest: { Key: Record<string, unknown> } };
+export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
 
 export interface BatchWriteOptions {
   /** BatchWriteItem calls in flight (default 8: a fan-out page keeps DynamoDB busy without a pool per job). */
@@ -31,11 +29,7 @@ export interface BatchWriteOptions {
 
 export const BATCH_SIZE = 25;
 
-export async function batchWriteAll(
-  table: string,
-  requests: readonly WriteRequest[],
-  opts: BatchWriteOptions = {},
-): Promise<void> {
+export async function batchWriteAll(table: string, requests: readonly WriteRequest[], opts: BatchWriteOptions = {}): Promise<void> {
   const chunks: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH_SIZE) chunks.push(requests.slice(i, i + BATCH_SIZE));
   await forEachLimit(chunks, opts.concurrency ?? 8, (chunk) => writeChunk(table, chunk, opts));

@@ -4,5 +4,4 @@ import type { AttributeValue } from 'aws-lambda';
 
 export type StreamImage = Record<string, AttributeValue>;
 
-export const itemOfImage = (image: StreamImage): Record<string, unknown> =>
-  unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true });
+export const itemOfImage = (image: StreamImage): Record<string, unknown> => unmarshall(image as Parameters<typeof unmarshall>[0], { wrapNumbers: true });

@@ -16,7 +16,10 @@ export interface PartitionSpec {
 /** Delete up to `limit` items of the partition; returns how many it deleted (fewer than limit: it is empty). */
 export async function deletePartitionPage(spec: PartitionSpec, limit: number): Promise<number> {
   const keys = await partitionKeys(spec, limit);
-  await batchWriteAll(spec.table, keys.map((Key) => ({ DeleteRequest: { Key } })));
+  await batchWriteAll(
+    spec.table,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
   return keys.length;
 }
 

@@ -97,7 +97,8 @@ export function itemId(item: TxItem, keyNames: KeyNames = keyNamesOf): string {
 }
 
 /** A part's whole content, to tell one check asked twice from two different operations on one item. */
-const contentOf = (item: TxItem) => JSON.stringify(item, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Set ? [...(v as Set<unknown>)] : v));
+const contentOf = (item: TxItem) =>
+  JSON.stringify(item, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Set ? [...(v as Set<unknown>)] : v));
 
 export interface TransactionPack<N extends string> {
   /** Indexes of the groups packed here. */
@@ -114,7 +115,10 @@ export interface TransactionPack<N extends string> {
  * updates (ADD 1 to one head) must both count. A group larger than a transaction allows
  * goes alone (the transaction refuses it, as it would unpacked).
  */
-export function packTransactions<N extends string>(groups: readonly (readonly (readonly [N, TxItem])[])[], keyNames: KeyNames = keyNamesOf): TransactionPack<N>[] {
+export function packTransactions<N extends string>(
+  groups: readonly (readonly (readonly [N, TxItem])[])[],
+  keyNames: KeyNames = keyNamesOf,
+): TransactionPack<N>[] {
   type Pack = { members: number[]; parts: (readonly [N, TxItem])[]; items: Map<string, string> };
   type Keyed = { part: readonly [N, TxItem]; id: string; content: string };
   const packs: Pack[] = [];

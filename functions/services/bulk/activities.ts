@@ -42,7 +42,11 @@ export interface ImportActivitiesResult {
 /** The patch that makes `existing`'s editable fields the imported ones (absent ones removed). */
 function replacementOf(existing: Activity, input: ImportedActivity): ActivityPatch {
   const cleared = Object.fromEntries(Object.keys(existing.attributes ?? {}).map((name) => [name, null]));
-  return { content: input.content ?? null, object: input.object ?? null, attributes: input.attributes === undefined ? null : { ...cleared, ...input.attributes } };
+  return {
+    content: input.content ?? null,
+    object: input.object ?? null,
+    attributes: input.attributes === undefined ? null : { ...cleared, ...input.attributes },
+  };
 }
 
 export async function importActivities(caller: string, activities: readonly ImportedActivity[]): Promise<ImportActivitiesResult> {
@@ -50,7 +54,9 @@ export async function importActivities(caller: string, activities: readonly Impo
   const items: ImportActivitiesResult['items'] = [];
   for (const input of activities) {
     const { created, activity } = await postActivity(caller, true, input);
-    const current = created ? activity : await editActivity({ caller, admin: true, id: activity.id, patch: replacementOf(activity, input), tags: input.tags ?? [] });
+    const current = created
+      ? activity
+      : await editActivity({ caller, admin: true, id: activity.id, patch: replacementOf(activity, input), tags: input.tags ?? [] });
     items.push({ id: current.id, status: created ? 201 : 200, version: current.version });
   }
   return { items };
@@ -63,7 +69,10 @@ async function assertPostable(activities: readonly ImportedActivity[]): Promise<
   if (ahead.length) {
     throw new ValidationError(
       'time is in the future.',
-      ahead.map((i) => ({ field: `body.activities.${i}.time`, message: `must not be more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock` })),
+      ahead.map((i) => ({
+        field: `body.activities.${i}.time`,
+        message: `must not be more than ${FUTURE_TOLERANCE_MS / 60_000} minutes ahead of the server's clock`,
+      })),
     );
   }
   const nowSeconds = Math.floor(Date.now() / 1000);
@@ -77,6 +86,8 @@ async function assertPostable(activities: readonly ImportedActivity[]): Promise<
     },
   );
   if (gone.length) {
-    throw new ConflictError(`The foreignId of activities ${gone.sort((x, y) => x - y).join(', ')} names an activity that was deleted or has expired; nothing was posted.`);
+    throw new ConflictError(
+      `The foreignId of activities ${gone.sort((x, y) => x - y).join(', ')} names an activity that was deleted or has expired; nothing was posted.`,
+    );
   }
 }

@@ -32,7 +32,14 @@ import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { setFollowMuted } from '../../stores/controls-store.js';
 import { hasOriginals } from '../../stores/feed-store.js';
-import { applyImportCounts, getImportJournal, type ImportRead, readForImport, saveImportJournal, startImportJournal } from '../../stores/follow-import-store.js';
+import {
+  applyImportCounts,
+  getImportJournal,
+  type ImportRead,
+  readForImport,
+  saveImportJournal,
+  startImportJournal,
+} from '../../stores/follow-import-store.js';
 import { addPulledWhileFollowing, deleteListEntries, followsSince, writeImportedFollows } from '../../stores/follow-store.js';
 import { checkThreshold, unfollow } from '../following.js';
 import { controlSettleSeconds } from '../controls-state.js';
@@ -80,7 +87,12 @@ async function plan(pairs: readonly FollowPair[], backfill: boolean): Promise<Im
   const followers = unique(pairs.map((p) => p.follower));
   const followees = unique(pairs.map((p) => p.followee));
   // Followees' profiles (pulled) only matter here to decide backfills; verify reads them after the writes anyway.
-  const read = await readForImport(pairs, { edges: all, controls: all, erasure: [...followers, ...followees], profiles: backfill ? [...followers, ...followees] : followers });
+  const read = await readForImport(pairs, {
+    edges: all,
+    controls: all,
+    erasure: [...followers, ...followees],
+    profiles: backfill ? [...followers, ...followees] : followers,
+  });
   const decided = planFollows(
     pairs,
     {
@@ -132,7 +144,11 @@ async function write(pairs: readonly FollowPair[], journal: ImportJournal, how: 
     lost = journal.created.filter((i) => edges.get(i) !== undefined && edges.get(i)!.order !== importOrder(journal.nonce, i));
     await deleteListEntries(lost.map((i) => ({ ...pairs[i]!, order: importOrder(journal.nonce, i) })));
   }
-  await writeImportedFollows(pairs, journal.nonce, todo.map((index) => ({ index, muted: muted.has(index), backfillPending: backfills.has(index) })));
+  await writeImportedFollows(
+    pairs,
+    journal.nonce,
+    todo.map((index) => ({ index, muted: muted.has(index), backfillPending: backfills.has(index) })),
+  );
   return lost;
 }
 
@@ -233,7 +249,11 @@ async function finish(batchId: string, pairs: readonly FollowPair[], journal: Im
   await saveImportJournal(batchId, { ...journal, phase: 'done' });
 }
 
-function resultOf(pairs: readonly FollowPair[], journal: Pick<ImportJournal, 'created' | 'existing' | 'skipped' | 'undo'>, repeated: number): ImportFollowsResult {
+function resultOf(
+  pairs: readonly FollowPair[],
+  journal: Pick<ImportJournal, 'created' | 'existing' | 'skipped' | 'undo'>,
+  repeated: number,
+): ImportFollowsResult {
   const skipped = [...journal.skipped, ...journal.undo].sort((a, b) => a.index - b.index);
   return {
     created: journal.created.length - journal.undo.length,

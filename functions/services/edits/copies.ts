@@ -63,7 +63,11 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version) return;
   // The first page also brings the post's entries in its tags' feeds to the version (tags/: one write each).
-  if (!job.cursor) await Promise.all([noticeEdit(job.author, rk, job.version, String(original!.editedAt)), updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!))]);
+  if (!job.cursor)
+    await Promise.all([
+      noticeEdit(job.author, rk, job.version, String(original!.editedAt)),
+      updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!)),
+    ]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
   const activeAt = copyCutoffOf(rk, activeWindowTicks());
   const followers = !authorFanoutCopies(check!.pulled) ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });

@@ -13,5 +13,8 @@ export async function activityHistory(viewer: string, id: string, req: ListReque
   const before = afterCursor(req.cursor, isHistoryCursor);
   await getActivityFor(viewer, id);
   const page = await historyPage(id, req.limit, before === undefined ? undefined : Number(before));
-  return listPageOf(mapPage(page, (i) => i, String), toActivityVersion);
+  return listPageOf(
+    mapPage(page, (i) => i, String),
+    toActivityVersion,
+  );
 }

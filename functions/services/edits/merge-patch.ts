@@ -19,10 +19,7 @@ export function editableOf(original: Record<string, unknown>): EditableFields {
   return { content: a.content ?? undefined, object: a.object ?? undefined, attributes: a.attributes ?? undefined };
 }
 
-function mergeAttributes(
-  current: EditableFields['attributes'],
-  patch: ActivityPatch['attributes'],
-): EditableFields['attributes'] {
+function mergeAttributes(current: EditableFields['attributes'], patch: ActivityPatch['attributes']): EditableFields['attributes'] {
   if (patch === undefined) return current;
   if (patch === null) return undefined;
   const merged: Record<string, AttributeValue> = { ...current };

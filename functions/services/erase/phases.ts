@@ -114,7 +114,14 @@ const originals: Step = async (user) => {
       o = (await getOriginal(user, rk)) ?? read;
     }
     await purgeReactionsAndComments(id);
-    const post = { author: user, rk, verb: String(o.verb), object: str(o.object), content: str(o.content), to: Array.isArray(o.to) ? (o.to as string[]) : undefined };
+    const post = {
+      author: user,
+      rk,
+      verb: String(o.verb),
+      object: str(o.object),
+      content: str(o.content),
+      to: Array.isArray(o.to) ? (o.to as string[]) : undefined,
+    };
     await hideFromNotifications(post);
     const toGroup = groupIdOf(post.verb, post.object ?? id, dayOf(ticksOfRangeKey(rk)), 'to');
     for (const recipient of new Set(post.to ?? [])) await forgetActor(recipient, user, { gid: toGroup });

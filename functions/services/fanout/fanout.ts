@@ -57,7 +57,12 @@ async function takeBack(job: FanoutJob, rk: bigint): Promise<void> {
 }
 
 /** One page, from the batch's first check to its writes; undefined when the post is gone. */
-async function writePage(job: FanoutJob, rk: bigint, check: Promise<{ live: boolean; ownCopy: boolean; pulled: boolean; original: Item | undefined }>, redelivered: boolean): Promise<Written | undefined> {
+async function writePage(
+  job: FanoutJob,
+  rk: bigint,
+  check: Promise<{ live: boolean; ownCopy: boolean; pulled: boolean; original: Item | undefined }>,
+  redelivered: boolean,
+): Promise<Written | undefined> {
   const { live, ownCopy, pulled, original } = await check; // first: the check's rejection is this page's to report
   if (!live) {
     if (redelivered) await takeBack(job, rk);
@@ -101,7 +106,14 @@ export function fanoutBatch(jobs: readonly FanoutJob[], redelivered: readonly bo
   // the same read: a post's fan-out starts after the post was written, so a pull marked before it
   // (markPulledSince) is seen.
   const checks = liveWithOwnCopies(jobs.map((job, i) => ({ author: job.author, rk: rks[i]!, ownCopy: !job.cursor, pulled: !job.cursor })));
-  const pages = jobs.map((job, i) => writePage(job, rks[i]!, checks.then((c) => c[i]!), redelivered[i] === true));
+  const pages = jobs.map((job, i) =>
+    writePage(
+      job,
+      rks[i]!,
+      checks.then((c) => c[i]!),
+      redelivered[i] === true,
+    ),
+  );
   const written = (outs: PromiseSettledResult<Written | undefined>[]) => outs.flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value] : []));
   const settled = Promise.allSettled(pages).then((outs) => settle(written(outs)));
   return pages.map(async (page) => {

@@ -53,7 +53,9 @@ export async function cleanup(follower: string, followee: string, final = false)
 export async function muteCleanup(reader: string, author: string): Promise<void> {
   if (!(await hiddenAuthorsOf(reader)).has(author)) return;
   const [edge, tagFollows] = await Promise.all([getEdge(reader, author), tagFollowsPage(reader, TAG_FOLLOWS_READ)]);
-  const tagSince = tagFollows.items.filter((f) => f.mode === 'push').reduce<bigint | undefined>((min, f) => (min === undefined || f.followedAt < min ? f.followedAt : min), undefined);
+  const tagSince = tagFollows.items
+    .filter((f) => f.mode === 'push')
+    .reduce<bigint | undefined>((min, f) => (min === undefined || f.followedAt < min ? f.followedAt : min), undefined);
   if (edge) await removeFolloweePosts(reader, author, edge.followedAt);
   if (tagSince !== undefined) await removeFolloweePosts(reader, author, tagSince - BigInt(FANOUT_SLACK_MS) * 1_000_000n, { backfill: false });
   if (edge && wantsPosts(await getEdge(reader, author))) await enqueueJob({ kind: 'backfill', follower: reader, followee: author });

@@ -19,7 +19,11 @@ export async function enqueueJobs(jobs: readonly Job[], delaySeconds = 0): Promi
   });
   const failed: number[] = [];
   for (const [lane, indexes] of byLane) {
-    const rejected = await sendMessages(lane, indexes.map((i) => JSON.stringify(jobs[i])), delaySeconds);
+    const rejected = await sendMessages(
+      lane,
+      indexes.map((i) => JSON.stringify(jobs[i])),
+      delaySeconds,
+    );
     failed.push(...rejected.map((j) => indexes[j]!));
   }
   return failed.sort((a, b) => a - b);

@@ -22,7 +22,25 @@ import { tagCleanupJob, tagEditJob, tagFanoutJob, tagRetractJob } from '../tags/
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './errors.js';
 
-export const jobDefs = [fanoutJob, retractJob, backfillJob, cleanupJob, pullJob, unpullJob, notifyJob, purgeJob, muteCleanupJob, eraseJob, migrateJob, stampJob, editJob, tagFanoutJob, tagRetractJob, tagCleanupJob, tagEditJob] as const;
+export const jobDefs = [
+  fanoutJob,
+  retractJob,
+  backfillJob,
+  cleanupJob,
+  pullJob,
+  unpullJob,
+  notifyJob,
+  purgeJob,
+  muteCleanupJob,
+  eraseJob,
+  migrateJob,
+  stampJob,
+  editJob,
+  tagFanoutJob,
+  tagRetractJob,
+  tagCleanupJob,
+  tagEditJob,
+] as const;
 
 type JobDefs = (typeof jobDefs)[number];
 export type JobKind = JobDefs['kind'];
@@ -31,10 +49,7 @@ export type Job = JobOf<JobDefs>;
 const defOf = new Map<string, JobDefs>(jobDefs.map((def) => [def.kind, def]));
 if (defOf.size !== jobDefs.length) throw new Error('two job definitions share a kind');
 
-export const jobSchema = z.discriminatedUnion(
-  'kind',
-  jobDefs.map((def) => def.schema) as unknown as [JobDefs['schema'], ...JobDefs['schema'][]],
-);
+export const jobSchema = z.discriminatedUnion('kind', jobDefs.map((def) => def.schema) as unknown as [JobDefs['schema'], ...JobDefs['schema'][]]);
 
 export function parseJob(body: string): Job {
   let raw: unknown;

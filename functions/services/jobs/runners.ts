@@ -22,7 +22,25 @@ import { tagRetractRunner } from '../tags/retract.js';
 import type { JobRunner } from './define.js';
 import type { Job, JobKind } from './jobs.js';
 
-const runners = [fanoutRunner, retractRunner, backfillRunner, cleanupRunner, pullRunner, unpullRunner, notifyRunner, purgeRunner, muteCleanupRunner, eraseRunner, migrateRunner, stampRunner, editRunner, tagFanoutRunner, tagRetractRunner, tagCleanupRunner, tagEditRunner] as const;
+const runners = [
+  fanoutRunner,
+  retractRunner,
+  backfillRunner,
+  cleanupRunner,
+  pullRunner,
+  unpullRunner,
+  notifyRunner,
+  purgeRunner,
+  muteCleanupRunner,
+  eraseRunner,
+  migrateRunner,
+  stampRunner,
+  editRunner,
+  tagFanoutRunner,
+  tagRetractRunner,
+  tagCleanupRunner,
+  tagEditRunner,
+] as const;
 
 type Unrun = Exclude<JobKind, (typeof runners)[number]['def']['kind']>;
 /** Names, at compile time, a kind nothing runs. */

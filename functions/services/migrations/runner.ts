@@ -14,7 +14,15 @@ import { tables } from '../../../lib/defs/tables.js';
 import { DATA_MODEL_PARTITION, DATA_MODEL_VERSION, OLDEST_MIGRATABLE_VERSION, type SegmentCheckpoint } from '../../model/data-model.js';
 import { nowTicks } from '../../platform/clock.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { applyWrites, readCheckpoints, readDataModelVersion, readPartition, saveCheckpoint, scanPage, writeDataModelVersion } from '../../stores/migration-store.js';
+import {
+  applyWrites,
+  readCheckpoints,
+  readDataModelVersion,
+  readPartition,
+  saveCheckpoint,
+  scanPage,
+  writeDataModelVersion,
+} from '../../stores/migration-store.js';
 import type { Job } from '../jobs/jobs.js';
 import type { MigrationStep, MigrationWrite } from './step.js';
 import { MIGRATION_STEPS } from './steps.js';

@@ -17,21 +17,20 @@
  * dropped, not failed: the sender's post has succeeded, and a retry would change nothing.
  */
 import { parseActivityId } from '../../model/activity-id.js';
-import {
-  claimedEventId,
-  dayOf,
-  foldEvents,
-  groupIdOf,
-  MAX_CLAIM_EVENTS,
-  type NotificationEvent,
-  staleHeadAttributes,
-} from '../../model/notification.js';
+import { claimedEventId, dayOf, foldEvents, groupIdOf, MAX_CLAIM_EVENTS, type NotificationEvent, staleHeadAttributes } from '../../model/notification.js';
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { type Claim, type GroupChange, type GroupRead, groupReadFrom, readGroupAndClaims, writeGroupChange, writeGroupChanges } from '../../stores/notification-store.js';
+import {
+  type Claim,
+  type GroupChange,
+  type GroupRead,
+  groupReadFrom,
+  readGroupAndClaims,
+  writeGroupChange,
+  writeGroupChanges,
+} from '../../stores/notification-store.js';
 import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './policy.js';
-
 
 /** These events, each once (a job delivered twice in one batch names its events twice). */
 const distinct = (events: readonly NotificationEvent[]) => [...new Map(events.map((e) => [e.id, e])).values()];
@@ -79,7 +78,13 @@ interface Attempt {
 }
 
 /** The change that applies `events` to the group as `read` holds it; undefined when none is left to apply (all applied before, or their claims are full). */
-function attemptFrom(recipient: string, gid: string, events: readonly NotificationEvent[], strangers: Strangers | undefined, read: GroupRead): Attempt | undefined {
+function attemptFrom(
+  recipient: string,
+  gid: string,
+  events: readonly NotificationEvent[],
+  strangers: Strangers | undefined,
+  read: GroupRead,
+): Attempt | undefined {
   const policy = notificationPolicy();
   const { group, claims, head } = read;
   const fresh = freshEvents(events, claims);

@@ -154,7 +154,10 @@ export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<vo
   const prepared = readGraphKeys(sharedKeys(plans, limit !== undefined)).then(async (shared) => {
     const heard = plans.map((plan) => heardOf(plan, shared, limit));
     const firsts = firstWritesOf(plans, heard);
-    const created = await applyFirstWrites(firsts.map((f) => f.write), shared);
+    const created = await applyFirstWrites(
+      firsts.map((f) => f.write),
+      shared,
+    );
     const byPlan = plans.map(() => new Map<string, boolean | undefined>());
     firsts.forEach((f, i) => byPlan[f.plan]!.set(f.key, created[i]));
     return { heard, byPlan };
@@ -162,10 +165,12 @@ export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<vo
   const last = new Map<string, Promise<unknown>>();
   const runs = plans.map((plan, p) => {
     const before = last.get(plan.recipient) ?? Promise.resolve();
-    const run = before.catch(() => undefined).then(async () => {
-      const { heard, byPlan } = await prepared;
-      return applyFold(plan, heard[p]!, byPlan[p]!);
-    });
+    const run = before
+      .catch(() => undefined)
+      .then(async () => {
+        const { heard, byPlan } = await prepared;
+        return applyFold(plan, heard[p]!, byPlan[p]!);
+      });
     last.set(plan.recipient, run);
     return run;
   });
@@ -188,7 +193,9 @@ export async function applyNotifications(recipient: string, events: readonly Not
 /** A lane batch's notify jobs: folded per recipient (fold.ts), the folds applied as one batch. */
 function notifyBatch(jobs: readonly NotifyJob[]): Promise<void>[] {
   const folds = foldNotifyJobs(jobs);
-  const applied = applyNotificationBatch(folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })));
+  const applied = applyNotificationBatch(
+    folds.map((f) => ({ recipient: f.recipient, events: eventsOfJob({ kind: 'notify', recipient: f.recipient, events: f.events }) })),
+  );
   const done: Promise<void>[] = [];
   folds.forEach((fold, f) => {
     for (const i of fold.members) done[i] = applied[f]!;
@@ -196,4 +203,8 @@ function notifyBatch(jobs: readonly NotifyJob[]): Promise<void>[] {
   return done;
 }
 
-export const notifyRunner: JobRunner<typeof notifyJob> = { def: notifyJob, run: (job) => applyNotifications(job.recipient, eventsOfJob(job)), runBatch: notifyBatch };
+export const notifyRunner: JobRunner<typeof notifyJob> = {
+  def: notifyJob,
+  run: (job) => applyNotifications(job.recipient, eventsOfJob(job)),
+  runBatch: notifyBatch,
+};

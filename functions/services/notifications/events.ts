@@ -45,7 +45,8 @@ export function notifyJobs(deliveries: readonly { recipient: string; event: Noti
   return jobs;
 }
 
-export const eventsOfJob = (job: NotifyJob): NotificationEvent[] => job.events.map((e) => ({ ...e, kind: e.kind ?? kindOfEventWithoutKind(e), ticks: BigInt(e.ticks) }));
+export const eventsOfJob = (job: NotifyJob): NotificationEvent[] =>
+  job.events.map((e) => ({ ...e, kind: e.kind ?? kindOfEventWithoutKind(e), ticks: BigInt(e.ticks) }));
 
 /** A reaction or comment on `activityId` (from its counter's `ev`): to the activity's author. */
 export function reactionDelivery(activityId: string, author: string, ev: CounterEvent) {
@@ -85,7 +86,14 @@ export function postDeliveries(post: {
 
 /** A new follower: to the followee; one event per follow (its ticks), so a repeat is a no-op. */
 export function followDelivery(follower: string, followee: string, followedAt: bigint) {
-  const event: NotificationEvent = { kind: 'follow', verb: 'follow', object: followee, actor: follower, id: `follow:${follower}:${followedAt}`, ticks: followedAt };
+  const event: NotificationEvent = {
+    kind: 'follow',
+    verb: 'follow',
+    object: followee,
+    actor: follower,
+    id: `follow:${follower}:${followedAt}`,
+    ticks: followedAt,
+  };
   return { recipient: followee, event };
 }
 
@@ -107,6 +115,14 @@ export function editMentionDeliveries(post: { author: string; rk: bigint; before
 
 /** An edit (to `version`) of `activityId`: to someone who reacted or commented, grouped per activity and day. */
 export function editDelivery(recipient: string, author: string, activityId: string, version: number, editedTicks: bigint) {
-  const event: NotificationEvent = { kind: 'edit', verb: 'edit', object: activityId, actor: author, id: `edit:${activityId}:${version}`, ticks: editedTicks, source: activityId };
+  const event: NotificationEvent = {
+    kind: 'edit',
+    verb: 'edit',
+    object: activityId,
+    actor: author,
+    id: `edit:${activityId}:${version}`,
+    ticks: editedTicks,
+    source: activityId,
+  };
   return { recipient, event };
 }

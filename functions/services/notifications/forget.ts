@@ -32,7 +32,8 @@ export async function forgetActorEverywhere(actor: string, limit: number): Promi
 }
 
 /** Take the event `eventId` of `actor` out of `recipient`'s group `gid`, and nothing else. Idempotent. */
-export const forgetEvent = (recipient: string, gid: string, actor: string, eventId: string): Promise<void> => dropFromGroup(recipient, gid, actor, claimedEventId(eventId));
+export const forgetEvent = (recipient: string, gid: string, actor: string, eventId: string): Promise<void> =>
+  dropFromGroup(recipient, gid, actor, claimedEventId(eventId));
 
 /** All of the actor's events in the group, or only `only` (a claimed event id). */
 async function dropFromGroup(recipient: string, gid: string, actor: string, only?: string): Promise<void> {

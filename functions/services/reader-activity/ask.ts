@@ -28,7 +28,12 @@ export async function askStampIfDue(reader: string, headUntil: bigint | undefine
   asked.set(reader, nowMs);
   const until = stampBound(nowTicks, window);
   const since = missingSince(headUntil, nowTicks);
-  const job = { kind: 'stamp' as const, reader, ...(until === undefined ? {} : { until: String(until) }), ...(since === undefined ? {} : { since: String(since) }) };
+  const job = {
+    kind: 'stamp' as const,
+    reader,
+    ...(until === undefined ? {} : { until: String(until) }),
+    ...(since === undefined ? {} : { since: String(since) }),
+  };
   // The read is served either way (a returning reader's page is merged): a failed send is asked again.
   await enqueueJob(job).catch((error: unknown) => {
     asked.delete(reader);

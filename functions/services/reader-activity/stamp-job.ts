@@ -2,7 +2,10 @@ import * as z from 'zod'; // not `{ z }`: see jobs/fields.ts
 import { defineJob } from '../jobs/define.js';
 import { cursor, userId } from '../jobs/fields.js';
 
-const ticks = z.string().regex(/^\d{1,20}$/).optional();
+const ticks = z
+  .string()
+  .regex(/^\d{1,20}$/)
+  .optional();
 
 /**
  * A reader read (or connected): raise the activity bound on one page of their follows to `until`
@@ -10,4 +13,7 @@ const ticks = z.string().regex(/^\d{1,20}$/).optional();
  * missed (stamp.ts). Followup lane: the reader is waiting for their feed. `tags`: the job has
  * passed their follows of authors and pages through their followed tags (`cursor` a tag key).
  */
-export const stampJob = defineJob('stamp', { lane: 'followup', schema: { reader: userId, until: ticks, since: ticks, cursor, tags: z.literal(true).optional() } });
+export const stampJob = defineJob('stamp', {
+  lane: 'followup',
+  schema: { reader: userId, until: ticks, since: ticks, cursor, tags: z.literal(true).optional() },
+});

@@ -67,7 +67,10 @@ async function rebuild(reader: string, followees: readonly string[], since: bigi
   // The re-checks: deleted meanwhile, taken back; edited, rewritten; then what the copy rule no
   // longer keeps (unfollowed or muted meanwhile, and no other road brings it) is taken back.
   const { gone, kept } = await settleWritten(groups);
-  const keep = await keptCopies(kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })), { pulled });
+  const keep = await keptCopies(
+    kept.map((g) => ({ reader, actor: g.author, tags: (g.source as { tags?: unknown }).tags })),
+    { pulled },
+  );
   await removeCopies([...gone, ...kept.filter((_, i) => !keep[i])].map((g) => ({ owner: reader, rk: g.rk })));
   await pushFeedItemsOf(kept.filter((_, i) => keep[i]).map((g) => ({ copies: [{ owner: reader, source: g.source }], seq: g.written })));
 }
@@ -94,7 +97,12 @@ export async function stamp(job: StampJob): Promise<void> {
     if (since !== undefined) {
       const pulled = new Set(head.pulled); // merged at read time: never copied
       const stored = page.items.filter((f) => authorRoadStores({ active: true, muted: f.muted }, pulled.has(f.followee)));
-      await rebuild(job.reader, stored.map((f) => f.followee), since, pulled);
+      await rebuild(
+        job.reader,
+        stored.map((f) => f.followee),
+        since,
+        pulled,
+      );
     }
     if (page.last !== undefined) return enqueueJob({ ...job, cursor: page.last });
   }

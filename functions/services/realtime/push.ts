@@ -138,7 +138,10 @@ export function pushNotificationCounts(user: string, counts: () => Promise<{ uns
  * recipients): one read of who is connected — one user's connections (one Query) or, for several,
  * the connected set (one Query, whoever asks) — then the counts of the connected ones only.
  */
-export async function pushNotificationCountsTo(users: readonly string[], counts: (user: string) => Promise<{ unseen: number; unread: number }>): Promise<PushResult> {
+export async function pushNotificationCountsTo(
+  users: readonly string[],
+  counts: (user: string) => Promise<{ unseen: number; unread: number }>,
+): Promise<PushResult> {
   if (users.length === 0 || !realtimeConfigured()) return NONE;
   const wanted = new Set(users);
   const connections = users.length === 1 ? await connectionsOf(users[0]!) : (await allConnections()).filter((c) => wanted.has(c.userId));

@@ -8,10 +8,15 @@ import { MAX_TAGS, parseTag, tagKeyOf, tagsOf } from '../../model/tags.js';
 /** A post's tags as stored (as first written), or a 400 naming `field` (e.g. `body`, `body.activities.3`). */
 export function tagsOfPost(input: { readonly content?: string; readonly tags?: readonly string[] }, field = 'body'): string[] {
   const bad = (input.tags ?? []).findIndex((t) => parseTag(t) === undefined);
-  if (bad >= 0) throw new ValidationError('Not a tag.', [{ field: `${field}.tags.${bad}`, message: 'letters, digits and _ (not digits only), at most 100, with or without a leading #' }]);
+  if (bad >= 0)
+    throw new ValidationError('Not a tag.', [
+      { field: `${field}.tags.${bad}`, message: 'letters, digits and _ (not digits only), at most 100, with or without a leading #' },
+    ]);
   const tags = tagsOf(input.content, input.tags);
   if (tags.length > MAX_TAGS) {
-    throw new ValidationError('Too many tags.', [{ field: `${field}.tags`, message: `at most ${MAX_TAGS} distinct tags, counting the #hashtags of content (found ${tags.length})` }]);
+    throw new ValidationError('Too many tags.', [
+      { field: `${field}.tags`, message: `at most ${MAX_TAGS} distinct tags, counting the #hashtags of content (found ${tags.length})` },
+    ]);
   }
   return tags;
 }

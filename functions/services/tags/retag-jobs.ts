@@ -10,7 +10,12 @@ import type { AttributeValue } from 'aws-lambda';
 import { tagChanges, tagKeysOf } from '../../model/tags.js';
 import type { Job } from '../jobs/jobs.js';
 
-export function retagJobs(edit: { author: string; rk: string; version: number }, image: Record<string, AttributeValue>, oldTags: readonly string[], newTags: readonly string[]): Job[] {
+export function retagJobs(
+  edit: { author: string; rk: string; version: number },
+  image: Record<string, AttributeValue>,
+  oldTags: readonly string[],
+  newTags: readonly string[],
+): Job[] {
   const { author, rk, version } = edit;
   const { removed, added } = tagChanges(oldTags, newTags);
   const keptTags = tagKeysOf(newTags);

@@ -20,14 +20,21 @@ export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', tailLane: '
  * (edit-copies.ts): sent for each tag the edit kept (a tag it joined gets a tagFanout, which writes
  * the current version; a tag it left, a tagRetract). The fan-out lanes, as the author's edit job.
  */
-export const tagEditJob = defineJob('tagEdit', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor } });
+export const tagEditJob = defineJob('tagEdit', {
+  lane: 'fanout',
+  tailLane: 'fanoutTail',
+  schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor },
+});
 
 /**
  * A deleted tagged post out of its tag: the entry, and the copies of one page of push followers at
  * a time. `keptTags` (an edit that removed the tag, retag-jobs.ts): the post lives on with these tags, so
  * followers who get it by another road (its author, one of these) keep their copy.
  */
-export const tagRetractJob = defineJob('tagRetract', { lane: 'followup', schema: { author: userId, rk, tag: tagKey, cursor, keptTags: z.array(tagKey).max(10).optional() } });
+export const tagRetractJob = defineJob('tagRetract', {
+  lane: 'followup',
+  schema: { author: userId, rk, tag: tagKey, cursor, keptTags: z.array(tagKey).max(10).optional() },
+});
 
 /** After a tag unfollow: the copies only that tag brought leave the ex-follower's feed (sent twice: at once and after the settle). */
 export const tagCleanupJob = defineJob('tagCleanup', { lane: 'followup', schema: { user: userId, tag: tagKey, followedAt: z.string().regex(/^\d{1,20}$/) } });

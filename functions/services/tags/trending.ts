@@ -55,5 +55,11 @@ export interface Trending {
 export async function readTrending(window: TrendWindow, limit: number, nowMs = Date.now()): Promise<Trending> {
   const { bucket, from } = trendBucket(window, nowMs);
   const { top } = await getTopList(bucket);
-  return { window, from, tags: rankTop(top).slice(0, limit).map((e) => ({ tag: e.tag, authors: e.authors })) };
+  return {
+    window,
+    from,
+    tags: rankTop(top)
+      .slice(0, limit)
+      .map((e) => ({ tag: e.tag, authors: e.authors })),
+  };
 }

@@ -33,7 +33,11 @@ import { tagPageCopies } from '../../model/copy-rule.js';
 
 /** Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`). */
 export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined): Promise<void> {
-  await forEachLimit(follows.filter((f) => f.mode === 'push'), 16, (f) => stampTagFollowerEntry(f.key, reader, until));
+  await forEachLimit(
+    follows.filter((f) => f.mode === 'push'),
+    16,
+    (f) => stampTagFollowerEntry(f.key, reader, until),
+  );
 }
 
 /**
@@ -53,7 +57,8 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
   // A post with two followed tags is one copy (same rk).
   const byRk = new Map<bigint, Item>();
   // What a tag fan-out would have copied to the reader (the copy rule; the bound is what is caught up).
-  for (const entry of lists.flat()) if (tagPageCopies(reader, String(entry.actor), hidden.has(String(entry.actor)), undefined, undefined)) byRk.set(rkOf(entry.rk), entry);
+  for (const entry of lists.flat())
+    if (tagPageCopies(reader, String(entry.actor), hidden.has(String(entry.actor)), undefined, undefined)) byRk.set(rkOf(entry.rk), entry);
   const entries = [...byRk].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
   if (entries.length === 0) return;
   const sources = entries.map(([, entry]) => {

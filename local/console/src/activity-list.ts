@@ -87,7 +87,7 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
     }
     // `since` answers the `limit` items closest above the key, newest first: walk up until a page is not full.
     const arrived: Activity[] = [];
-    for (let since = top; ; ) {
+    for (let since = top; ;) {
       const page = await read({ limit, since });
       arrived.unshift(...page.items);
       if (page.items.length < limit || !page.items.length) break;
@@ -125,7 +125,10 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
     replace(status);
     return true;
   };
-  const remove = (id: string) => rows().find((r) => r.dataset.id === id)?.remove();
+  const remove = (id: string) =>
+    rows()
+      .find((r) => r.dataset.id === id)
+      ?.remove();
   const shown = () => {
     const all = rows();
     return { newest: top, oldest: all.at(-1)?.dataset.rk, ids: all.map((r) => r.dataset.id!) };

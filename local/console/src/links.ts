@@ -30,7 +30,7 @@ export interface Place {
 }
 
 /** Where the browser is; `user` is undefined before sign-in, an unknown view falls back to feed. */
-export function placeOf(search: string): (Omit<Place, 'user'> & { user: string | undefined }) {
+export function placeOf(search: string): Omit<Place, 'user'> & { user: string | undefined } {
   const params = new URLSearchParams(search);
   const user = params.get('user') || undefined;
   const asked = params.get('view') ?? 'feed';

@@ -100,11 +100,9 @@ export async function clickAndSettle(button: Locator): Promise<void> {
   if (!clicked) throw new Error(`nothing to click: ${String(button)}`);
   const before = await clicked.evaluate((el) => Number((el as unknown as Settling).dataset.settled ?? 0));
   await clicked.click();
-  await button.page().waitForFunction(
-    ({ el, n }) => Number((el as unknown as Settling).dataset.settled ?? 0) > n,
-    { el: clicked, n: before },
-    { timeout: 30_000 },
-  );
+  await button
+    .page()
+    .waitForFunction(({ el, n }) => Number((el as unknown as Settling).dataset.settled ?? 0) > n, { el: clicked, n: before }, { timeout: 30_000 });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

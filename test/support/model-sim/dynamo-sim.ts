@@ -73,7 +73,7 @@ export class DynamoSim {
           if (fault === 'throttle') throw injected('ProvisionedThroughputExceededException', 'injected throttle');
           if (fault === 'ccf' && input.ConditionExpression) throw injected('ConditionalCheckFailedException', 'injected conditional-check failure');
           if (fault === 'unprocessed' && name === 'BatchWriteItemCommand') result = (await this.halfProcessed(next, args, input)) as never;
-          else result = (await next(args)) as never;
+          else result = await next(args);
           if (WRITES.has(name)) await this.record(name, input);
           if (scope?.crashAt?.k === scope?.calls && scope?.crashAt?.when === 'after') {
             scope.crashed = true;
@@ -149,7 +149,10 @@ export class DynamoSim {
   private stale(name: string, input: Record<string, any>, output: Record<string, any>): void {
     const project = (image: Image, projection: string | undefined, names: Record<string, string> | undefined): Image => {
       if (!projection) return image;
-      const wanted = projection.split(',').map((p) => p.trim().split(/[.[]/)[0]!).map((p) => names?.[p] ?? p);
+      const wanted = projection
+        .split(',')
+        .map((p) => p.trim().split(/[.[]/)[0]!)
+        .map((p) => names?.[p] ?? p);
       return Object.fromEntries(Object.entries(image).filter(([n]) => wanted.includes(n)));
     };
     if (name === 'GetItemCommand' && !input.ConsistentRead) {
@@ -162,7 +165,10 @@ export class DynamoSim {
       const items: Image[] = [];
       // A projection may leave the partition key out: it is the key condition's.
       const [, pkName, pkValue] = /^\s*#?(\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression ?? '') ?? [];
-      const pk = pkName && input.ExpressionAttributeValues?.[pkValue!] ? { [input.ExpressionAttributeNames?.[`#${pkName}`] ?? pkName]: input.ExpressionAttributeValues[pkValue!] } : {};
+      const pk =
+        pkName && input.ExpressionAttributeValues?.[pkValue!]
+          ? { [input.ExpressionAttributeNames?.[`#${pkName}`] ?? pkName]: input.ExpressionAttributeValues[pkValue!] }
+          : {};
       for (const item of (output.Items ?? []) as Image[]) {
         const then = input.IndexName ? 'unknown' : this.imageThen(input.TableName, this.keyOf(input.TableName, { ...pk, ...item }));
         if (then === 'unknown') items.push(item);
@@ -175,7 +181,12 @@ export class DynamoSim {
       output.Count = items.length;
     }
     if (name === 'BatchGetItemCommand') {
-      for (const [table, req] of Object.entries(input.RequestItems as Record<string, { Keys: Key[]; ConsistentRead?: boolean; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }>)) {
+      for (const [table, req] of Object.entries(
+        input.RequestItems as Record<
+          string,
+          { Keys: Key[]; ConsistentRead?: boolean; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }
+        >,
+      )) {
         if (req.ConsistentRead) continue;
         const got = new Map(((output.Responses?.[table] ?? []) as Image[]).map((i) => [this.id(table, this.keyOf(table, i)), i]));
         const items: Image[] = [];

@@ -6,12 +6,7 @@
  * and purge jobs are dropped: they touch no home feed.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import {
-  DescribeStreamCommand,
-  type DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, type DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { toLambdaRecord } from '../../../local/stream-records.js';
 
@@ -40,11 +35,11 @@ export class JobTap {
         if (context.commandName === 'SendMessageBatchCommand') {
           for (const e of input.Entries ?? []) this.add(JSON.parse(e.MessageBody) as Job);
           const Successful = (input.Entries ?? []).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: '' }));
-          return { output: { Successful, Failed: [], $metadata: {} }, response: {} } as never;
+          return { output: { Successful, Failed: [], $metadata: {} }, response: {} };
         }
         if (context.commandName === 'SendMessageCommand') {
           this.add(JSON.parse(input.MessageBody!) as Job);
-          return { output: { MessageId: 'm', $metadata: {} }, response: {} } as never;
+          return { output: { MessageId: 'm', $metadata: {} }, response: {} };
         }
         return next(args);
       },
@@ -65,7 +60,11 @@ export class JobTap {
       const id = shard.ShardId!;
       const last = this.lastSeq.get(id);
       const it = await this.streams.send(
-        new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ...(last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last } : { ShardIteratorType: 'TRIM_HORIZON' }) }),
+        new GetShardIteratorCommand({
+          StreamArn: this.streamArn,
+          ShardId: id,
+          ...(last ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: last } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
       );
       let at = it.ShardIterator;
       while (at) {

@@ -70,7 +70,7 @@ export async function startModelStack(): Promise<void> {
   const clients = await import('../../../functions/platform/clients.js');
   sim.install(clients.dynamo);
   const { jobsOfRecord } = await import('../../../functions/services/jobs/outbox.js');
-  const tap = new JobTap(new DynamoDBStreamsClient(config), await streamArnOf(side, stack.tableNames.feed), jobsOfRecord as never);
+  const tap = new JobTap(new DynamoDBStreamsClient(config), await streamArnOf(side, stack.tableNames.feed), jobsOfRecord);
   tap.install(clients.sqs);
   await tap.take(); // whatever the stack's start wrote
   const { runJob } = await import('../../../functions/services/jobs/run.js');
@@ -138,9 +138,18 @@ export class World {
         const p = this.postOf(c.p);
         return p !== undefined && !p.deleted && alive(Number(p.author.slice(1)));
       }
-      case 'follow': case 'unfollow': case 'mute': case 'unmute': case 'block': case 'unblock':
+      case 'follow':
+      case 'unfollow':
+      case 'mute':
+      case 'unmute':
+      case 'block':
+      case 'unblock':
         return c.r !== c.a && alive(c.r) && alive(c.a);
-      case 'followTag': case 'unfollowTag': case 'read': case 'idle': case 'erase':
+      case 'followTag':
+      case 'unfollowTag':
+      case 'read':
+      case 'idle':
+      case 'erase':
         return alive(c.r);
       default:
         return true;
@@ -153,7 +162,8 @@ export class World {
     await this.apply(c);
     const t1 = performance.now();
     this.pending.push(...(await this.h.tap.take()));
-    if (process.env.MODEL_TRACE) console.log(`${JSON.stringify(c)} ${(t1 - t0).toFixed(0)} ms + take ${(performance.now() - t1).toFixed(0)} ms; stale answers ${this.h.sim.staleAnswers}`);
+    if (process.env.MODEL_TRACE)
+      console.log(`${JSON.stringify(c)} ${(t1 - t0).toFixed(0)} ms + take ${(performance.now() - t1).toFixed(0)} ms; stale answers ${this.h.sim.staleAnswers}`);
   }
 
   /** A command's post: its index modulo the posts made so far (so every shrunk index still names one). */
@@ -161,7 +171,15 @@ export class World {
   postOf = (p: number) => this.m.posts[this.postIndex(p)];
 
   /** A user's request, through its handler in-process (test/support/events.ts). */
-  private async call(fn: keyof Handles['fns'], route: string, path: string, as: number, params: Record<string, string> = {}, body?: unknown, contentType = 'application/json') {
+  private async call(
+    fn: keyof Handles['fns'],
+    route: string,
+    path: string,
+    as: number,
+    params: Record<string, string> = {},
+    body?: unknown,
+    contentType = 'application/json',
+  ) {
     const res = (await this.h.fns[fn](
       httpEvent({
         routeKey: route,
@@ -192,7 +210,15 @@ export class World {
         const n = this.postIndex(c.p);
         const p = m.posts[n]!;
         const id = this.posts[n]!.id;
-        const sent = await this.call('activities', 'PATCH /activities/{id}', `/activities/${id}`, Number(p.author.slice(1)), { id }, { content: `edited ${this.content(c.tags)}` }, 'application/merge-patch+json');
+        const sent = await this.call(
+          'activities',
+          'PATCH /activities/{id}',
+          `/activities/${id}`,
+          Number(p.author.slice(1)),
+          { id },
+          { content: `edited ${this.content(c.tags)}` },
+          'application/merge-patch+json',
+        );
         expect(sent.status, sent.text).toBe(200);
         M.edit(m, p, [...new Set(c.tags)].map(String), Number((sent.body as Activity).version));
         return;
@@ -224,10 +250,15 @@ export class World {
         expect((await this.call('graph', 'DELETE /following/tags/{tag}', `/following/tags/${this.tag(c.t)}`, c.r, { tag: this.tag(c.t) })).status).toBe(204);
         M.unfollowTag(m, this.name(c.r), String(c.t));
         return;
-      case 'mute': case 'unmute': case 'block': case 'unblock': {
+      case 'mute':
+      case 'unmute':
+      case 'block':
+      case 'unblock': {
         const on = c.c === 'mute' || c.c === 'block';
         const what = c.c === 'mute' || c.c === 'unmute' ? 'mutes' : 'blocks';
-        expect((await this.call('controls', `${on ? 'PUT' : 'DELETE'} /${what}/{userId}`, `/${what}/${this.users[c.a]}`, c.r, { userId: this.users[c.a]! })).status).toBe(204);
+        expect(
+          (await this.call('controls', `${on ? 'PUT' : 'DELETE'} /${what}/{userId}`, `/${what}/${this.users[c.a]}`, c.r, { userId: this.users[c.a]! })).status,
+        ).toBe(204);
         if (what === 'mutes') M.mute(m, this.name(c.r), this.name(c.a), on);
         else M.block(m, this.name(c.r), this.name(c.a), on);
         if (on) {
@@ -269,7 +300,12 @@ export class World {
   /** Runs one job; true if it finished. A crash or fault leaves it pending (SQS would redeliver it). */
   private async runOne(job: Job, fault?: Fault): Promise<boolean> {
     const { sim } = this.h;
-    sim.scope = { calls: 0, crashed: false, ...(fault && 'crash' in fault ? { crashAt: { k: fault.crash, when: fault.when } } : {}), ...(fault && 'write' in fault ? { writeFault: fault.write } : {}) };
+    sim.scope = {
+      calls: 0,
+      crashed: false,
+      ...(fault && 'crash' in fault ? { crashAt: { k: fault.crash, when: fault.when } } : {}),
+      ...(fault && 'write' in fault ? { writeFault: fault.write } : {}),
+    };
     try {
       await this.h.runJob(job);
       return true;
@@ -297,9 +333,19 @@ export class World {
     const until = this.h.nowTicks() - 1_000_000_000n;
     const graph = stack.tableNames.graph;
     const set = (Key: Record<string, unknown>, table = graph) =>
-      fnDoc.send(new UpdateCommand({ TableName: table, Key, UpdateExpression: 'SET activeUntil = :u', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':u': until } })).catch((e: Error) => {
-        if (e.name !== 'ConditionalCheckFailedException') throw e;
-      });
+      fnDoc
+        .send(
+          new UpdateCommand({
+            TableName: table,
+            Key,
+            UpdateExpression: 'SET activeUntil = :u',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':u': until },
+          }),
+        )
+        .catch((e: Error) => {
+          if (e.name !== 'ConditionalCheckFailedException') throw e;
+        });
     const { followEdgeKey, parseEdge } = await import('../../../functions/model/follow-edge.js');
     const { followListKey } = await import('../../../functions/model/follow-lists.js');
     const { tagFollowerKey } = await import('../../../functions/model/tag-items.js');
@@ -311,7 +357,14 @@ export class World {
       if (edge) await set(followListKey('followers', followee, edge.order, reader));
     }
     for (const t of this.tags) await set(tagFollowerKey(tagKeyOf(t), reader));
-    await fnDoc.send(new UpdateCommand({ TableName: stack.tableNames.feed, Key: feedHeadKey(reader), UpdateExpression: 'SET activeUntil = :u', ExpressionAttributeValues: { ':u': until } }));
+    await fnDoc.send(
+      new UpdateCommand({
+        TableName: stack.tableNames.feed,
+        Key: feedHeadKey(reader),
+        UpdateExpression: 'SET activeUntil = :u',
+        ExpressionAttributeValues: { ':u': until },
+      }),
+    );
   }
 
   /** `r`'s first page (limit 100), read with no lag. */
@@ -331,7 +384,15 @@ export class World {
     const out = new Map<string, number>();
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const res = await own.doc.send(new QueryCommand({ TableName: stack.tableNames.feed, KeyConditionExpression: 'pk = :pk AND rk > :h', ExpressionAttributeValues: { ':pk': homeFeedPartition(this.users[r]!), ':h': 0 }, ConsistentRead: true, ExclusiveStartKey }));
+      const res = await own.doc.send(
+        new QueryCommand({
+          TableName: stack.tableNames.feed,
+          KeyConditionExpression: 'pk = :pk AND rk > :h',
+          ExpressionAttributeValues: { ':pk': homeFeedPartition(this.users[r]!), ':h': 0 },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
       for (const i of res.Items ?? []) out.set(String(i.rk), Number(String(i.version ?? 1)));
       ExclusiveStartKey = res.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -405,7 +466,9 @@ export class World {
       const got = page.filter((x) => !optional.has(x));
       const order = page.map((x) => Number(x.split('@')[0]));
       if (JSON.stringify(got) !== JSON.stringify(want) || order.some((n, i) => i > 0 && n >= order[i - 1]!)) {
-        problems.push(`${who}'s page: got [${page.join(', ')}], the model wants [${want.join(', ')}]${optional.size ? ` (and may have ${[...optional].join(', ')})` : ''}`);
+        problems.push(
+          `${who}'s page: got [${page.join(', ')}], the model wants [${want.join(', ')}]${optional.size ? ` (and may have ${[...optional].join(', ')})` : ''}`,
+        );
       }
       const stored = await this.stored(r);
       const shown = new Map(expected.map((e) => [e.post.n, e]));

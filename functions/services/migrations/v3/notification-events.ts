@@ -74,7 +74,11 @@ export function ticksOfEventId(id: string, kind: NotificationKind): bigint | und
 }
 
 /** Every event the group's claims hold, and the group's kind other than `to`. */
-export function classify(group: V2Group, recipient: string, claims: readonly { actor: string; events: readonly string[] }[]): { other: NotificationKind; events: ClaimedEvent[] } {
+export function classify(
+  group: V2Group,
+  recipient: string,
+  claims: readonly { actor: string; events: readonly string[] }[],
+): { other: NotificationKind; events: ClaimedEvent[] } {
   const isTo = (id: string, actor: string) => isRawEventId(id) && isAddressedEventId(id, actor);
   const otherRaw = claims.flatMap((c) => c.events.filter((id) => isRawEventId(id) && !isTo(id, c.actor)));
   const other = otherKindOf(group.state, recipient, otherRaw);

@@ -161,7 +161,12 @@ function planGroup(p: Partition, group: Group): MigrationWrite[] {
   else groupTx.push({ delete: groupKey(recipient, g.gid), condition: v2Condition });
   if (!stays || stays.updatedTicks !== g.updatedTicks) groupTx.push({ delete: orderKey(recipient, g.updatedTicks, g.gid) });
   if (stays) groupTx.push({ put: storedOrder(p, stays, group.expiresAt) });
-  const head = headWrite(p, g.day, [g, ...(toGroup && existing ? [existing.state] : [])], [stays, toGroup].filter((s): s is GroupState => s !== undefined));
+  const head = headWrite(
+    p,
+    g.day,
+    [g, ...(toGroup && existing ? [existing.state] : [])],
+    [stays, toGroup].filter((s): s is GroupState => s !== undefined),
+  );
   if (head) groupTx.push(head);
 
   const step1 = toGroup ? movedClaims(p, gidTo, live, claimsTo, claims) : [];
@@ -169,7 +174,10 @@ function planGroup(p: Partition, group: Group): MigrationWrite[] {
   const whole = [...step1.flat(), ...groupTx, ...step3.flat()];
   if (whole.length <= MAX_TRANSACTION_WRITES && distinct(whole)) return [{ transaction: whole }];
   // Step 3 only once step 2 committed: the v2 group is gone, or has its kind.
-  const committed: ConditionCheck = { check: groupKey(recipient, g.gid), condition: stays ? { expression: 'attribute_exists(#kind)', names: KIND } : notExists() };
+  const committed: ConditionCheck = {
+    check: groupKey(recipient, g.gid),
+    condition: stays ? { expression: 'attribute_exists(#kind)', names: KIND } : notExists(),
+  };
   return [...pack(step1), { transaction: groupTx }, ...pack(step3, committed)];
 }
 
@@ -183,7 +191,12 @@ function caseA(p: Partition, group: Group, kind: NotificationKind, claims: reado
     const order = orderKey(p.recipient, g.updatedTicks, g.gid);
     writes.push({
       transaction: [
-        { update: groupKey(p.recipient, g.gid), set, remove, condition: { expression: 'version = :v AND attribute_not_exists(#kind)', names: KIND, values: { ':v': g.version } } },
+        {
+          update: groupKey(p.recipient, g.gid),
+          set,
+          remove,
+          condition: { expression: 'version = :v AND attribute_not_exists(#kind)', names: KIND, values: { ':v': g.version } },
+        },
         ...(p.orders.has(String(order.sk)) ? [{ update: order, set, remove, condition: { expression: 'attribute_exists(pk)' } }] : []),
       ],
     });
@@ -225,15 +238,22 @@ const asWrites = (units: readonly Write[][]): MigrationWrite[] => units.map((uni
 const notExists = (): WriteCondition => ({ expression: 'attribute_not_exists(pk)' });
 const atVersion = (version: number): WriteCondition => ({ expression: 'version = :v', values: { ':v': version } });
 const stamped = (s: GroupState, expiresAt: number | undefined) => ({ ...groupAttributes(s), ...(expiresAt === undefined ? {} : { expiresAt }) });
-const put = (p: Partition, s: GroupState, expiresAt: number | undefined, condition: WriteCondition): Write => ({ put: { ...groupKey(p.recipient, s.gid), ...stamped(s, expiresAt) }, condition });
-const storedOrder = (p: Partition, s: GroupState, expiresAt: number | undefined) => ({ ...orderKey(p.recipient, s.updatedTicks, s.gid), ...stamped(s, expiresAt) });
+const put = (p: Partition, s: GroupState, expiresAt: number | undefined, condition: WriteCondition): Write => ({
+  put: { ...groupKey(p.recipient, s.gid), ...stamped(s, expiresAt) },
+  condition,
+});
+const storedOrder = (p: Partition, s: GroupState, expiresAt: number | undefined) => ({
+  ...orderKey(p.recipient, s.updatedTicks, s.gid),
+  ...stamped(s, expiresAt),
+});
 
 /**
  * The head's counts of `day` from `before` groups to `after` ones, conditioned on the values read
  * (a write only SETs: the value it plans is exact only if nothing moved them meanwhile).
  */
 function headWrite(p: Partition, day: string, before: readonly GroupState[], after: readonly GroupState[]): Write | undefined {
-  const count = (gs: readonly GroupState[], c: 'unseen' | 'unread' | 'groups') => gs.filter((s) => c === 'groups' || (c === 'unseen' ? !s.seen : !s.read)).length;
+  const count = (gs: readonly GroupState[], c: 'unseen' | 'unread' | 'groups') =>
+    gs.filter((s) => c === 'groups' || (c === 'unseen' ? !s.seen : !s.read)).length;
   const set: Record<string, number> = {};
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
@@ -253,7 +273,11 @@ function headWrite(p: Partition, day: string, before: readonly GroupState[], aft
     p.head.set(name, set[name]);
   });
   if (conditions.length === 0) return undefined;
-  return { update: notificationHeadKey(p.recipient), set, condition: { expression: conditions.join(' AND '), names, ...(Object.keys(values).length ? { values } : {}) } };
+  return {
+    update: notificationHeadKey(p.recipient),
+    set,
+    condition: { expression: conditions.join(' AND '), names, ...(Object.keys(values).length ? { values } : {}) },
+  };
 }
 
 const keyOf = (part: Part) => {

@@ -22,8 +22,7 @@ export const renderFollows: ViewRenderer = async (ctx, root) => {
     replace(root.querySelector('.status')!, h('p', { class: 'muted' }, message));
   };
   const follow = (target: string) => dataOf(`PUT /following/${target}`, client.PUT('/following/{userId}', { params: { path: { userId: target } } }));
-  const unfollow = (target: string) =>
-    dataOf(`DELETE /following/${target}`, client.DELETE('/following/{userId}', { params: { path: { userId: target } } }));
+  const unfollow = (target: string) => dataOf(`DELETE /following/${target}`, client.DELETE('/following/{userId}', { params: { path: { userId: target } } }));
   const action = (label: string, target: string, run: (id: string) => Promise<unknown>, done: string) => {
     const button = h('button', { type: 'button', 'data-action': label.toLowerCase(), 'data-user': target }, label);
     button.addEventListener('click', () =>
@@ -53,9 +52,7 @@ export const renderFollows: ViewRenderer = async (ctx, root) => {
     if (entry === user) return null;
     // Whom the signed-in user follows is known for their own following list only; elsewhere PUT is
     // harmless to repeat (204 when already following).
-    return list === 'following' && userId === user
-      ? action('Unfollow', entry, unfollow, 'Unfollowed')
-      : action('Follow', entry, follow, 'Following');
+    return list === 'following' && userId === user ? action('Unfollow', entry, unfollow, 'Unfollowed') : action('Follow', entry, follow, 'Following');
   };
 
   replace(
@@ -67,9 +64,7 @@ export const renderFollows: ViewRenderer = async (ctx, root) => {
       `${counts.followers} followers · ${counts.following} following · `,
       h('a', { href: hrefOf({ user, view: 'timeline', of: userId }) }, 'posts'),
     ),
-    userId === user
-      ? form
-      : h('p', {}, action('Follow', userId, follow, 'Following'), ' ', action('Unfollow', userId, unfollow, 'Unfollowed')),
+    userId === user ? form : h('p', {}, action('Follow', userId, follow, 'Following'), ' ', action('Unfollow', userId, unfollow, 'Unfollowed')),
     status,
     h(
       'div',
@@ -98,13 +93,7 @@ async function followList(
   const show = (page: { items: FollowListEntry[]; next: string | null }) => {
     for (const { userId: entry } of page.items) {
       items.append(
-        h(
-          'li',
-          { 'data-user': entry },
-          h('a', { href: hrefOf({ user: session.user, view: 'follows', of: entry }) }, entry),
-          ' ',
-          rowAction(list, entry),
-        ),
+        h('li', { 'data-user': entry }, h('a', { href: hrefOf({ user: session.user, view: 'follows', of: entry }) }, entry), ' ', rowAction(list, entry)),
       );
     }
     next = page.next;

@@ -47,10 +47,7 @@ export const renderRollups: ViewRenderer = async ({ session, place, config }, ro
   replace(root, h('h1', {}, 'Rollups'), form, summary, chart);
 
   const query = { granularity, ...(from ? { from: utc(from) } : {}), ...(to ? { to: utc(to) } : {}) };
-  const result = await dataOf(
-    `GET /rollups/${series}`,
-    session.admin.GET('/rollups/{name}', { params: { path: { name: series }, query } }),
-  );
+  const result = await dataOf(`GET /rollups/${series}`, session.admin.GET('/rollups/{name}', { params: { path: { name: series }, query } }));
   const points = result.points;
   const values = points.map((p) => p.value);
   const additive = series.endsWith('.count') || series.endsWith('.sum');

@@ -28,18 +28,31 @@ async function renderOverview({ session }: ViewContext, root: HTMLElement): Prom
       { 'data-testid': testid },
       h('h2', {}, title),
       t.tags.length
-        ? h('ol', {}, ...t.tags.map((e) => h('li', {}, tagLink(user, e.tag), h('span', { class: 'muted' }, ` · ${e.authors} ${e.authors === 1 ? 'author' : 'authors'}`))))
+        ? h(
+            'ol',
+            {},
+            ...t.tags.map((e) => h('li', {}, tagLink(user, e.tag), h('span', { class: 'muted' }, ` · ${e.authors} ${e.authors === 1 ? 'author' : 'authors'}`))),
+          )
         : h('p', { class: 'muted' }, 'Nothing yet.'),
     );
   const input = h('input', { name: 'tag', required: true, placeholder: 'tag', 'aria-label': 'tag to open' });
-  const form = h('form', { method: 'get', action: import.meta.env.BASE_URL, class: 'follow-form' }, h('input', { type: 'hidden', name: 'user', value: user }), h('input', { type: 'hidden', name: 'view', value: 'tags' }), input, h('button', { type: 'submit', class: 'primary' }, 'Open'));
+  const form = h(
+    'form',
+    { method: 'get', action: import.meta.env.BASE_URL, class: 'follow-form' },
+    h('input', { type: 'hidden', name: 'user', value: user }),
+    h('input', { type: 'hidden', name: 'view', value: 'tags' }),
+    input,
+    h('button', { type: 'submit', class: 'primary' }, 'Open'),
+  );
   replace(
     root,
     h('h1', {}, 'Tags'),
     form,
     h('div', { class: 'columns' }, ranking('Trending this hour', hour, 'trending-1h'), ranking('Trending today', day, 'trending-24h')),
     h('h2', {}, 'Tags you follow'),
-    followed.items.length ? h('ul', { 'data-testid': 'followed-tags' }, ...followed.items.map((f) => h('li', {}, tagLink(user, f.tag)))) : h('p', { class: 'muted' }, 'None yet.'),
+    followed.items.length
+      ? h('ul', { 'data-testid': 'followed-tags' }, ...followed.items.map((f) => h('li', {}, tagLink(user, f.tag))))
+      : h('p', { class: 'muted' }, 'None yet.'),
   );
 }
 
@@ -69,7 +82,11 @@ async function renderTag(ctx: ViewContext, root: HTMLElement, tag: string): Prom
     h(
       'p',
       {},
-      action('Follow', () => dataOf(`PUT /following/tags/${tag}`, client.PUT('/following/tags/{tag}', path)), `Following #${tag}: its new posts come into your feed.`),
+      action(
+        'Follow',
+        () => dataOf(`PUT /following/tags/${tag}`, client.PUT('/following/tags/{tag}', path)),
+        `Following #${tag}: its new posts come into your feed.`,
+      ),
       ' ',
       action('Unfollow', () => dataOf(`DELETE /following/tags/${tag}`, client.DELETE('/following/tags/{tag}', path)), `Not following #${tag}.`),
       ' ',

@@ -13,8 +13,7 @@ export const renderTimeline: ViewRenderer = async ({ session, place }, root) => 
     limit: limitOf(place.params),
     edit: (shown, content) => client.updateActivity(shown.id, { content }, { ifMatch: `"${shown.version}"` }),
     empty: `${userId} has not posted anything.`,
-    read: (query) =>
-      dataOf(`GET /users/${userId}/activities`, client.GET('/users/{userId}/activities', { params: { path: { userId }, query } })),
+    read: (query) => dataOf(`GET /users/${userId}/activities`, client.GET('/users/{userId}/activities', { params: { path: { userId }, query } })),
   });
   replace(
     root,
