@@ -152,7 +152,7 @@ const request: fc.Arbitrary<Req> = fc.oneof(
     )
     .filter(([m, p]) => !(m === 'POST' && p === '/activities') && !(m === 'DELETE' && p.startsWith('/activities/')))
     .map(([method, path]) => ({ method, path, body: JSON.stringify(valid), contentType: 'application/json' })),
-  fc.constantFrom('/feeds', '/activity', '/users', '/user/x', '/users/x/activities/y', '/feed/').map((path) => ({ method: 'GET', path })),
+  fc.constantFrom('/feedz', '/activity', '/users', '/user/x', '/users/x/activities/y', '/feed/').map((path) => ({ method: 'GET', path })),
 );
 
 describe('malformed requests (fast-check)', () => {
