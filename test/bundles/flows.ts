@@ -19,6 +19,7 @@ export const BUNDLE_FLOWS: readonly string[] = [
   'test/integration/bulk-import.test.ts', // the batch import
   'test/integration/realtime.test.ts', // GET /realtime, the socket's routes, pushes from the lanes
   'test/integration/migration-on-deploy.test.ts', // the deploy's migrationStart, migrate jobs on the maintenance lane
+  'test/integration/ranked-feeds.test.ts', // ranked feeds: definitions, ranked pages, feedback
 ];
 
 /**
