@@ -32,8 +32,9 @@
  *     (a mute keeps the follow and both counts).
  *  D5 Unmute and unblock restore what the roads bring: the rule "shows while any road brings it and no
  *     mute or block stands against it" has no memory. (Unblock does not restore follows.)
- *  D6 Follow is refused (403) while a block stands either way; a mute of a followed user keeps the
- *     follow. Nobody mutes, blocks or follows themselves (the generator never asks).
+ *  D6 Follow is refused (403) while the followee blocks the follower; the blocker may still follow
+ *     the user they blocked (services/controls.ts), whose posts the block keeps hidden all the same.
+ *     A mute of a followed user keeps the follow. Nobody mutes, blocks or follows themselves (the generator never asks).
  *  D7 Erase ends the user's follows both ways and their tag follows, and takes all their posts out of
  *     every feed. An erased user issues no more commands and is no target of any.
  *  D8 Stored copies: a shown post brought by a push road (own post, a followed author not pulled, a
@@ -130,7 +131,7 @@ export function remove(m: HomeFeedModel, p: Post): void {
 
 export function follow(m: HomeFeedModel, r: User, a: User): 'followed' | 'refused' {
   tick(m);
-  if (blockedEitherWay(m, r, a)) return 'refused'; // D6
+  if (m.blocks.has(edge(a, r))) return 'refused'; // D6: the followee blocked the follower
   m.follows.set(r, new Set([...followsOf(m, r), a]));
   settlePulled(m, a);
   return 'followed';
