@@ -38,7 +38,7 @@ if (process.argv[2] === 'model') {
   const seconds = Math.round(Number(values.minutes) * 60);
   if (!(seconds > 0)) throw new Error('--minutes must be a positive number');
   const child = fork(join(here, '../../node_modules/vitest/vitest.mjs'), ['run', 'test/model/home-feed.test.ts', '-t', 'explores'], {
-    env: { ...process.env, MODEL_SECONDS: String(seconds) },
+    env: { ...process.env, MODEL_SECONDS: String(seconds), MODEL_RANDOM: '1' },
   });
   child.on('exit', (code) => process.exit(code ?? 1));
   await new Promise(() => undefined); // the child's exit ends this process

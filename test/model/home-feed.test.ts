@@ -103,6 +103,9 @@ function report(details: { seed: number; counterexamplePath: string | null }): s
   ].join('\n');
 }
 
+/** The seed `npm test` explores from (see the exploring test). */
+const EXPLORE_SEED = 40_2026_11;
+
 describe('home feeds against the reference model (issue 40)', () => {
   beforeAll(startModelStack, 120_000);
   afterAll(stopOwnStack);
@@ -117,7 +120,10 @@ describe('home feeds against the reference model (issue 40)', () => {
   it(
     `explores histories for ${SECONDS} s`,
     async () => {
-      const details = await fc.check(property(), { numRuns: 100_000, interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false });
+      // `npm test` explores from a fixed seed, so a red run is never chance: the same histories, as
+      // far as the time allows. The soak (MODEL_RANDOM) explores from a fresh seed each time.
+      const seed = process.env.MODEL_RANDOM ? undefined : EXPLORE_SEED;
+      const details = await fc.check(property(), { seed, numRuns: 100_000, interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false });
       console.log(`model test: ${details.numRuns} histories run, ${details.numShrinks} shrinks, seed ${details.seed}`);
       if (details.failed) {
         const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0]))?.[1];
