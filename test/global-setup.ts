@@ -53,6 +53,8 @@ export default async function setup(project: TestProject) {
         // Tests make thousands of requests per user (the OpenAPI fuzzer ~3,500): limits they never
         // meet, still on, so every route spends tokens. rate-limits.test.ts proves the defaults bite.
         RATE_LIMITS: process.env.RATE_LIMITS ?? TEST_RATE_LIMITS,
+        // A first read's restamp runs at once (tests wait for it); its spread has its own test (reader-activity).
+        STAMP_SPREAD: process.env.STAMP_SPREAD ?? 'off',
       },
     },
     bundles,

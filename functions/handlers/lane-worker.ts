@@ -7,6 +7,7 @@
  * of a kind whose runner takes a batch run together (JobRunner.runBatch): a batch's notify jobs for
  * one recipient are applied together (a follow burst: one transaction per 20 follows), and all its
  * recipients' first reads are one shared read; a batch's fanout pages share their reads too.
+ * A lane with a backlog (fanout) first hands on the jobs that waited past its deadline, unrun.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -19,6 +20,7 @@ import { runJob } from '../services/jobs/run.js';
 import { runnerOfKind } from '../services/jobs/runners.js';
 import { enqueueJob } from '../services/jobs/bus.js';
 import { isPreLanesJob } from '../services/jobs/legacy-queue.js';
+import { handOnStale } from '../services/jobs/backlog.js';
 
 const parseOrUndefined = (r: SQSRecord): Job | undefined => {
   try {
@@ -92,7 +94,9 @@ export function laneHandler(lane: LaneId) {
     };
 
   return async (event: SQSEvent, context?: Context) => {
-    const recordHandler = recordHandlerFor(batchedJobs(event.Records, lane));
+    // A lane that is behind hands its stale jobs to its backlog (services/jobs/backlog.ts) and runs the fresh.
+    const { run, handed } = handOnStale(event.Records, lane, Date.now());
+    const recordHandler = recordHandlerFor(new Map([...batchedJobs(run, lane), ...handed]));
     try {
       return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
     } finally {

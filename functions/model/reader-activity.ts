@@ -72,3 +72,18 @@ export const mayAskAgain = (lastAskMs: number | undefined, nowMs: number, window
 /** The bound a stamp at `nowTicks` writes (undefined with `off`: the stamp removes the bounds). */
 export const stampBound = (nowTicks: bigint, windowTicks: bigint | undefined): bigint | undefined =>
   windowTicks === undefined ? undefined : nowTicks + windowTicks;
+
+/**
+ * How long a reader's restamp (nothing missing: only bounds to raise) waits before it runs, in
+ * seconds: a fixed share of the spread, by the reader's id (FNV-1a), so a cohort that reads at once
+ * — everyone, the day activity-aware fan-out is deployed — stamps over the spread, not in one burst,
+ * and the same reader always waits the same. The spread is at most an eighth of the window (the
+ * ask comes with half a window left: the bound cannot pass meanwhile) and SQS's 15 minutes.
+ */
+export function restampDelaySeconds(reader: string, spreadMs: number | undefined, windowTicks: bigint | undefined): number {
+  if (spreadMs === undefined) return 0;
+  const cap = windowTicks === undefined ? spreadMs : Math.min(spreadMs, Number(windowTicks / 8_000_000n));
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < reader.length; i++) hash = Math.imul(hash ^ reader.charCodeAt(i), 0x01000193) >>> 0;
+  return Math.floor(((hash / 2 ** 32) * Math.min(cap, 900_000)) / 1000);
+}

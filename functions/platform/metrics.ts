@@ -17,6 +17,16 @@ export function recordJobLatency(latencyMs: number): void {
   metrics.addMetric(metricNames.jobLatency, MetricUnit.Milliseconds, Math.max(0, latencyMs));
 }
 
+/** A lane batch's oldest job waited `waitedMs` in its queue (see metricNames.queueWait). */
+export function recordQueueWait(waitedMs: number): void {
+  metrics.addMetric(metricNames.queueWait, MetricUnit.Milliseconds, Math.max(0, waitedMs));
+}
+
+/** `count` jobs were handed to the backlog lane (see metricNames.backlogged). */
+export function recordBacklogged(count: number): void {
+  metrics.addMetric(metricNames.backlogged, MetricUnit.Count, count);
+}
+
 /** A data-model migration read `items` items (one page of one segment). */
 export function recordMigrationProgress(items: number, segmentDone: boolean): void {
   metrics.addMetric(metricNames.migrationItems, MetricUnit.Count, items);

@@ -39,6 +39,20 @@ export const configKeys = {
     description:
       "a post is copied only to followers who read their home feed (or connected to realtime) within this window; a returning reader's feed is merged at read time and rebuilt (`off`: copy to every follower)",
   },
+  FANOUT_BACKLOG_AFTER: {
+    envVar: 'FANOUT_BACKLOG_AFTER',
+    contextKey: 'fanoutBacklogAfter',
+    default: '1s',
+    description:
+      'a fan-out job that waited longer than this in the `fanout` queue is handed to the `fanoutTail` queue (the backlog) instead of run, so a new post overtakes a standing backlog (`0s`: every one; `off`: none)',
+  },
+  STAMP_SPREAD: {
+    envVar: 'STAMP_SPREAD',
+    contextKey: 'stampSpread',
+    default: '15m',
+    description:
+      "a reader's restamp (raising their activity bound, nothing missing) is delayed by up to this, by reader (at most 15m, and an eighth of `FANOUT_ACTIVE_WINDOW`), so a cohort's first reads are spread out (`off`: at once)",
+  },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',
     contextKey: 'backfillLimit',
@@ -252,6 +266,12 @@ export const configParsers = {
   MAX_FOLLOWING: integer(1),
   BACKFILL_LIMIT: integer(0),
   FANOUT_ACTIVE_WINDOW: parseDuration,
+  STAMP_SPREAD: (raw: string) => {
+    const ms = parseDuration(raw);
+    if (ms !== undefined && ms > 900_000) throw new Error(`SQS delays a message at most 15m, got "${raw}"`);
+    return ms;
+  },
+  FANOUT_BACKLOG_AFTER: (raw: string) => (raw.trim() === '0s' ? 0 : parseDuration(raw)),
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,

@@ -50,6 +50,7 @@ export type FunctionId =
   | 'followupWorker'
   | 'notifyWorker'
   | 'maintenanceWorker'
+  | 'backgroundWorker'
   | 'rollups'
   | 'rollupsRead'
   | 'activityRead'
@@ -152,7 +153,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // the top list (stats GetItem, PutItem).
     tables: { ...FANOUT_ACCESS.tables, stats: ['GetItem', 'PutItem', 'UpdateItem'] },
     // TIMELINE_TTL: a tag-feed entry expires with its original.
-    config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL'],
+    // FANOUT_BACKLOG_AFTER: when a job has waited too long and goes to fanoutTail (services/jobs/backlog.ts).
+    config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL', 'FANOUT_BACKLOG_AFTER'],
     realtime: FANOUT_ACCESS.realtime,
   }),
   /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */
@@ -174,6 +176,18 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'ConditionCheckItem'],
     },
     config: ['BACKFILL_LIMIT', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
+    realtime: { pushes: true },
+  }),
+  /**
+   * background: a reader's restamp (stamp.ts with nothing missing): what followupWorker grants a
+   * stamp job — should the bound pass before it runs, it writes back as a stamp does.
+   */
+  backgroundWorker: laneWorkerDef('background', {
+    tables: {
+      feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+      graph: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'ConditionCheckItem'],
+    },
+    config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },
   }),
   /**
@@ -276,10 +290,11 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // runPage (Query); readHead (GetItem: the pulled set, read beside a later page); `enrich=reactions`:
     // counters (feed) and the caller's reactions (graph), one BatchGetItem each. Tags: the reader's
     // control partition (graph Query), the trending top list (stats GetItem).
-    // graph Query also: a returning reader's follows (their edges) and followed tags; sends their stamp job (followup).
+    // graph Query also: a returning reader's follows (their edges) and followed tags; sends their
+    // stamp job (followup), or with nothing missing their restamp (background, spread: STAMP_SPREAD).
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
-    sendsTo: ['followup'],
-    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
+    sendsTo: ['followup', 'background'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /**
    * Ranked feeds (services/ranking/): definitions, snapshots and reader marks (graph GetItem,
@@ -293,8 +308,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/ranked-feeds.ts',
     ...http,
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchGetItem'] },
-    sendsTo: ['followup'],
-    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW'],
+    sendsTo: ['followup', 'background'],
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
   social: {
@@ -364,8 +379,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/realtime-socket.ts',
     ...http,
     tables: { graph: ['PutItem', 'DeleteItem'], feed: ['GetItem'] },
-    sendsTo: ['followup'],
-    config: ['FANOUT_ACTIVE_WINDOW'],
+    sendsTo: ['followup', 'background'],
+    config: ['FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
   realtimeAuthorizer: {

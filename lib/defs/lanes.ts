@@ -8,19 +8,25 @@
  *                post's first page of followers
  *   fanoutTail   the rest of a large fan-out (its further pages), so a   seconds to minutes
  *                burst of big fan-outs never queues in front of the next
- *                post's first page (readers first: docs/lanes.md)
+ *                post's first page, and the backlog: first pages that
+ *                waited in fanout's queue past FANOUT_BACKLOG_AFTER
+ *                (readers first: docs/lanes.md)
  *   followup     what a user waits for after their own action (a follow,  seconds to a minute
  *                a delete, an unfollow / mute / block)
  *   notify       notification groups                                      a minute
  *   maintenance  what nobody waits on: erasing, purging, settle re-runs,  minutes
  *                data-model migrations after a deploy
+ *   background   bookkeeping that yields to everything else: a reader's  within the hour
+ *                activity bound, raised with nothing missing (restamp),
+ *                spread over STAMP_SPREAD, so a cohort's first reads
+ *                never swamp the stack
  *
  * Read by the CDK stack (queues, mappings, alarms), the local runtime (the same queues and pollers)
  * and the job bus. Which job kinds run on which lane is no business of theirs: each kind names its
  * lane where it is declared (functions/services/jobs/define.ts defineJob; the list: jobs.ts).
  */
 
-export type LaneId = 'fanout' | 'fanoutTail' | 'followup' | 'notify' | 'maintenance';
+export type LaneId = 'fanout' | 'fanoutTail' | 'followup' | 'notify' | 'maintenance' | 'background';
 
 export interface LaneDef {
   readonly id: LaneId;
@@ -36,6 +42,13 @@ export interface LaneDef {
   readonly oldestAgeAlarmSeconds: number;
   /** The consumer's timeout; the queue's visibility timeout is 6× this (AWS guidance). */
   readonly timeoutSeconds: number;
+  /**
+   * Where a job that waited in this queue longer than FANOUT_BACKLOG_AFTER goes instead of running
+   * (services/jobs/backlog.ts): fresh posts first while the lane is behind.
+   */
+  readonly backlog?: LaneId;
+  /** Its kinds' delayed jobs stay on it (elsewhere a delayed job is a settle re-run: maintenance). */
+  readonly takesDelayed?: true;
 }
 
 export const lanes: Record<LaneId, LaneDef> = {
@@ -47,14 +60,16 @@ export const lanes: Record<LaneId, LaneDef> = {
     maxConcurrency: 10,
     oldestAgeAlarmSeconds: 30,
     timeoutSeconds: 30,
+    backlog: 'fanoutTail',
   },
-  // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones.
+  // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones. As
+  // many as fanout's: under a standing backlog it does most of the draining.
   fanoutTail: {
     id: 'fanoutTail',
-    promise: 'every follower of a large author has the post within minutes',
+    promise: 'every follower of a large author, and every post of a burst, has the post within minutes',
     batchSize: 4,
     batchingWindowSeconds: 0,
-    maxConcurrency: 5,
+    maxConcurrency: 10,
     oldestAgeAlarmSeconds: 300,
     timeoutSeconds: 30,
   },
@@ -86,6 +101,17 @@ export const lanes: Record<LaneId, LaneDef> = {
     maxConcurrency: 2,
     oldestAgeAlarmSeconds: 900,
     timeoutSeconds: 60,
+  },
+  // One at a time, small batches: its jobs write one item per follow, and nobody waits on them.
+  background: {
+    id: 'background',
+    promise: 'a reader’s activity bound is raised within the hour',
+    batchSize: 2,
+    batchingWindowSeconds: 0,
+    maxConcurrency: 2,
+    oldestAgeAlarmSeconds: 3600,
+    timeoutSeconds: 60,
+    takesDelayed: true,
   },
 };
 

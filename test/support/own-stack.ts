@@ -47,7 +47,8 @@ export async function startOwnStack(opts: {
       sqsRetryDelaySeconds: opts.sqsRetryDelaySeconds,
       // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
       // Rollups per 1-second tumbling window (the deployed one is minutes long).
-      env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', ...opts.env },
+      // A first read's restamp at once (STAMP_SPREAD), as on the shared stack.
+      env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', STAMP_SPREAD: 'off', ...opts.env },
     },
     inject('bundles'),
   );

@@ -35,6 +35,12 @@ const queuedBefore: Record<JobKind, string[]> = {
     '{"kind":"stamp","reader":"bob","until":"1764000000000000000"}',
     '{"kind":"stamp","reader":"bob","until":"1764000000000000000","since":"1763000000000000000","cursor":"alice"}',
   ],
+  // New with the background lane: a stamp with nothing missing, as ask.ts and its own pages send it.
+  restamp: [
+    '{"kind":"restamp","reader":"bob","until":"1764000000000000000"}',
+    '{"kind":"restamp","reader":"bob","until":"1764000000000000000","cursor":"alice"}',
+    '{"kind":"restamp","reader":"bob","until":"1764000000000000000","cursor":"x","tags":true}',
+  ],
   // Added with edits (after the registry): its bodies as the outbox and its own pages send them.
   edit: ['{"kind":"edit","author":"alice","rk":"12","version":2}', '{"kind":"edit","author":"alice","rk":"12","version":3,"cursor":"c1"}'],
   // New with hashtags (after the registry): the bodies this release sends.
@@ -68,6 +74,7 @@ const laneBefore: Record<JobKind, string> = {
   unpull: 'maintenance',
   migrate: 'maintenance',
   stamp: 'followup',
+  restamp: 'background',
   edit: 'fanout',
   tagFanout: 'fanout',
   tagRetract: 'followup',
@@ -92,10 +99,10 @@ describe('the job registry', () => {
     );
   });
 
-  it('keeps each kind on its lane, and sends every delayed job (a settle re-run) to maintenance', () => {
+  it('keeps each kind on its lane, and sends every delayed job (a settle re-run) to maintenance, but a restamp spread over time to background', () => {
     for (const kind of kinds) {
       expect(laneOfJob({ kind }), kind).toBe(laneBefore[kind]);
-      expect(laneOfJob({ kind }, 60), kind).toBe('maintenance');
+      expect(laneOfJob({ kind }, 60), kind).toBe(kind === 'restamp' ? 'background' : 'maintenance');
     }
     expect([...new Set(laneList.flatMap((lane) => kindsOfLane(lane.id)))].sort()).toEqual([...kinds].sort());
   });

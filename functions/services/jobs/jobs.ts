@@ -5,7 +5,7 @@
  * here, a JobRunner beside its code and its entry in runners.ts (which fails to compile without it).
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
-import type { LaneId } from '../../../lib/defs/lanes.js';
+import { type LaneId, lanes } from '../../../lib/defs/lanes.js';
 import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
 import { fanoutJob } from '../fanout/fanout-job.js';
@@ -17,7 +17,7 @@ import { migrateJob } from '../migrations/migrate-job.js';
 import { notifyJob } from '../notifications/notify-job.js';
 import { pullJob } from '../pulled-authors/pull-job.js';
 import { unpullJob } from '../pulled-authors/unpull-job.js';
-import { stampJob } from '../reader-activity/stamp-job.js';
+import { restampJob, stampJob } from '../reader-activity/stamp-job.js';
 import { tagCleanupJob, tagEditJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './errors.js';
@@ -35,6 +35,7 @@ export const jobDefs = [
   eraseJob,
   migrateJob,
   stampJob,
+  restampJob,
   editJob,
   tagFanoutJob,
   tagRetractJob,
@@ -78,12 +79,13 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
 /**
  * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
  * tailLane where it has one. A delayed job is a settle re-run (the second cleanup after an
- * unfollow or mute, the erase's settle): nobody waits on it, so it is maintenance.
+ * unfollow or mute, the erase's settle): nobody waits on it, so it is maintenance — except on a
+ * lane that takes its own delayed jobs (background: a restamp spread over STAMP_SPREAD).
  */
 export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string }, delaySeconds = 0): LaneId {
-  if (delaySeconds > 0) return 'maintenance';
-  const lanes = lanesOfKind(job.kind);
-  return job.cursor !== undefined && lanes[1] ? lanes[1] : lanes[0]!;
+  if (delaySeconds > 0 && !lanes[laneOfKind(job.kind)].takesDelayed) return 'maintenance';
+  const [first, tail] = lanesOfKind(job.kind);
+  return job.cursor !== undefined && tail ? tail : first!;
 }
 
 /**

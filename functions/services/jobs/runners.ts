@@ -14,7 +14,7 @@ import { migrateRunner } from '../migrations/job.js';
 import { notifyRunner } from '../notifications/batch.js';
 import { pullRunner } from '../pulled-authors/pull.js';
 import { unpullRunner } from '../pulled-authors/unpull.js';
-import { stampRunner } from '../reader-activity/stamp.js';
+import { restampRunner, stampRunner } from '../reader-activity/stamp.js';
 import { tagCleanupRunner } from '../tags/cleanup.js';
 import { tagEditRunner } from '../tags/edit-copies.js';
 import { tagFanoutRunner } from '../tags/fanout.js';
@@ -35,6 +35,7 @@ const runners = [
   eraseRunner,
   migrateRunner,
   stampRunner,
+  restampRunner,
   editRunner,
   tagFanoutRunner,
   tagRetractRunner,

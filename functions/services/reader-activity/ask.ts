@@ -2,9 +2,11 @@
  * What a home-feed read (or a realtime connect) does about its reader's activity: nothing, while
  * the bound it already carries has more than half a window left — the common case, and free: the
  * bound rides the feed's head item, which the first page reads anyway. Otherwise it queues one
- * stamp job (stamp.ts); the read itself writes nothing.
+ * job (stamp.ts): a stamp when copies stopped (the bound passed), a restamp, spread out on the
+ * background lane, when nothing is missing. The read itself writes nothing.
  */
-import { mayAskAgain, missingSince, stampBound, stampDue } from '../../model/reader-activity.js';
+import { setting } from '../../../lib/defs/config.js';
+import { mayAskAgain, missingSince, restampDelaySeconds, stampBound, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { logger } from '../../platform/logger.js';
 import { readHead } from '../../stores/feed-store.js';
@@ -28,14 +30,15 @@ export async function askStampIfDue(reader: string, headUntil: bigint | undefine
   asked.set(reader, nowMs);
   const until = stampBound(nowTicks, window);
   const since = missingSince(headUntil, nowTicks);
-  const job = {
-    kind: 'stamp' as const,
-    reader,
-    ...(until === undefined ? {} : { until: String(until) }),
-    ...(since === undefined ? {} : { since: String(since) }),
-  };
+  const bound = until === undefined ? {} : { until: String(until) };
+  // Something missing: a stamp, at once (followup: the reader waits for their copies). Nothing
+  // missing: a restamp, spread out (background: nobody waits on it).
+  const sent =
+    since === undefined
+      ? enqueueJob({ kind: 'restamp', reader, ...bound }, restampDelaySeconds(reader, setting('STAMP_SPREAD'), window))
+      : enqueueJob({ kind: 'stamp', reader, ...bound, since: String(since) });
   // The read is served either way (a returning reader's page is merged): a failed send is asked again.
-  await enqueueJob(job).catch((error: unknown) => {
+  await sent.catch((error: unknown) => {
     asked.delete(reader);
     logger.warn('could not queue a stamp job', { error: error as Error, reader });
   });

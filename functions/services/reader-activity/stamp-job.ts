@@ -17,3 +17,16 @@ export const stampJob = defineJob('stamp', {
   lane: 'followup',
   schema: { reader: userId, until: ticks, since: ticks, cursor, tags: z.literal(true).optional() },
 });
+
+/**
+ * The same with nothing missing (no `since`: the reader's bound has not passed, or was never set,
+ * so every fan-out still copies to them): only bounds to raise, which nobody waits on. Background
+ * lane, sent with a delay spread over STAMP_SPREAD by reader (reader-activity/ask.ts), so a cohort
+ * reading for the first time — the day activity-aware fan-out is deployed — writes its one item per
+ * follow beside, not in front of, reads and fan-out. Should the bound pass before it runs, it
+ * writes back what the reader missed as a stamp does (stamp.ts: `since` from the head).
+ */
+export const restampJob = defineJob('restamp', {
+  lane: 'background',
+  schema: { reader: userId, until: ticks, cursor, tags: z.literal(true).optional() },
+});

@@ -33,10 +33,10 @@ import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
 import { homeFeedPolicy } from '../retention/policy.js';
 import { stampTagFollows, writeBackTagCopies } from '../tags/write-back.js';
-import { stampJob } from './stamp-job.js';
+import { restampJob, stampJob } from './stamp-job.js';
 import { activeWindowTicks } from './window.js';
 
-type StampJob = JobOf<typeof stampJob>;
+type StampJob = JobOf<typeof stampJob> | JobOf<typeof restampJob>;
 
 /** Follows (or followed tags) per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
 export const STAMP_PAGE = 100;
@@ -89,7 +89,7 @@ export async function stamp(job: StampJob): Promise<void> {
   const head = await readHead(job.reader);
   // Where copies stopped as the read saw it — or, if the bound has passed since (the job ran late,
   // or this is a later page), as it is now: posts after it were skipped by the fan-out.
-  const since = optionalTicks(job.since) ?? missingSince(head.activeUntil, nowTicks());
+  const since = optionalTicks('since' in job ? job.since : undefined) ?? missingSince(head.activeUntil, nowTicks());
   if (!job.cursor && !job.tags && alreadyDone(head.activeUntil, since)) return;
   if (!job.tags) {
     const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
@@ -115,3 +115,5 @@ export async function stamp(job: StampJob): Promise<void> {
 }
 
 export const stampRunner: JobRunner<typeof stampJob> = { def: stampJob, run: stamp };
+/** A restamp is a stamp with nothing missing, on the background lane; its further pages stay there. */
+export const restampRunner: JobRunner<typeof restampJob> = { def: restampJob, run: stamp };
