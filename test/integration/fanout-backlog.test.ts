@@ -1,0 +1,103 @@
+/**
+ * Fresh posts first (services/jobs/backlog.ts) on a stack of this file's own, without pollers, with
+ * FANOUT_BACKLOG_AFTER=0s: every job the fanout lane receives has waited past the deadline and is
+ * handed, unrun, to the fanoutTail queue (the real local SQS queue), as under a standing backlog.
+ * The workers run in-process on the records this test hands them, so the order between the lanes is
+ * the test's: an edit and a delete made while the page waits in the backlog, a handed-on page
+ * delivered twice. Each follower holds the post exactly once, at its latest version, or not at all.
+ */
+import { type DynamoDBClient, DynamoDBClient as Dynamo } from '@aws-sdk/client-dynamodb';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localCredentials, localRegion } from '../../local/aws-local.js';
+import { api, mustPost } from '../support/api.js';
+import { fanoutRecord } from '../support/fanout-record.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { own, sqs, stack, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+
+type Worker = (event: SQSEvent) => Promise<unknown>;
+let raw: DynamoDBClient;
+let fanoutWorker: Worker;
+let fanoutTailWorker: Worker;
+
+beforeAll(async () => {
+  await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false, env: { FANOUT_BACKLOG_AFTER: '0s', FANOUT_ACTIVE_WINDOW: 'off' } });
+  raw = new Dynamo({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
+  fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
+  fanoutTailWorker = (await import('../../functions/handlers/fanout-tail-worker.js')).handler;
+}, 120_000);
+
+afterAll(async () => {
+  raw?.destroy();
+  await stopOwnStack();
+});
+
+/** The messages waiting on the fanoutTail queue (received: each comes back after its visibility timeout unless deleted). */
+async function backlogged(): Promise<SQSRecord[]> {
+  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutTail, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
+  return (out.Messages ?? []).map(
+    (m) =>
+      ({
+        messageId: m.MessageId!,
+        body: m.Body!,
+        attributes: { SentTimestamp: m.Attributes!.SentTimestamp!, ApproximateReceiveCount: m.Attributes!.ApproximateReceiveCount! },
+      }) as unknown as SQSRecord,
+  );
+}
+
+/** `author` posts; the fanout lane receives the post's first page and hands it to the backlog. */
+async function postIntoBacklog(author: string, content: string): Promise<{ id: string; rangeKey: string; record: SQSRecord }> {
+  const post = await mustPost(author, { verb: 'post', content }, own);
+  const first = await fanoutRecord(raw, stack.tableNames.feed, author);
+  expect(await fanoutWorker({ Records: [first] })).toEqual({ batchItemFailures: [] });
+  const [record, ...more] = await backlogged();
+  expect(more).toEqual([]);
+  expect(JSON.parse(record!.body)).toEqual(JSON.parse(first.body)); // handed on unchanged, unrun
+  return { id: post.id as string, rangeKey: post.rangeKey as string, record: record! };
+}
+
+const copiesOf = async (followers: readonly string[], rangeKey: string) =>
+  Promise.all(followers.map(async (f) => (await storedCopies(f)).filter((rk) => rk === rangeKey).length));
+
+describe('a fan-out handed to the backlog', () => {
+  it('writes nothing on the fanout lane, then each follower’s copy exactly once from the backlog — delivered twice', async () => {
+    const author = uid('bl-author');
+    const followers = await seedFollowers(author, 12, { on: own });
+    const { rangeKey, record } = await postIntoBacklog(author, 'from the backlog');
+    expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 0));
+
+    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    // Its message came back (the worker died before the delete): the same page again.
+    const again = { ...record, attributes: { ...record.attributes, ApproximateReceiveCount: '2' } } as SQSRecord;
+    expect(await fanoutTailWorker({ Records: [again] })).toEqual({ batchItemFailures: [] });
+    expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 1));
+    expect((await storedCopies(author)).filter((rk) => rk === rangeKey)).toHaveLength(1);
+  });
+
+  it('copies the edit made while the page waited in the backlog, not the post as first written', async () => {
+    const author = uid('bl-editor');
+    const followers = await seedFollowers(author, 5, { on: own });
+    const { id, record } = await postIntoBacklog(author, 'helo wrold');
+    const edit = await api('PATCH', `/activities/${id}`, { as: author, json: { content: 'hello world' }, on: own });
+    expect(edit.status).toBe(200);
+
+    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    for (const f of followers) {
+      const feed = await api('GET', '/feed', { as: f, on: own });
+      const items = (feed.body as { items: { id: string; content: string; version: number }[] }).items.filter((i) => i.id === id);
+      expect(items).toEqual([expect.objectContaining({ content: 'hello world', version: 2 })]);
+    }
+  });
+
+  it('writes nothing for a post deleted while its page waited in the backlog', async () => {
+    const author = uid('bl-deleter');
+    const followers = await seedFollowers(author, 5, { on: own });
+    const { id, rangeKey, record } = await postIntoBacklog(author, 'soon gone');
+    expect((await api('DELETE', `/activities/${id}`, { as: author, on: own })).status).toBe(204);
+
+    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 0));
+  });
+});
