@@ -13,6 +13,7 @@ import { follows } from './follows.js';
 import { workload } from './workload.js';
 
 import { bundles } from './bundles.js';
+import { burst } from './burst.js';
 import { limits } from './limits.js';
 import { migrate } from './migrate.js';
 import type { Scenario } from './scenario.js';
@@ -37,4 +38,5 @@ export const scenarios: Scenario[] = [
   migrate,
   edits,
   tags,
+  burst,
 ];

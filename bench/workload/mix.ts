@@ -30,8 +30,30 @@ const WARMUP_MS = 2000;
 const MIX_PROBE_EVERY_MS = 2000;
 const DEPTH_LANES: LaneId[] = ['fanout', 'followup', 'notify', 'maintenance'];
 
+/** What a side-by-side comparison of mixes needs (bench/scenarios/burst.ts), ms. */
+export interface MixSummary {
+  /** GET /feed and GET /users/{id}/activities together. */
+  readonly readP50: number;
+  readonly readP99: number;
+  /** Requests not answered 2xx (0: timed out), of all sent. */
+  readonly failed: number;
+  readonly total: number;
+  /** How late the driver sent its requests, p99: a client that could not keep its schedule. */
+  readonly sendLagP99: number;
+  /** Probes (201 → in every follower's feed): p50, p99, how many, how many never arrived. */
+  readonly freshnessP50: number;
+  readonly freshnessP99: number;
+  readonly probes: number;
+  readonly probeErrors: number;
+}
+
 /** The mix, posting the planned posts from `firstPost` on. */
 export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]> {
+  return (await mixRun(run, firstPost)).figures;
+}
+
+/** The mix, with its figures and the summary a comparison prints. */
+export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ figures: Figure[]; summary: MixSummary }> {
   const { ctx, w, idOf, followerIds, say } = run;
   const users = w.shape.users;
   const mixPosts = w.posts.slice(firstPost);
@@ -184,7 +206,19 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
     target: unanswered ? `${already.size + answered}–${already.size + answered + unanswered}` : `= ${already.size + answered}`,
     met: countOk,
   });
-  return figures;
+  const reads = stats([...(result.kinds.home?.latencies ?? []), ...(result.kinds.timeline?.latencies ?? [])]);
+  const summary: MixSummary = {
+    readP50: reads.p50,
+    readP99: reads.p99,
+    failed: failures,
+    total,
+    sendLagP99: round(result.sendLagP99, 1),
+    freshnessP50: ps.p50,
+    freshnessP99: ps.p99,
+    probes: probes.length,
+    probeErrors: probeErrors.length,
+  };
+  return { figures, summary };
 }
 
 const WINDOW_S = 5;

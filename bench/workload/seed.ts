@@ -9,18 +9,31 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { followListPartition } from '../../functions/model/follow-lists.js';
 import { profileKey } from '../../functions/model/profile.js';
 import type { BenchContext } from '../context.js';
 import { followItems as modelItems, now, rawBatchWrite } from '../fixtures.js';
 import { pool } from '../stats.js';
 import type { Edge } from './graph.js';
 
-/** The three items of one follow (edge and both list entries), in attribute-value form. */
-const followItems = (follower: string, followee: string) => modelItems(follower, followee).map((i) => marshall(i));
+/**
+ * The three items of one follow (edge and both list entries), in attribute-value form; with
+ * `activeUntil`, the followers entry carries that bound, as a reader's stamp leaves it.
+ */
+const followItems = (follower: string, followee: string, activeUntil?: bigint) =>
+  modelItems(follower, followee).map((i) =>
+    marshall(activeUntil !== undefined && i.pk === followListPartition('followers', followee) ? { ...i, activeUntil } : i),
+  );
 
 /** Writes `edges` as a follow would, then each user's counters; returns the items written. */
-export async function seedFollows(ctx: BenchContext, edges: readonly Edge[], idOf: (u: number) => string, concurrency = 8): Promise<number> {
-  const items = edges.flatMap((e) => followItems(idOf(e.follower), idOf(e.followee)));
+export async function seedFollows(
+  ctx: BenchContext,
+  edges: readonly Edge[],
+  idOf: (u: number) => string,
+  concurrency = 8,
+  activeUntil?: bigint,
+): Promise<number> {
+  const items = edges.flatMap((e) => followItems(idOf(e.follower), idOf(e.followee), activeUntil));
   await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, concurrency);
   const counts = new Map<number, { followers: number; following: number }>();
   const at = (u: number) => counts.get(u) ?? (counts.set(u, { followers: 0, following: 0 }), counts.get(u)!);

@@ -180,12 +180,13 @@ export const functions: Record<FunctionId, FunctionDef> = {
   }),
   /**
    * background: a reader's restamp (stamp.ts with nothing missing): what followupWorker grants a
-   * stamp job — should the bound pass before it runs, it writes back as a stamp does.
+   * stamp job — should the bound pass before it runs, it writes back as a stamp does, and pushes
+   * those copies (graph DeleteItem: a gone connection's item).
    */
   backgroundWorker: laneWorkerDef('background', {
     tables: {
       feed: ['GetItem', 'BatchGetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
-      graph: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'ConditionCheckItem'],
+      graph: ['GetItem', 'Query', 'UpdateItem', 'BatchGetItem', 'ConditionCheckItem', 'DeleteItem'],
     },
     config: ['FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'FANOUT_ACTIVE_WINDOW'],
     realtime: { pushes: true },

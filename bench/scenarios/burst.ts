@@ -1,0 +1,109 @@
+/**
+ * Scenario — readers first under a peer's workload (docs/lanes.md, "A fresh post overtakes a
+ * backlog" and "The first day of the activity window"). Three settings side by side, each on a
+ * fresh stack in a process of its own (bench/workload/burst-variant.ts), the same seeded graph
+ * (1,000 users, 40,000 follows) and the same planned posts:
+ *   off    FANOUT_ACTIVE_WINDOW=off, FANOUT_BACKLOG_AFTER=off: every follower copied, the fanout
+ *          lane strictly in queue order — the build before this scenario, as far as a burst goes;
+ *   cold   the defaults (30d window, backlog after 1s), nobody stamped: the first day of
+ *          activity-aware fan-out, every reader's first read asking for a restamp;
+ *   warm   the defaults, every reader stamped a window on (any later day).
+ * Each: a many-authors compose burst through the API (BENCH_BURST_POSTS, default 9,500 posts, one
+ * first-page fan-out job each) with a probe post every 1.5 s while it is posted, then the workload's
+ * 60/30/10 mix (bench/workload/mix.ts) with its probes.
+ */
+import { resolve } from 'node:path';
+import { runDriver } from '../driver.js';
+import { atMost, type Figure } from '../report.js';
+import { round } from '../stats.js';
+import type { VariantPlan, VariantResult } from '../workload/burst-variant.js';
+import { env, stats } from '../workload/run.js';
+import type { Scenario } from './scenario.js';
+
+const S = 'burst';
+const BURST_POSTS = env('BENCH_BURST_POSTS', 9500);
+const PROBE_AUTHORS = 24;
+const DEFAULTS = { FANOUT_ACTIVE_WINDOW: '30d', FANOUT_BACKLOG_AFTER: '1s', STAMP_SPREAD: '15m' };
+const VARIANTS: Omit<VariantPlan, 'burstPosts' | 'probeAuthors'>[] = [
+  { name: 'off', env: { ...DEFAULTS, FANOUT_ACTIVE_WINDOW: 'off', FANOUT_BACKLOG_AFTER: 'off' }, warm: false },
+  { name: 'cold', env: DEFAULTS, warm: false },
+  { name: 'warm', env: DEFAULTS, warm: true },
+];
+
+export const burst: Scenario = {
+  id: 'burst',
+  title: 'readers first: a many-authors burst with probes, and the mix from cold and warm beside `off`',
+  async run() {
+    const results: Record<string, VariantResult> = {};
+    for (const v of VARIANTS) {
+      results[v.name] = await runDriver<VariantResult>(resolve(import.meta.dirname, '../workload/burst-variant.ts'), {
+        ...v,
+        burstPosts: BURST_POSTS,
+        probeAuthors: PROBE_AUTHORS,
+      } satisfies VariantPlan);
+    }
+    return figuresOf(results.off!, results.cold!, results.warm!);
+  },
+};
+
+const ratio = (a: number, b: number) => round(a / Math.max(b, 1), 2);
+
+function figuresOf(off: VariantResult, cold: VariantResult, warm: VariantResult): Figure[] {
+  const probe = (r: VariantResult) => stats(r.burst.probeMs);
+  const burstNote = (r: VariantResult) =>
+    `${r.name}: probes p50 ${probe(r).p50} ms, p99 ${probe(r).p99} ms of ${r.burst.probeMs.length}; drained in ${round(r.burst.drainSeconds, 1)} s (posted in ${round(r.burst.postedSeconds, 1)} s)`;
+  const figures: Figure[] = [];
+  for (const r of [cold, warm]) {
+    figures.push({
+      scenario: S,
+      metric: `${r.name}: probes during a burst of ${r.burst.posts} posts (${r.burst.fanoutJobs} fan-out jobs, ${r.burst.copies} copies): 201 → in every follower's feed, p99 of ${r.burst.probeMs.length}`,
+      value: probe(r).p99,
+      unit: 'ms',
+      ...atMost(probe(r).p99, 5000),
+      note: `${burstNote(r)}; beside ${burstNote(off)}; probe authors with ${Math.min(...r.burst.probeFollowers)}–${Math.max(...r.burst.probeFollowers)} followers`,
+    });
+    figures.push({
+      scenario: S,
+      metric: `${r.name}: the burst drained (first post → every copy), ÷ off's`,
+      value: ratio(r.burst.drainSeconds, off.burst.drainSeconds),
+      unit: '×',
+      ...atMost(ratio(r.burst.drainSeconds, off.burst.drainSeconds), 1.1),
+      note: `${round(r.burst.drainSeconds, 1)} s against ${round(off.burst.drainSeconds, 1)} s`,
+    });
+  }
+  const wrong = [off, cold, warm].reduce((n, r) => n + r.burst.wrongFeeds, 0);
+  figures.push({
+    scenario: S,
+    metric: 'exactly once: home feeds holding a burst post twice, missing one, or one they are not owed (whole feeds checked)',
+    value: wrong,
+    unit: `of ${[off, cold, warm].reduce((n, r) => n + r.burst.checkedFeeds, 0)}`,
+    target: '0',
+    met: wrong === 0,
+  });
+  const mixNote = (r: VariantResult) =>
+    `${r.name}: reads p50 ${r.mix.readP50} / p99 ${r.mix.readP99} ms, freshness p50 ${r.mix.freshnessP50} / p99 ${r.mix.freshnessP99} ms (${r.mix.probes} probes, ${r.mix.probeErrors} never arrived), ${r.mix.failed} of ${r.mix.total} failed, the driver sent p99 ${r.mix.sendLagP99} ms late`;
+  for (const r of [cold, warm]) {
+    const worst = Math.max(ratio(r.mix.readP50, off.mix.readP50), ratio(r.mix.readP99, off.mix.readP99), ratio(r.mix.freshnessP99, off.mix.freshnessP99));
+    figures.push({
+      scenario: S,
+      metric: `mix from ${r.name} ÷ off: the worst of read p50, read p99 and freshness p99`,
+      value: worst,
+      unit: '×',
+      ...atMost(worst, 1.2),
+      note: `${mixNote(r)}; ${mixNote(off)}`,
+    });
+    figures.push({ scenario: S, metric: `mix from ${r.name}: failed requests`, value: r.mix.failed, unit: `of ${r.mix.total}`, target: '0', met: r.mix.failed === 0 });
+  }
+  for (const r of [off, cold, warm]) {
+    const bound = Math.max(5000, 2 * r.mix.readP99);
+    figures.push({
+      scenario: S,
+      metric: `${r.name}: freshness p99 during the mix (201 → in every follower's feed), against 5 s or 2× the mix's own read p99`,
+      value: r.mix.freshnessP99,
+      unit: 'ms',
+      ...atMost(r.mix.freshnessP99, bound),
+      met: r.mix.probeErrors === 0 && r.mix.freshnessP99 <= bound,
+    });
+  }
+  return figures;
+}
