@@ -92,7 +92,14 @@ function figuresOf(off: VariantResult, cold: VariantResult, warm: VariantResult)
       ...atMost(worst, 1.2),
       note: `${mixNote(r)}; ${mixNote(off)}`,
     });
-    figures.push({ scenario: S, metric: `mix from ${r.name}: failed requests`, value: r.mix.failed, unit: `of ${r.mix.total}`, target: '0', met: r.mix.failed === 0 });
+    figures.push({
+      scenario: S,
+      metric: `mix from ${r.name}: failed requests`,
+      value: r.mix.failed,
+      unit: `of ${r.mix.total}`,
+      target: '0',
+      met: r.mix.failed === 0,
+    });
   }
   for (const r of [off, cold, warm]) {
     const bound = Math.max(5000, 2 * r.mix.readP99);

@@ -73,6 +73,11 @@ try {
 /** The head's bound, written last by a stamp (never more than every entry holds). */
 async function setHeadBound(run: WorkloadRun, reader: string, until: bigint): Promise<void> {
   await run.ctx.doc.send(
-    new UpdateCommand({ TableName: run.ctx.stack.tableNames.feed, Key: feedHeadKey(reader), UpdateExpression: 'SET activeUntil = :u', ExpressionAttributeValues: { ':u': until } }),
+    new UpdateCommand({
+      TableName: run.ctx.stack.tableNames.feed,
+      Key: feedHeadKey(reader),
+      UpdateExpression: 'SET activeUntil = :u',
+      ExpressionAttributeValues: { ':u': until },
+    }),
   );
 }

@@ -47,6 +47,7 @@ export type FunctionId =
   | 'outbox'
   | 'fanoutWorker'
   | 'fanoutTailWorker'
+  | 'fanoutBacklogWorker'
   | 'followupWorker'
   | 'notifyWorker'
   | 'maintenanceWorker'
@@ -100,6 +101,17 @@ const FANOUT_ACCESS = {
   realtime: { pushes: true },
 } as const satisfies Pick<FunctionDef, 'tables' | 'config' | 'realtime'>;
 
+/**
+ * What a first page of every fanout-lane kind needs beyond FANOUT_ACCESS. tagFanout: tag-feed
+ * entries (feed BatchWriteItem), tag followers and the author's controls (graph Query), trend
+ * markers and counters (stats PutItem/UpdateItem in a transaction, GetItem), the top list (stats
+ * GetItem, PutItem). TIMELINE_TTL: a tag-feed entry expires with its original.
+ */
+const FIRST_PAGE_ACCESS = {
+  tables: { ...FANOUT_ACCESS.tables, stats: ['GetItem', 'PutItem', 'UpdateItem'] },
+  config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL'],
+} as const satisfies Pick<FunctionDef, 'tables' | 'config'>;
+
 export const functions: Record<FunctionId, FunctionDef> = {
   health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
   // profileOf → profileAndErasure (the profile and its follower-count shards: Query; the erase mark: GetItem)
@@ -147,16 +159,18 @@ export const functions: Record<FunctionId, FunctionDef> = {
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
     // (services/jobs/legacy-queue.ts), until the release after 0.2.0. A post's further pages go to fanoutTail.
-    sendsTo: ['fanout', 'fanoutTail', 'followup', 'notify', 'maintenance'],
-    // tagFanout: tag-feed entries (feed BatchWriteItem), tag followers and the author's controls
-    // (graph Query), trend markers and counters (stats PutItem/UpdateItem in a transaction, GetItem),
-    // the top list (stats GetItem, PutItem).
-    tables: { ...FANOUT_ACCESS.tables, stats: ['GetItem', 'PutItem', 'UpdateItem'] },
-    // TIMELINE_TTL: a tag-feed entry expires with its original.
-    // FANOUT_BACKLOG_AFTER: when a job has waited too long and goes to fanoutTail (services/jobs/backlog.ts).
-    config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL', 'FANOUT_BACKLOG_AFTER'],
+    // A job that waited too long goes to fanoutBacklog (services/jobs/backlog.ts).
+    sendsTo: ['fanout', 'fanoutTail', 'fanoutBacklog', 'followup', 'notify', 'maintenance'],
+    tables: FIRST_PAGE_ACCESS.tables,
+    // FANOUT_BACKLOG_AFTER: how long a job may wait to run here.
+    config: [...FIRST_PAGE_ACCESS.config, 'FANOUT_BACKLOG_AFTER'],
     realtime: FANOUT_ACCESS.realtime,
   }),
+  /** The jobs handed on from fanout under a standing backlog: what the fanout worker does with them. */
+  fanoutBacklogWorker: {
+    ...laneWorkerDef('fanoutBacklog', { ...FIRST_PAGE_ACCESS, sendsTo: ['fanoutBacklog', 'fanoutTail'], realtime: FANOUT_ACCESS.realtime }),
+    entry: 'functions/handlers/fanout-backlog-worker.ts',
+  },
   /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */
   fanoutTailWorker: { ...laneWorkerDef('fanoutTail', FANOUT_ACCESS), entry: 'functions/handlers/fanout-tail-worker.ts' },
   /**

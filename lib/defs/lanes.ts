@@ -8,9 +8,10 @@
  *                post's first page of followers
  *   fanoutTail   the rest of a large fan-out (its further pages), so a   seconds to minutes
  *                burst of big fan-outs never queues in front of the next
- *                post's first page, and the backlog: first pages that
- *                waited in fanout's queue past FANOUT_BACKLOG_AFTER
- *                (readers first: docs/lanes.md)
+ *                post's first page (readers first: docs/lanes.md)
+ *   fanoutBacklog  fanout jobs that waited in fanout's queue past        minutes
+ *                FANOUT_BACKLOG_AFTER: a standing backlog drains here,
+ *                while fresh posts (and their further pages) go ahead
  *   followup     what a user waits for after their own action (a follow,  seconds to a minute
  *                a delete, an unfollow / mute / block)
  *   notify       notification groups                                      a minute
@@ -26,7 +27,7 @@
  * lane where it is declared (functions/services/jobs/define.ts defineJob; the list: jobs.ts).
  */
 
-export type LaneId = 'fanout' | 'fanoutTail' | 'followup' | 'notify' | 'maintenance' | 'background';
+export type LaneId = 'fanout' | 'fanoutTail' | 'fanoutBacklog' | 'followup' | 'notify' | 'maintenance' | 'background';
 
 export interface LaneDef {
   readonly id: LaneId;
@@ -60,17 +61,27 @@ export const lanes: Record<LaneId, LaneDef> = {
     maxConcurrency: 10,
     oldestAgeAlarmSeconds: 30,
     timeoutSeconds: 30,
-    backlog: 'fanoutTail',
+    backlog: 'fanoutBacklog',
   },
-  // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones. As
-  // many as fanout's: under a standing backlog it does most of the draining.
+  // Its own pool: a celebrity's 200 pages take these instances, never the first pages' ones.
   fanoutTail: {
     id: 'fanoutTail',
-    promise: 'every follower of a large author, and every post of a burst, has the post within minutes',
+    promise: 'every follower of a large author has the post within minutes',
+    batchSize: 4,
+    batchingWindowSeconds: 0,
+    maxConcurrency: 5,
+    oldestAgeAlarmSeconds: 300,
+    timeoutSeconds: 30,
+  },
+  // A standing backlog of fan-outs drains here, as many at once as fanout (it does most of the
+  // draining then), apart from the fresh posts' pages: services/jobs/backlog.ts.
+  fanoutBacklog: {
+    id: 'fanoutBacklog',
+    promise: 'every post of a burst reaches its followers within minutes',
     batchSize: 4,
     batchingWindowSeconds: 0,
     maxConcurrency: 10,
-    oldestAgeAlarmSeconds: 300,
+    oldestAgeAlarmSeconds: 900,
     timeoutSeconds: 30,
   },
   followup: {

@@ -20,6 +20,7 @@ export const BUNDLE_FLOWS: readonly string[] = [
   'test/integration/realtime.test.ts', // GET /realtime, the socket's routes, pushes from the lanes
   'test/integration/migration-on-deploy.test.ts', // the deploy's migrationStart, migrate jobs on the maintenance lane
   'test/integration/ranked-feeds.test.ts', // ranked feeds: definitions, ranked pages, feedback
+  'test/integration/fanout-backlog-live.test.ts', // the fanoutBacklog lane (every fanout job handed on)
 ];
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Fresh posts first (services/jobs/backlog.ts) on a stack of this file's own, without pollers, with
  * FANOUT_BACKLOG_AFTER=0s: every job the fanout lane receives has waited past the deadline and is
- * handed, unrun, to the fanoutTail queue (the real local SQS queue), as under a standing backlog.
+ * handed, unrun, to the fanoutBacklog queue (the real local SQS queue), as under a standing backlog.
  * The workers run in-process on the records this test hands them, so the order between the lanes is
  * the test's: an edit and a delete made while the page waits in the backlog, a handed-on page
  * delivered twice. Each follower holds the post exactly once, at its latest version, or not at all.
@@ -20,13 +20,13 @@ import { own, sqs, stack, startOwnStack, stopOwnStack, storedCopies } from '../s
 type Worker = (event: SQSEvent) => Promise<unknown>;
 let raw: DynamoDBClient;
 let fanoutWorker: Worker;
-let fanoutTailWorker: Worker;
+let fanoutBacklogWorker: Worker;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false, env: { FANOUT_BACKLOG_AFTER: '0s', FANOUT_ACTIVE_WINDOW: 'off' } });
   raw = new Dynamo({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
   fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
-  fanoutTailWorker = (await import('../../functions/handlers/fanout-tail-worker.js')).handler;
+  fanoutBacklogWorker = (await import('../../functions/handlers/fanout-backlog-worker.js')).handler;
 }, 120_000);
 
 afterAll(async () => {
@@ -34,9 +34,11 @@ afterAll(async () => {
   await stopOwnStack();
 });
 
-/** The messages waiting on the fanoutTail queue (received: each comes back after its visibility timeout unless deleted). */
+/** The messages waiting on the fanoutBacklog queue (received: each comes back after its visibility timeout unless deleted). */
 async function backlogged(): Promise<SQSRecord[]> {
-  const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutTail, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
+  const out = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutBacklog, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
+  );
   return (out.Messages ?? []).map(
     (m) =>
       ({
@@ -55,7 +57,7 @@ async function postIntoBacklog(author: string, content: string): Promise<{ id: s
   const [record, ...more] = await backlogged();
   expect(more).toEqual([]);
   expect(JSON.parse(record!.body)).toEqual(JSON.parse(first.body)); // handed on unchanged, unrun
-  return { id: post.id as string, rangeKey: post.rangeKey as string, record: record! };
+  return { id: post.id, rangeKey: post.rangeKey, record: record! };
 }
 
 const copiesOf = async (followers: readonly string[], rangeKey: string) =>
@@ -68,10 +70,10 @@ describe('a fan-out handed to the backlog', () => {
     const { rangeKey, record } = await postIntoBacklog(author, 'from the backlog');
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 0));
 
-    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await fanoutBacklogWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
     // Its message came back (the worker died before the delete): the same page again.
-    const again = { ...record, attributes: { ...record.attributes, ApproximateReceiveCount: '2' } } as SQSRecord;
-    expect(await fanoutTailWorker({ Records: [again] })).toEqual({ batchItemFailures: [] });
+    const again = { ...record, attributes: { ...record.attributes, ApproximateReceiveCount: '2' } };
+    expect(await fanoutBacklogWorker({ Records: [again] })).toEqual({ batchItemFailures: [] });
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 1));
     expect((await storedCopies(author)).filter((rk) => rk === rangeKey)).toHaveLength(1);
   });
@@ -83,7 +85,7 @@ describe('a fan-out handed to the backlog', () => {
     const edit = await api('PATCH', `/activities/${id}`, { as: author, json: { content: 'hello world' }, on: own });
     expect(edit.status).toBe(200);
 
-    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await fanoutBacklogWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
     for (const f of followers) {
       const feed = await api('GET', '/feed', { as: f, on: own });
       const items = (feed.body as { items: { id: string; content: string; version: number }[] }).items.filter((i) => i.id === id);
@@ -97,7 +99,7 @@ describe('a fan-out handed to the backlog', () => {
     const { id, rangeKey, record } = await postIntoBacklog(author, 'soon gone');
     expect((await api('DELETE', `/activities/${id}`, { as: author, on: own })).status).toBe(204);
 
-    expect(await fanoutTailWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(await fanoutBacklogWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 0));
   });
 });

@@ -8,7 +8,7 @@ describe('deployment settings', () => {
   it('have defaults: no route throttles, each lane its own concurrency, iterator-age alarm at 5 minutes, no e-mail', () => {
     expect(from({})).toEqual({
       routeThrottles: {},
-      maxConcurrency: { fanoutJobs: 10, fanoutTailJobs: 10, followupJobs: 5, notifyJobs: 5, maintenanceJobs: 2, backgroundJobs: 2 },
+      maxConcurrency: { fanoutJobs: 10, fanoutTailJobs: 5, fanoutBacklogJobs: 10, followupJobs: 5, notifyJobs: 5, maintenanceJobs: 2, backgroundJobs: 2 },
       iteratorAgeAlarmMs: 300_000,
     });
   });

@@ -22,27 +22,31 @@ beforeAll(async () => {
 
 const NOW = 1_800_000_000_000;
 const record = (id: string, waitedMs: number): SQSRecord =>
-  ({ messageId: id, body: `{"kind":"fanout","n":"${id}"}`, attributes: { SentTimestamp: String(NOW - waitedMs), ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+  ({
+    messageId: id,
+    body: `{"kind":"fanout","n":"${id}"}`,
+    attributes: { SentTimestamp: String(NOW - waitedMs), ApproximateReceiveCount: '1' },
+  }) as unknown as SQSRecord;
 
 describe('goesToBacklog', () => {
   it('only past the deadline, only where the lane has a backlog, never with off', () => {
-    expect(backlog.goesToBacklog(999, 1000, 'fanoutTail')).toBe(false);
-    expect(backlog.goesToBacklog(1000, 1000, 'fanoutTail')).toBe(true);
+    expect(backlog.goesToBacklog(999, 1000, 'fanoutBacklog')).toBe(false);
+    expect(backlog.goesToBacklog(1000, 1000, 'fanoutBacklog')).toBe(true);
     expect(backlog.goesToBacklog(60_000, 1000, undefined)).toBe(false);
-    expect(backlog.goesToBacklog(60_000, undefined, 'fanoutTail')).toBe(false);
-    expect(backlog.goesToBacklog(0, 0, 'fanoutTail')).toBe(true); // 0s: every job (the tests' way to run the backlog path)
+    expect(backlog.goesToBacklog(60_000, undefined, 'fanoutBacklog')).toBe(false);
+    expect(backlog.goesToBacklog(0, 0, 'fanoutBacklog')).toBe(true); // 0s: every job (the tests' way to run the backlog path)
   });
 });
 
 describe('handOnStale', () => {
-  it('hands the stale jobs of a fanout batch to fanoutTail in one send, unchanged, and runs the fresh', async () => {
+  it('hands the stale jobs of a fanout batch to fanoutBacklog in one send, unchanged, and runs the fresh', async () => {
     sent.calls.length = 0;
     const records = [record('a', 5000), record('b', 10), record('c', 1500), record('d', 999)];
     const { run, handed } = backlog.handOnStale(records, 'fanout', NOW);
     expect(run.map((r) => r.messageId)).toEqual(['b', 'd']);
     expect([...handed.keys()]).toEqual(['a', 'c']);
     await Promise.all(handed.values());
-    expect(sent.calls).toEqual([{ queue: 'fanoutTail', bodies: [records[0]!.body, records[2]!.body] }]);
+    expect(sent.calls).toEqual([{ queue: 'fanoutBacklog', bodies: [records[0]!.body, records[2]!.body] }]);
   });
 
   it('fails (so its message comes back) only the job the backlog queue refused', async () => {

@@ -121,6 +121,16 @@ describe('the job registry', () => {
     expect(() => assertLane(first!, 'followup')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
   });
 
+  it('runs the fanout lane’s kinds, first pages and further, on its backlog (where a job that waited too long is handed on), and no other kind', () => {
+    for (const kind of ['fanout', 'edit', 'tagFanout', 'tagEdit'] as const) {
+      for (const body of queuedBefore[kind]) expect(assertLane(parseJob(body), 'fanoutBacklog')).toEqual(parseJob(body));
+    }
+    expect(kindsOfLane('fanoutBacklog').sort()).toEqual(['edit', 'fanout', 'tagEdit', 'tagFanout']);
+    expect(() => assertLane(parseJob(queuedBefore.backfill[0]!), 'fanoutBacklog')).toThrow(expect.objectContaining({ name: 'InvalidJobError' }));
+    // Never sent there directly: only handed on (services/jobs/backlog.ts).
+    for (const kind of kinds) expect(laneOfJob({ kind })).not.toBe('fanoutBacklog');
+  });
+
   // Not `runner.def.kind === kind`: runners.ts keys its map by that, so it holds by construction.
   // A runner must be bound to the registry's own definition (its lane, tail lane and schema), not
   // to a look-alike with the same kind: the dispatcher parses with the registry's schema and the

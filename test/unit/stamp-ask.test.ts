@@ -3,14 +3,15 @@
  * clock: a reader who reads within the window keeps a bound that has not passed, whatever the
  * window's length (issue 39 item 4: with a 15 s window and a per-instance throttle of a minute, a
  * reader who read every 3 s lost their copies). The queue is replaced by a list; the stamp job is
- * played by raising the head's bound to the job's `until` a second after it was asked.
+ * played by raising the head's bound to the job's `until` a second after it was asked, or after its
+ * delay (a restamp, spread over STAMP_SPREAD: at most an eighth of the window).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
-const queued = vi.hoisted(() => [] as { kind: string; reader: string; until?: string }[]);
+const queued = vi.hoisted(() => [] as { kind: string; reader: string; until?: string; since?: string; delay: number }[]);
 vi.mock('../../functions/services/jobs/bus.js', () => ({
-  enqueueJob: async (job: { kind: string; reader: string; until?: string }) => {
-    queued.push(job);
+  enqueueJob: async (job: { kind: string; reader: string; until?: string }, delaySeconds = 0) => {
+    queued.push({ ...job, delay: delaySeconds });
   },
 }));
 
@@ -21,6 +22,7 @@ let askStampIfDue: (reader: string, headUntil: bigint | undefined, nowTicks: big
 
 beforeAll(async () => {
   process.env.FANOUT_ACTIVE_WINDOW = '15s';
+  process.env.STAMP_SPREAD = '15m';
   askStampIfDue = (await import('../../functions/services/reader-activity/ask.js')).askStampIfDue;
 });
 
@@ -43,7 +45,7 @@ async function readEvery(reader: string, everySeconds: bigint, forSeconds: bigin
     if (head !== undefined && head < now) passedAt.push(t);
     const asked = queued.length;
     await askStampIfDue(reader, head, now);
-    if (queued.length > asked) pending = { at: now + SECOND, until: BigInt(queued.at(-1)!.until!) };
+    if (queued.length > asked) pending = { at: now + (1n + BigInt(queued.at(-1)!.delay)) * SECOND, until: BigInt(queued.at(-1)!.until!) };
   }
   return { passedAt, jobs: queued.length - before };
 }
@@ -62,5 +64,22 @@ describe('asking for a stamp with a 15 s window', () => {
     const before = queued.length;
     for (let page = 0; page < 5; page++) await askStampIfDue('pager', undefined, now + BigInt(page) * 100_000_000n);
     expect(queued.length - before).toBe(1);
+  });
+});
+
+describe('which job a read asks for', () => {
+  it('with nothing missing, a restamp spread over time (background); once the bound passed, a stamp at once (followup)', async () => {
+    const now = START + 5_000n * SECOND;
+    const readers = Array.from({ length: 40 }, (_, i) => `first-${i}`);
+    const before = queued.length;
+    for (const r of readers) await askStampIfDue(r, undefined, now); // never stamped: nothing missing
+    const first = queued.slice(before);
+    expect(first.map((j) => j.kind)).toEqual(readers.map(() => 'restamp'));
+    expect(first.every((j) => j.since === undefined && j.delay >= 0 && j.delay <= 1)).toBe(true); // 15 s window: ≤ 1.875 s
+    expect(new Set(first.map((j) => j.delay)).size).toBe(2); // spread, not one instant
+
+    const passed = now - SECOND;
+    await askStampIfDue('returning', passed, now);
+    expect(queued.at(-1)).toMatchObject({ kind: 'stamp', reader: 'returning', since: String(passed), delay: 0 });
   });
 });

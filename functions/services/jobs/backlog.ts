@@ -4,9 +4,10 @@
  * first page — the post made now waits behind all of them, while its readers are the ones still
  * looking. As in Facebook's adaptive LIFO with CoDel-style deadlines ("Fail at Scale", 2015), the
  * queue's own wait decides: a job that waited in the `fanout` queue longer than FANOUT_BACKLOG_AFTER
- * shows the lane is behind, so it is handed, unrun, to the backlog lane (`fanoutTail`, its own
+ * shows the lane is behind, so it is handed, unrun, to the backlog lane (`fanoutBacklog`, its own
  * pool), at the cost of one send per 10 jobs. The fanout pool then spends itself on jobs that are
- * still fresh, and the backlog drains beside it.
+ * still fresh, and the backlog drains beside it; a fresh post's further pages (fanoutTail) never
+ * queue behind the backlog either.
  *
  * Nothing is lost or copied twice: a job leaves this queue only once its send to the backlog was
  * accepted (else it comes back, and is handed on again); a job handed on twice (its message came
@@ -36,11 +37,7 @@ export const waitedOf = (record: SQSRecord, nowMs: number) => Math.max(0, nowMs 
  * Splits a batch: the records to run here, and those handed to the lane's backlog, each with the
  * promise of its send (settled when the backlog queue accepted it; rejected so its message comes back).
  */
-export function handOnStale(
-  records: readonly SQSRecord[],
-  lane: LaneId,
-  nowMs: number,
-): { run: SQSRecord[]; handed: Map<string, Promise<void>> } {
+export function handOnStale(records: readonly SQSRecord[], lane: LaneId, nowMs: number): { run: SQSRecord[]; handed: Map<string, Promise<void>> } {
   const backlog = lanes[lane].backlog;
   const waited = records.map((r) => waitedOf(r, nowMs));
   if (waited.length) recordQueueWait(Math.max(...waited));

@@ -67,10 +67,14 @@ export function parseJob(body: string): Job {
 /** The lane of each kind's jobs run at once. */
 export const laneOfKind = (kind: JobKind): LaneId => defOf.get(kind)!.lane;
 
-/** The lanes a kind's jobs run on at once: its lane, and its further pages' (a paged kind's tailLane). */
+/**
+ * The lanes a kind's jobs run on: its lane, its further pages' (a paged kind's tailLane), and its
+ * lane's backlog, where jobs that waited too long are handed on (services/jobs/backlog.ts).
+ */
 export const lanesOfKind = (kind: JobKind): LaneId[] => {
   const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(kind)!;
-  return def.tailLane ? [def.lane, def.tailLane] : [def.lane];
+  const backlog = lanes[def.lane].backlog;
+  return [def.lane, ...(def.tailLane ? [def.tailLane] : []), ...(backlog ? [backlog] : [])];
 };
 
 /** The kinds whose jobs run at once on `lane` (its queue also takes every settle re-run: laneOfJob). */
@@ -84,8 +88,8 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
  */
 export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string }, delaySeconds = 0): LaneId {
   if (delaySeconds > 0 && !lanes[laneOfKind(job.kind)].takesDelayed) return 'maintenance';
-  const [first, tail] = lanesOfKind(job.kind);
-  return job.cursor !== undefined && tail ? tail : first!;
+  const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(job.kind)!;
+  return job.cursor !== undefined && def.tailLane ? def.tailLane : def.lane;
 }
 
 /**

@@ -1,0 +1,25 @@
+/**
+ * The backlog lane end to end, on a stack of this file's own with its pollers running and
+ * FANOUT_BACKLOG_AFTER=0s: every job the fanout lane receives counts as having waited too long and
+ * is handed to fanoutBacklog, so the only way a follower gets a copy is the backlog worker (and,
+ * past the first 100 followers, the tail). Each follower gets the post exactly once. In the bundles
+ * pass this is the flow that runs the fanoutBacklog worker from its bundle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mustPost } from '../support/api.js';
+import { seedFollowers } from '../support/graph-seed.js';
+import { uid } from '../support/ids.js';
+import { allDelivered, own, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+
+beforeAll(() => startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FANOUT_BACKLOG_AFTER: '0s' } }), 120_000);
+afterAll(() => stopOwnStack());
+
+describe('a fan-out through the backlog lane', () => {
+  it('reaches each of 150 followers exactly once (a first page from the backlog, a further page from the tail)', async () => {
+    const author = uid('bl-live');
+    const followers = await seedFollowers(author, 150, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'through the backlog' }, own);
+    await allDelivered(followers, post.rangeKey);
+    expect(await storedCopies(author)).toEqual([post.rangeKey]);
+  });
+});
