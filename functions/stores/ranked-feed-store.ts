@@ -2,7 +2,7 @@
  * Ranked feeds' items in the graph table (model/ranked-feed.ts): definitions and their list
  * entries, ranking snapshots, and each reader's seen marks and author weights.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { definitionKey, definitionListKey, definitionListPartition, readerMarksKey, SHARED_OWNER, snapshotKey } from '../model/ranked-feed.js';
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
@@ -167,4 +167,22 @@ export async function putReaderMarks(reader: string, marks: ReaderMarks): Promis
     if (isConditionalCheckFailed(e)) return 'changed';
     throw e;
   }
+}
+
+/**
+ * One step of a user's erase: up to `limit` of the feeds listed as theirs deleted (definition and
+ * list entry; a list entry whose definition is no longer theirs, alone), then — once none is left —
+ * their seen marks and author weights. Returns how many items went (0: nothing of theirs is left).
+ * Shared feeds an admin wrote are everyone's, and stay.
+ */
+export async function deleteOwnRankedFeeds(user: string, limit: number): Promise<number> {
+  const page = await definitionPage(user, limit);
+  for (const feedId of page.items) {
+    const d = await getDefinition(feedId);
+    if (d !== undefined && d.owner === user && !d.shared && (await deleteDefinition(d)) === 'done') continue;
+    await doc.send(new DeleteCommand({ TableName: graph(), Key: definitionListKey(user, feedId) }));
+  }
+  if (page.items.length > 0) return page.items.length;
+  const out = await doc.send(new DeleteCommand({ TableName: graph(), Key: readerMarksKey(user), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes === undefined ? 0 : 1;
 }

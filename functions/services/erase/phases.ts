@@ -19,7 +19,9 @@
  *   controls       the user's own mutes and blocks (with their mirrors); those others placed on the
  *                  user stay in force, holding only a hash of the id (their list entry shows an
  *                  erased user): what another user owns, no erase removes
- *   rest           activity-window entries, foreignId markers, profile, edge and list partitions
+ *   rest           activity-window entries, foreignId markers, profile, edge and list partitions,
+ *                  the user's own ranked feeds and their seen marks (a ranking snapshot expires
+ *                  within 30 minutes; shared feeds are everyone's)
  */
 import { activityIdOf, parseActivityId } from '../../model/activity-id.js';
 import type { ErasePhase } from '../../model/erasure.js';
@@ -52,6 +54,7 @@ import { untilSettled } from '../reactions.js';
 import { unfollowTagKey } from '../tags/following.js';
 import { removeTagEntries } from '../tags/tag-feed.js';
 import { tagFollowsPage } from '../../stores/tag-store.js';
+import { deleteOwnRankedFeeds } from '../../stores/ranked-feed-store.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 
 /** Items per step: small enough that a step ends well inside the worker's timeout. */
@@ -178,6 +181,7 @@ const rest: Step = async (user) => {
   let deleted = await deleteActivityEntriesPage(user, 100);
   deleted += await deleteOwnFollowItems(user, 100);
   deleted += await deleteForeignIdMarkers(user, 100);
+  deleted += await deleteOwnRankedFeeds(user, STEP);
   return deleted > 0;
 };
 
