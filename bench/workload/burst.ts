@@ -1,23 +1,26 @@
 /**
  * A many-authors compose burst (issue: readers first under a peer's workload): thousands of posts by
  * most of the graph's users, each with tens of followers, posted through the API as fast as it takes
- * them — every post's first fan-out page a job of its own on the fanout lane — with a probe post
- * launched every PROBE_EVERY_MS while the burst is posted. A probe is timed from its 201 until every
- * follower has its copy (polled every 250 ms, so a long wait behind the backlog does not flood the
- * store the burst is draining into). Then the burst's own copies: every follower has each, and a
+ * them — every post's first fan-out page a job of its own on the fanout lane — with PROBES probe
+ * posts launched evenly while the burst is posted. A probe is timed from its 201 until every
+ * follower has its copy, polled once a second: dozens of probes waiting behind a backlog, polled
+ * faster, would load the store the burst drains into more than the burst does. A probe that never
+ * arrives counts at BURST_DRAIN's length (a lower bound), and is counted. Then the burst's own copies: every follower has each, and a
  * sample of home feeds holds exactly the posts of their followees, each once.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { type Delivery, waitForCopies } from '../copies.js';
-import { now, runId, sleep } from '../fixtures.js';
+import { now, runId } from '../fixtures.js';
 import { pool } from '../stats.js';
 import { contentOf, type PlannedPost } from './graph.js';
-import { DRAIN, type WorkloadRun } from './run.js';
+import type { WorkloadRun } from './run.js';
 
-const POSTS_IN_FLIGHT = 32;
-const PROBE_EVERY_MS = 1500;
-const PROBE_POLL_MS = 250;
+const POSTS_IN_FLIGHT = 64;
+const PROBES = 24;
+const PROBE_POLL_MS = 1000;
+/** How long the burst's copies and probes may take: behind a strict queue order, many minutes. */
+const BURST_DRAIN = { pollMs: 200, timeoutMs: 1_800_000 };
 /** Home feeds whose whole content is checked after the drain. */
 const EXACT_SAMPLE = 40;
 
@@ -30,8 +33,9 @@ export interface BurstResult {
   readonly drainSeconds: number;
   /** First post sent → last post answered. */
   readonly postedSeconds: number;
-  /** ms from each probe's 201 to its last follower's copy. */
+  /** ms from each probe's 201 to its last follower's copy (BURST_DRAIN's length if it never came). */
   readonly probeMs: number[];
+  readonly probesLost: number;
   readonly probeFollowers: number[];
   /** Home feeds checked whole, and those holding a post twice, missing one, or one nobody they follow wrote. */
   readonly checkedFeeds: number;
@@ -46,17 +50,11 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
   const deliveries: Delivery[] = [];
   const start = now();
   let posted = 0;
-  let posting = true;
-  const probes: Promise<{ ms: number; followers: number }>[] = [];
-  const probing = (async () => {
-    await sleep(PROBE_EVERY_MS); // a backlog first
-    for (let i = 0; posting; i++) {
-      const author = probeAuthors[i % probeAuthors.length]!;
-      probes.push(probeOnce(run, author, `burst-${i}`));
-      await sleep(PROBE_EVERY_MS);
-    }
-  })();
+  const probes: Promise<{ ms: number; followers: number; lost: boolean }>[] = [];
+  const every = Math.max(1, Math.floor(posts.length / PROBES));
   await pool(posts.length, POSTS_IN_FLIGHT, async (i) => {
+    // A probe after every `every` posts (the first once a backlog has begun), PROBES in all.
+    if (i % every === every - 1 && probes.length < PROBES) probes.push(probeOnce(run, probeAuthors[probes.length % probeAuthors.length]!, `burst-${probes.length}`));
     const p = posts[i]!;
     const res = await ctx.call('POST', '/activities', idOf(p.author), { verb: 'post', object: `note:${runId}-b${p.seq}`, content: contentOf(p, idOf) });
     if (res.status !== 201) throw new Error(`burst post ${p.seq}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -64,10 +62,8 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
     if (++posted % 1000 === 0) say(`burst: ${posted}/${posts.length} posted`);
   });
   const postedAt = now();
-  posting = false;
-  await probing;
   say(`burst posted in ${Math.round((postedAt - start) / 1000)} s; waiting for its copies and ${probes.length} probes…`);
-  const { doneAt } = await waitForCopies(ctx, deliveries, DRAIN);
+  const { doneAt } = await waitForCopies(ctx, deliveries, BURST_DRAIN);
   const probed = await Promise.all(probes);
   const { checked, wrong } = await exactFeeds(run, deliveries);
   return {
@@ -77,6 +73,7 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
     drainSeconds: (doneAt - start) / 1000,
     postedSeconds: (postedAt - start) / 1000,
     probeMs: probed.map((p) => p.ms),
+    probesLost: probed.filter((p) => p.lost).length,
     probeFollowers: probed.map((p) => p.followers),
     checkedFeeds: checked,
     wrongFeeds: wrong,
@@ -84,18 +81,22 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
 }
 
 /** A probe post by `author`: ms from its 201 to its last follower's copy. */
-async function probeOnce(run: WorkloadRun, author: number, tag: string): Promise<{ ms: number; followers: number }> {
+async function probeOnce(run: WorkloadRun, author: number, tag: string): Promise<{ ms: number; followers: number; lost: boolean }> {
   const { ctx, idOf, followerIds } = run;
   const res = await ctx.call('POST', '/activities', idOf(author), { verb: 'post', object: `probe:${runId}-${tag}`, content: `probe ${tag}` });
   const t201 = now();
   if (res.status !== 201) throw new Error(`probe by ${idOf(author)}: ${res.status}`);
   const followers = followerIds(author);
-  const { doneAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], {
-    lanesEmpty: false,
-    pollMs: PROBE_POLL_MS,
-    timeoutMs: DRAIN.timeoutMs,
-  });
-  return { ms: doneAt - t201, followers: followers.length };
+  try {
+    const { doneAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], {
+      lanesEmpty: false,
+      pollMs: PROBE_POLL_MS,
+      timeoutMs: BURST_DRAIN.timeoutMs,
+    });
+    return { ms: doneAt - t201, followers: followers.length, lost: false };
+  } catch {
+    return { ms: BURST_DRAIN.timeoutMs, followers: followers.length, lost: true };
+  }
 }
 
 /**
