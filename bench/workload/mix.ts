@@ -28,7 +28,7 @@ const BURST = { startMs: 10_000, ratePerSecond: env('BENCH_WORKLOAD_BURST_RATE',
 /** Home-feed reads at the mix's rate before it, not counted: the driver's connections and the JIT warm up. */
 const WARMUP_MS = 2000;
 const MIX_PROBE_EVERY_MS = 2000;
-const DEPTH_LANES: LaneId[] = ['fanout', 'followup', 'notify', 'maintenance'];
+const DEPTH_LANES: LaneId[] = ['fanout', 'fanoutBacklog', 'followup', 'notify', 'maintenance', 'background'];
 
 /** What a side-by-side comparison of mixes needs (bench/scenarios/burst.ts), ms. */
 export interface MixSummary {

@@ -77,9 +77,11 @@ export function laneHandler(lane: LaneId) {
    * an instance of its own, but a module is shared by every invocation an instance (or a local
    * poller's loops) runs, so nothing of one batch may sit where another's would overwrite it.
    */
-  const recordHandlerFor = (together: ReadonlyMap<string, Promise<void>>) =>
+  const recordHandlerFor = (together: ReadonlyMap<string, Promise<void>>, handed: ReadonlyMap<string, Promise<void>>) =>
     async function recordHandler(record: SQSRecord): Promise<void> {
       try {
+        const handedOn = handed.get(record.messageId);
+        if (handedOn) return await handedOn; // its latency is the backlog's to record, when it is done
         await (together.get(record.messageId) ?? runOrForward(parseJob(record.body), lane));
         recordJobLatency(Date.now() - Number(record.attributes.SentTimestamp));
       } catch (error) {
@@ -96,7 +98,7 @@ export function laneHandler(lane: LaneId) {
   return async (event: SQSEvent, context?: Context) => {
     // A lane that is behind hands its stale jobs to its backlog (services/jobs/backlog.ts) and runs the fresh.
     const { run, handed } = handOnStale(event.Records, lane, Date.now());
-    const recordHandler = recordHandlerFor(new Map([...batchedJobs(run, lane), ...handed]));
+    const recordHandler = recordHandlerFor(batchedJobs(run, lane), handed);
     try {
       return await processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context });
     } finally {

@@ -77,8 +77,10 @@ export const stampBound = (nowTicks: bigint, windowTicks: bigint | undefined): b
  * How long a reader's restamp (nothing missing: only bounds to raise) waits before it runs, in
  * seconds: a fixed share of the spread, by the reader's id (FNV-1a), so a cohort that reads at once
  * — everyone, the day activity-aware fan-out is deployed — stamps over the spread, not in one burst,
- * and the same reader always waits the same. The spread is at most an eighth of the window (the
- * ask comes with half a window left: the bound cannot pass meanwhile) and SQS's 15 minutes.
+ * and the same reader always waits the same. The spread is at most an eighth of the window and SQS's
+ * 15 minutes: asked with up to half a window left, the restamp usually runs before the bound passes.
+ * If it passes first (a reader asked again late), stamp.ts finds where copies stopped from the head
+ * and writes back what was missed — from the background lane; meanwhile their reads merge it.
  */
 export function restampDelaySeconds(reader: string, spreadMs: number | undefined, windowTicks: bigint | undefined): number {
   if (spreadMs === undefined) return 0;

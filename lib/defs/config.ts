@@ -44,7 +44,7 @@ export const configKeys = {
     contextKey: 'fanoutBacklogAfter',
     default: '1s',
     description:
-      'a fan-out job that waited longer than this in the `fanout` queue is handed to the `fanoutTail` queue (the backlog) instead of run, so a new post overtakes a standing backlog (`0s`: every one; `off`: none)',
+      'a fan-out job that waited longer than this in the `fanout` queue is handed to the `fanoutBacklog` queue instead of run, so a new post overtakes a standing backlog (`0s`: every one; `off`: none)',
   },
   STAMP_SPREAD: {
     envVar: 'STAMP_SPREAD',

@@ -168,7 +168,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
   }),
   /** The jobs handed on from fanout under a standing backlog: what the fanout worker does with them. */
   fanoutBacklogWorker: {
-    ...laneWorkerDef('fanoutBacklog', { ...FIRST_PAGE_ACCESS, sendsTo: ['fanoutBacklog', 'fanoutTail'], realtime: FANOUT_ACCESS.realtime }),
+    // Further pages go to fanoutTail; an edit's notices (who reacted or commented) to notify.
+    ...laneWorkerDef('fanoutBacklog', { ...FIRST_PAGE_ACCESS, sendsTo: ['fanoutBacklog', 'fanoutTail', 'notify'], realtime: FANOUT_ACCESS.realtime }),
     entry: 'functions/handlers/fanout-backlog-worker.ts',
   },
   /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */

@@ -6,10 +6,11 @@
  * pass this is the flow that runs the fanoutBacklog worker from its bundle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mustPost } from '../support/api.js';
+import { api, mustPost } from '../support/api.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { uid } from '../support/ids.js';
 import { allDelivered, own, startOwnStack, stopOwnStack, storedCopies } from '../support/own-stack.js';
+import { eventually } from '../support/wait.js';
 
 beforeAll(() => startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env: { FANOUT_BACKLOG_AFTER: '0s' } }), 120_000);
 afterAll(() => stopOwnStack());
@@ -21,5 +22,20 @@ describe('a fan-out through the backlog lane', () => {
     const post = await mustPost(author, { verb: 'post', content: 'through the backlog' }, own);
     await allDelivered(followers, post.rangeKey);
     expect(await storedCopies(author)).toEqual([post.rangeKey]);
+  });
+
+  it('brings an edit of a post with reactions to every copy (the edit’s first page, with its notices, from the backlog)', async () => {
+    const author = uid('bl-edit');
+    const followers = await seedFollowers(author, 4, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'helo' }, own);
+    await allDelivered(followers, post.rangeKey as string);
+    expect((await api('PUT', `/activities/${encodeURIComponent(post.id as string)}/reactions/like`, { as: followers[0]!, on: own })).status).toBe(204);
+    expect((await api('PATCH', `/activities/${post.id as string}`, { as: author, json: { content: 'hello' }, on: own })).status).toBe(200);
+    const contentIn = async (reader: string) =>
+      ((await api('GET', '/feed', { as: reader, on: own })).body as { items: { id: string; content: string }[] }).items.find((i) => i.id === post.id)?.content;
+    await eventually(async () => (await Promise.all(followers.map(contentIn))).every((c) => c === 'hello'), {
+      what: 'the edit in every copy',
+      timeoutMs: 30_000,
+    });
   });
 });

@@ -7,7 +7,7 @@
  * delivered twice. Each follower holds the post exactly once, at its latest version, or not at all.
  */
 import { type DynamoDBClient, DynamoDBClient as Dynamo } from '@aws-sdk/client-dynamodb';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
@@ -101,5 +101,21 @@ describe('a fan-out handed to the backlog', () => {
 
     expect(await fanoutBacklogWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 0));
+  });
+
+  it('runs a message that came back where it is: as a redelivery, it takes back what it may have written before a delete', async () => {
+    const author = uid('bl-again');
+    const followers = await seedFollowers(author, 5, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'written, then the worker died' }, own);
+    const first = await fanoutRecord(raw, stack.tableNames.feed, author);
+    // Its first delivery ran (here, the copies) and died before its delete; the post is deleted meanwhile.
+    expect(await fanoutBacklogWorker({ Records: [first] })).toEqual({ batchItemFailures: [] });
+    expect(await copiesOf(followers, post.rangeKey as string)).toEqual(followers.map(() => 1));
+    expect((await api('DELETE', `/activities/${post.id as string}`, { as: author, on: own })).status).toBe(204);
+    // It comes back, long after it was sent: run on fanout, not handed on (there it would be a first delivery).
+    const again = { ...first, attributes: { ...first.attributes, ApproximateReceiveCount: '2' } } as SQSRecord;
+    expect(await fanoutWorker({ Records: [again] })).toEqual({ batchItemFailures: [] });
+    expect(await backlogged()).toEqual([]);
+    expect(await copiesOf(followers, post.rangeKey as string)).toEqual(followers.map(() => 0));
   });
 });

@@ -21,11 +21,14 @@ beforeAll(async () => {
 });
 
 const NOW = 1_800_000_000_000;
-const record = (id: string, waitedMs: number): SQSRecord =>
+/** A fanout job's body (its own rk per record), as the outbox sends it. */
+const fanoutBody = (id: string) =>
+  JSON.stringify({ kind: 'fanout', author: 'alice', rk: String(100 + id.charCodeAt(0)), image: { rk: { N: String(100 + id.charCodeAt(0)) } } });
+const record = (id: string, waitedMs: number, body = fanoutBody(id), receiveCount = 1): SQSRecord =>
   ({
     messageId: id,
-    body: `{"kind":"fanout","n":"${id}"}`,
-    attributes: { SentTimestamp: String(NOW - waitedMs), ApproximateReceiveCount: '1' },
+    body,
+    attributes: { SentTimestamp: String(NOW - waitedMs), ApproximateReceiveCount: String(receiveCount) },
   }) as unknown as SQSRecord;
 
 describe('goesToBacklog', () => {
@@ -35,6 +38,8 @@ describe('goesToBacklog', () => {
     expect(backlog.goesToBacklog(60_000, 1000, undefined)).toBe(false);
     expect(backlog.goesToBacklog(60_000, undefined, 'fanoutBacklog')).toBe(false);
     expect(backlog.goesToBacklog(0, 0, 'fanoutBacklog')).toBe(true); // 0s: every job (the tests' way to run the backlog path)
+    // A message that came back runs where it is (as a redelivery it takes back what it may have written).
+    expect(backlog.goesToBacklog(60_000, 1000, 'fanoutBacklog', 2)).toBe(false);
   });
 });
 
@@ -56,6 +61,16 @@ describe('handOnStale', () => {
     await expect(handed.get('a')).resolves.toBeUndefined();
     await expect(handed.get('b')).rejects.toThrow(/refused/);
     sent.refuse = new Set();
+  });
+
+  it('keeps what the backlog does not run: another kind (queued before the lanes: forwarded from here), a body that does not parse, a redelivery', () => {
+    sent.calls.length = 0;
+    const notify =
+      '{"kind":"notify","recipient":"bob","events":[{"kind":"follow","verb":"follow","object":"user:bob","actor":"alice","id":"f1","ticks":"17"}]}';
+    const records = [record('n', 5000, notify), record('x', 5000, 'not json'), record('r', 5000, undefined, 2), record('f', 5000)];
+    const { run, handed } = backlog.handOnStale(records, 'fanout', NOW);
+    expect(run.map((r) => r.messageId)).toEqual(['n', 'x', 'r']);
+    expect([...handed.keys()]).toEqual(['f']);
   });
 
   it('hands nothing on from a lane without a backlog, however long its jobs waited', () => {

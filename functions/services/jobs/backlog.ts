@@ -21,28 +21,47 @@ import { type LaneId, lanes } from '../../../lib/defs/lanes.js';
 import { logger } from '../../platform/logger.js';
 import { recordBacklogged, recordQueueWait } from '../../platform/metrics.js';
 import { sendMessages } from '../../stores/job-queue.js';
+import { lanesOfKind, parseJob } from './jobs.js';
 
 /**
  * Whether a job that waited `waitedMs` in its queue goes to the backlog: only where the lane has one,
- * and only past the deadline (`afterMs` undefined: never).
+ * only past the deadline (`afterMs` undefined: never), and only a first delivery. A message that
+ * came back (its page may have written, then died) runs where it is: run as a redelivery, a page
+ * whose post was deleted meanwhile takes back what it may have written (fanout.ts takeBack), which
+ * a hand-on, arriving at the backlog as a first delivery, would not.
  */
-export function goesToBacklog(waitedMs: number, afterMs: number | undefined, backlog: LaneId | undefined): boolean {
-  return backlog !== undefined && afterMs !== undefined && waitedMs >= afterMs;
+export function goesToBacklog(waitedMs: number, afterMs: number | undefined, backlog: LaneId | undefined, receiveCount = 1): boolean {
+  return backlog !== undefined && afterMs !== undefined && waitedMs >= afterMs && receiveCount <= 1;
 }
 
 /** How long a message waited in its queue before this receive (SQS SentTimestamp), ms. */
-export const waitedOf = (record: SQSRecord, nowMs: number) => Math.max(0, nowMs - Number(record.attributes.SentTimestamp));
+const waitedOf = (record: SQSRecord, nowMs: number) => Math.max(0, nowMs - Number(record.attributes.SentTimestamp));
+
+/**
+ * Whether the backlog runs the record's job: a kind of the lane (a job of another kind — one queued
+ * on the fanout queue before the lanes — stays, and is forwarded to its own lane: legacy-queue.ts).
+ * A record that does not parse stays too, and fails where it is.
+ */
+function backlogRuns(record: SQSRecord, backlog: LaneId): boolean {
+  try {
+    return lanesOfKind(parseJob(record.body).kind).includes(backlog);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Splits a batch: the records to run here, and those handed to the lane's backlog, each with the
- * promise of its send (settled when the backlog queue accepted it; rejected so its message comes back).
+ * promise of its send (settled when the backlog queue accepted it; rejected so its message comes
+ * back: a send that fails outright fails them all, and those already accepted are sent again, which
+ * the jobs' idempotence makes harmless).
  */
 export function handOnStale(records: readonly SQSRecord[], lane: LaneId, nowMs: number): { run: SQSRecord[]; handed: Map<string, Promise<void>> } {
   const backlog = lanes[lane].backlog;
   const waited = records.map((r) => waitedOf(r, nowMs));
   if (waited.length) recordQueueWait(Math.max(...waited));
   const afterMs = backlog ? setting('FANOUT_BACKLOG_AFTER') : undefined;
-  const stale = records.filter((_, i) => goesToBacklog(waited[i]!, afterMs, backlog));
+  const stale = records.filter((r, i) => goesToBacklog(waited[i]!, afterMs, backlog, Number(r.attributes.ApproximateReceiveCount)) && backlogRuns(r, backlog!));
   const handed = new Map<string, Promise<void>>();
   if (!stale.length) return { run: [...records], handed };
   const sent = sendMessages(
