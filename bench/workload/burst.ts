@@ -54,7 +54,8 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
   const every = Math.max(1, Math.floor(posts.length / PROBES));
   await pool(posts.length, POSTS_IN_FLIGHT, async (i) => {
     // A probe after every `every` posts (the first once a backlog has begun), PROBES in all.
-    if (i % every === every - 1 && probes.length < PROBES) probes.push(probeOnce(run, probeAuthors[probes.length % probeAuthors.length]!, `burst-${probes.length}`));
+    if (i % every === every - 1 && probes.length < PROBES)
+      probes.push(probeOnce(run, probeAuthors[probes.length % probeAuthors.length]!, `burst-${probes.length}`));
     const p = posts[i]!;
     const res = await ctx.call('POST', '/activities', idOf(p.author), { verb: 'post', object: `note:${runId}-b${p.seq}`, content: contentOf(p, idOf) });
     if (res.status !== 201) throw new Error(`burst post ${p.seq}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);

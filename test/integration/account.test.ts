@@ -77,7 +77,9 @@ describe('export', () => {
     ).toEqual([204, 204, 201, 204, 201]);
     // A ranked feed of her own, and a mark (less of carol): hers, so the erase takes them.
     const feedId = `hers-${Date.now()}`;
-    expect((await api('PUT', `/feeds/${feedId}`, { on: own, as: alice, json: { sources: [{ type: 'following' }], expression: 'popularity' } })).status).toBe(200);
+    expect((await api('PUT', `/feeds/${feedId}`, { on: own, as: alice, json: { sources: [{ type: 'following' }], expression: 'popularity' } })).status).toBe(
+      200,
+    );
     const marked = await api('POST', `/feeds/${feedId}/interactions`, { on: own, as: alice, json: { items: [{ activityId: c1.id, event: 'less' }] } });
     expect(marked.status, marked.text).toBe(204);
     // Traces whose pointers are gone before the erase: a comment she deleted (its notification

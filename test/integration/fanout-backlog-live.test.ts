@@ -28,9 +28,9 @@ describe('a fan-out through the backlog lane', () => {
     const author = uid('bl-edit');
     const followers = await seedFollowers(author, 4, { on: own });
     const post = await mustPost(author, { verb: 'post', content: 'helo' }, own);
-    await allDelivered(followers, post.rangeKey as string);
-    expect((await api('PUT', `/activities/${encodeURIComponent(post.id as string)}/reactions/like`, { as: followers[0]!, on: own })).status).toBe(204);
-    expect((await api('PATCH', `/activities/${post.id as string}`, { as: author, json: { content: 'hello' }, on: own })).status).toBe(200);
+    await allDelivered(followers, post.rangeKey);
+    expect((await api('PUT', `/activities/${encodeURIComponent(post.id)}/reactions/like`, { as: followers[0]!, on: own })).status).toBe(204);
+    expect((await api('PATCH', `/activities/${post.id}`, { as: author, json: { content: 'hello' }, on: own })).status).toBe(200);
     const contentIn = async (reader: string) =>
       ((await api('GET', '/feed', { as: reader, on: own })).body as { items: { id: string; content: string }[] }).items.find((i) => i.id === post.id)?.content;
     await eventually(async () => (await Promise.all(followers.map(contentIn))).every((c) => c === 'hello'), {
