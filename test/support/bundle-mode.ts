@@ -6,7 +6,7 @@
  * stack, so a last test can fail on a function whose bundle no flow ran
  * (test/bundles/every-function.test.ts).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FunctionId } from '../../lib/defs/index.js';
@@ -42,7 +42,11 @@ export function startTestStack(opts: LocalStackOptions, bundles: BundleSet | und
     bundles,
     onInvoke: (fn) => {
       counts[fn] = (counts[fn] ?? 0) + 1;
-      writeFileSync(file, JSON.stringify(counts)); // synchronous: the last test reads what every invocation wrote
+      // Synchronous, and whole: written aside and renamed over, so the coverage test (another
+      // process, reading while a stack still runs late jobs such as delayed settles) never reads
+      // a file cut short — it did once, under CI with two busy loops ("Unexpected end of JSON input").
+      writeFileSync(`${file}.tmp`, JSON.stringify(counts));
+      renameSync(`${file}.tmp`, file);
     },
   });
 }
