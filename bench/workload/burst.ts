@@ -10,6 +10,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
+import { FIRST_FANOUT_PAGE, FOLLOWER_PAGE } from '../../functions/services/follower-pages.js';
 import { type Delivery, waitForCopies } from '../copies.js';
 import { now, runId } from '../fixtures.js';
 import { pool } from '../stats.js';
@@ -42,8 +43,8 @@ export interface BurstResult {
   readonly wrongFeeds: number;
 }
 
-/** Further fan-out pages after the first 100 followers, 500 a page (services/follower-pages.ts). */
-const fanoutJobsOf = (followers: number) => 1 + Math.max(0, Math.ceil((followers - 100) / 500));
+/** A post's fan-out jobs: its first page, then the further pages (services/follower-pages.ts). */
+const fanoutJobsOf = (followers: number) => 1 + Math.max(0, Math.ceil((followers - FIRST_FANOUT_PAGE) / FOLLOWER_PAGE));
 
 export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost[], probeAuthors: readonly number[]): Promise<BurstResult> {
   const { ctx, w, idOf, followerIds, say } = run;
