@@ -15,7 +15,7 @@ import { newDiscriminator, ticksOfRangeKey } from '../functions/model/range-key.
 import { type TimelineItem, timelineItem } from '../functions/model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
-import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/policy.js';
+import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/retention-policy.js';
 import { fanoutBacklog } from '../local/queue-depth.js';
 import type { BenchContext } from './context.js';
 import { type Figure, progress } from './report.js';

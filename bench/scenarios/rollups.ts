@@ -1,5 +1,5 @@
 /**
- * Scenario 4 — rollups, written once per tumbling window per shard (services/rollups/apply.ts).
+ * Scenario 4 — rollups, written once per tumbling window per shard (services/rollups/apply-windows.ts).
  *
  * Throughput: N originals are written to the feed table; once the live pipeline has settled, the
  * same stretch of the table's stream is read twice:

@@ -121,7 +121,7 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
 
 async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
   // Loaded here: handler-side modules read their env at load (after the stack starts).
-  const { tagFanout } = await import('../../functions/services/tags/fanout.js');
+  const { tagFanout } = await import('../../functions/services/tags/tag-fanout.js');
   const tag = `fan${uid('t').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid('tag-follower', i));
   await writeModelItems(

@@ -5,7 +5,7 @@
  * author's own copy written twice, a cleared pending flag, trim attempts, retries after a lost race,
  * rollups) is not. Where a write may be shared (a notification group, a head), it is counted once.
  *
- * A follow (stores/follow-store.ts createEdge, services/notifications/apply.ts):
+ * A follow (stores/follow-store.ts createEdge, services/notifications/fold-events.ts):
  *   the edge, the followee's followers-list entry, the follower's following-list entry,
  *   the followee's follower count, the follower's following count                       5 per follow
  *   the follow notification: the actor's claim in the group and its actor-index entry   2 per follow

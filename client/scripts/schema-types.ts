@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { openApiDocument } from '../../functions/http/openapi.js';
+import { openApiDocument } from '../../functions/http/openapi-document.js';
 
 /** Where the generated types are committed. */
 export const SCHEMA_TYPES_FILE = fileURLToPath(new URL('../src/schema.d.ts', import.meta.url));
@@ -15,7 +15,7 @@ export const SCHEMA_TYPES_FILE = fileURLToPath(new URL('../src/schema.d.ts', imp
 export const GENERATE_COMMAND = 'npm run client:generate';
 
 const HEADER = `/**
- * Generated from the OpenAPI document (functions/http/openapi.ts) by openapi-typescript.
+ * Generated from the OpenAPI document (functions/http/openapi-document.ts) by openapi-typescript.
  * Do not edit: run \`${GENERATE_COMMAND}\` after changing the API.
  */
 

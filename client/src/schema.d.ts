@@ -1,5 +1,5 @@
 /**
- * Generated from the OpenAPI document (functions/http/openapi.ts) by openapi-typescript.
+ * Generated from the OpenAPI document (functions/http/openapi-document.ts) by openapi-typescript.
  * Do not edit: run `npm run client:generate` after changing the API.
  */
 

@@ -6,7 +6,7 @@
  */
 import { setting, windowSetting } from '../../lib/defs/config.js';
 import { parseDuration } from '../../lib/defs/durations.js';
-import { ValidationError } from '../model/errors.js';
+import { ValidationError } from '../model/domain-errors.js';
 import { bucketsFor, readActivityWindow } from '../services/rollups/windows.js';
 import { requireSelfOrAdmin } from '../services/access.js';
 import { json, routes } from '../http/handler.js';

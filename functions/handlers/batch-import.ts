@@ -5,7 +5,7 @@
  *   importActivities  { activities: [{ actor, verb, … }] }             → { items: [{ id, status }] }
  * See services/bulk/.
  */
-import { importActivities } from '../services/bulk/activities.js';
+import { importActivities } from '../services/bulk/import-activities.js';
 import { importFollows } from '../services/bulk/follows.js';
 import { json, routes } from '../http/handler.js';
 

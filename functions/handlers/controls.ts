@@ -1,7 +1,7 @@
-/** Mutes and blocks: mute, unmute, list mutes; block, unblock, list blocks. See services/controls.ts. */
+/** Mutes and blocks: mute, unmute, list mutes; block, unblock, list blocks. See services/mutes-blocks.ts. */
 import { json, routes } from '../http/handler.js';
 import { listRequest } from '../http/schemas.js';
-import { block, listControls, mute, unblock, unmute } from '../services/controls.js';
+import { block, listControls, mute, unblock, unmute } from '../services/mutes-blocks.js';
 
 const noContent = { statusCode: 204 };
 

@@ -3,8 +3,8 @@
  * path exists under another method, else 404 — instead of API Gateway's bare "Not Found".
  */
 import { resolveRoute } from '../../lib/defs/routes.js';
-import { NotFoundError } from '../model/errors.js';
-import { MethodNotAllowedError } from '../http/errors.js';
+import { NotFoundError } from '../model/domain-errors.js';
+import { MethodNotAllowedError } from '../http/http-errors.js';
 import { publicHandler } from '../http/respond.js';
 import type { PublicEvent } from '../http/types.js';
 

@@ -10,7 +10,7 @@ import { type PageQuery, pageLimit } from '../http/schemas.js';
 import { readAggregatedFeed } from '../services/feed-aggregation.js';
 import { readHomeFeed, readTimeline, type PageRequest } from '../services/feed-reading.js';
 import { enriched } from '../services/reactions.js';
-import { tagOfPath } from '../services/tags/following.js';
+import { tagOfPath } from '../services/tags/tag-follows.js';
 import { readTagFeed } from '../services/tags/tag-feed.js';
 import { readTrending } from '../services/tags/trending.js';
 import { json, routes } from '../http/handler.js';

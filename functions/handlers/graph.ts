@@ -1,11 +1,11 @@
 /**
  * The follow graph over HTTP: follow and unfollow (204, idempotent), a user's followers and
  * following (newest follow first, `{ items: [{ userId }], next }` pages: services/list-page.ts),
- * and a user's follow counts; following tags (services/tags/following.ts).
+ * and a user's follow counts; following tags (services/tags/tag-follows.ts).
  */
 import type { FollowList } from '../model/follow-lists.js';
-import { follow, listFollows, profileOf, unfollow } from '../services/following.js';
-import { followTag, listFollowedTags, unfollowTag } from '../services/tags/following.js';
+import { follow, listFollows, profileOf, unfollow } from '../services/follow-graph.js';
+import { followTag, listFollowedTags, unfollowTag } from '../services/tags/tag-follows.js';
 import { json, routes } from '../http/handler.js';
 import { type ListQuery, listRequest } from '../http/schemas.js';
 import type { HttpResult } from '../http/types.js';

@@ -33,7 +33,7 @@ const parseOrUndefined = (r: SQSRecord): Job | undefined => {
 /**
  * The jobs of the batch that run together, by message id: those of each kind whose runner takes a
  * batch (notify: folded per recipient and applied as one batch, services/notifications/batch.ts;
- * fanout: pages sharing the reads they start and end with, services/fanout/fanout.ts — and told
+ * fanout: pages sharing the reads they start and end with, services/fanout/author-fanout.ts — and told
  * which came before, so a redelivered page takes back what it may have written). Only on the
  * kind's own lanes (its tail lane too): anywhere else a job runs alone (a settle re-run), or is forwarded
  * (legacy-queue.ts) or refused (assertLane).

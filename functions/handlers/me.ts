@@ -1,5 +1,5 @@
 /** getMe: the caller's user id (from the verified JWT) and their follow counts. */
-import { profileOf } from '../services/following.js';
+import { profileOf } from '../services/follow-graph.js';
 import { json, routes } from '../http/handler.js';
 
 export const handler = routes('me', {

@@ -5,7 +5,7 @@
 import { json, routes } from '../http/handler.js';
 import { listRequest } from '../http/schemas.js';
 import { markNotifications } from '../services/notifications/mark.js';
-import { notificationCounts, readNotifications } from '../services/notifications/read.js';
+import { notificationCounts, readNotifications } from '../services/notifications/read-notifications.js';
 
 export const handler = routes('notifications', {
   listNotifications: async ({ caller, query }) => json(200, await readNotifications(caller.userId, listRequest(query))),

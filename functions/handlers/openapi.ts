@@ -1,5 +1,5 @@
 /** GET /openapi.json — unauthenticated; generated once per container from the request schemas. */
-import { openApiDocument } from '../http/openapi.js';
+import { openApiDocument } from '../http/openapi-document.js';
 import { json, publicHandler } from '../http/respond.js';
 import type { PublicEvent } from '../http/types.js';
 

@@ -7,7 +7,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../platform/logger.js';
 import { enqueueJobs } from '../services/jobs/bus.js';
-import { jobsOfBatch } from '../services/jobs/outbox.js';
+import { jobsOfBatch } from '../services/jobs/outbox-jobs.js';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const pending = jobsOfBatch(event.Records);

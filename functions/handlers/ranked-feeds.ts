@@ -6,7 +6,7 @@ import { json, routes } from '../http/handler.js';
 import { listRequest, pageLimit } from '../http/schemas.js';
 import { deleteFeed, getFeed, listFeeds, putFeed } from '../services/ranking/definitions.js';
 import { recordInteractions } from '../services/ranking/feedback.js';
-import { readRankedFeed } from '../services/ranking/read.js';
+import { readRankedFeed } from '../services/ranking/read-ranked.js';
 
 const noContent = { statusCode: 204 };
 

@@ -3,15 +3,15 @@
  * per interval (SUM for counts and sums, MIN/MAX for min and max). `from` (inclusive) and `to`
  * (exclusive) are RFC 3339, aligned outward to the granularity; default: the 60 intervals up to
  * now. At most 1,440 points per read; bounded work: not before the retained past (ROLLUP_TTL), not
- * more than a day ahead, at most 100 partition Queries (services/rollups/read.ts) — else 400.
+ * more than a day ahead, at most 100 partition Queries (services/rollups/read-series.ts) — else 400.
  * Intervals without data are absent (sparse).
  * Business metrics: tokens with the tickfeed/admin scope only (the route's access: the authorizer
  * checks it, and handler.ts again, so a route misconfigured without it still serves none).
  */
 import { setting } from '../../lib/defs/config.js';
 import { combineOf } from '../../lib/defs/rollup-spec.js';
-import { ValidationError } from '../model/errors.js';
-import { alignQuery, GRANULARITY_MS, readSeriesPoints, retainedFrom } from '../services/rollups/read.js';
+import { ValidationError } from '../model/domain-errors.js';
+import { alignQuery, GRANULARITY_MS, readSeriesPoints, retainedFrom } from '../services/rollups/read-series.js';
 import { json, routes } from '../http/handler.js';
 
 export const handler = routes('rollupsRead', {

@@ -1,7 +1,7 @@
 /**
  * Feed-table stream → rollup rows and recent-activity entries once per tumbling window
  * per shard (the event source's `tumblingWindowSeconds`): invocations of a window fold their
- * records into the state Lambda carries; the final one writes it (services/rollups/apply.ts). A
+ * records into the state Lambda carries; the final one writes it (services/rollups/apply-windows.ts). A
  * failed write throws: Lambda retries the invocation with the same state, which writes the same
  * items again. An event without a window (a mapping configured without one) is written a segment
  * per record.
@@ -10,7 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { setting, windowSetting } from '../../lib/defs/config.js';
 import { type DynamoDBStreamWindowEvent, type DynamoDBStreamWindowResponse, isWindowEvent } from '../../lib/defs/stream-window.js';
 import { logger } from '../platform/logger.js';
-import { applyRecords, applyWindowEvent } from '../services/rollups/apply.js';
+import { applyRecords, applyWindowEvent } from '../services/rollups/apply-windows.js';
 import type { PlanOptions } from '../services/rollups/plan.js';
 
 const settings = () => ({

@@ -1,5 +1,5 @@
 import { ADMIN_SCOPE, scopesOf } from '../../lib/defs/scopes.js';
-import { UnauthorizedError } from '../model/errors.js';
+import { UnauthorizedError } from '../model/domain-errors.js';
 import { isValidUserId, USER_ID_RULE } from '../model/user-id.js';
 import type { AuthedEvent } from './types.js';
 

@@ -15,7 +15,7 @@
  */
 import type { FunctionId } from '../../lib/defs/functions.js';
 import { type OperationId, type OperationOf, type PublicFunctionId, routeByKey, routeKey } from '../../lib/defs/routes.js';
-import { NotFoundError } from '../model/errors.js';
+import { NotFoundError } from '../model/domain-errors.js';
 import { requireAdmin } from '../services/access.js';
 import { type Caller, callerOf } from './caller.js';
 import { parseRequest, type RequestOf } from './parse-request.js';

@@ -3,7 +3,7 @@
  * with its method, path, function, access and rate class, in lib/defs/routes.ts; the `satisfies`
  * below fails to compile while an id is missing or unknown). The HTTP edge validates requests
  * with these very schemas before a route's function runs (handler.ts, parse-request.ts) and
- * openapi.ts generates `GET /openapi.json` from them, so the document and the checks cannot drift
+ * openapi-document.ts generates `GET /openapi.json` from them, so the document and the checks cannot drift
  * apart.
  *
  * An entry:
@@ -17,7 +17,7 @@
  *     problems: { 400: 'Bad limit or cursor.' },     // problem+json statuses the code raises, and when
  *   },
  *
- * What an entry does not say, openapi.ts derives: security and 401 from the route's access, the
+ * What an entry does not say, openapi-document.ts derives: security and 401 from the route's access, the
  * authorizer's 403 (and the function's, which checks the scope too) from `admin` access, 413 and
  * 415 from `body`, and on every operation API Gateway's 429 and 503 and the unexpected 500.
  * Schemas that should be named types carry `.meta({ id })`; request ones live in schemas.ts,

@@ -5,11 +5,11 @@
  * Contention past its retries (platform/retry.ts), batch writes left unprocessed and throttling
  * the SDK's own retries did not absorb are not bugs: a 503 with `Retry-After`, as is a rate limit's 429.
  */
-import { DomainError, type DomainErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../model/errors.js';
-import { isThrottling, UnprocessedWritesError } from '../platform/dynamo/errors.js';
+import { DomainError, type DomainErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../model/domain-errors.js';
+import { isThrottling, UnprocessedWritesError } from '../platform/dynamo/dynamo-errors.js';
 import { logger } from '../platform/logger.js';
 import { RetriesExhaustedError } from '../platform/retry.js';
-import { type HttpErrorCode, MethodNotAllowedError } from './errors.js';
+import { type HttpErrorCode, MethodNotAllowedError } from './http-errors.js';
 import type { HttpResult } from './types.js';
 
 /** HTTP status of each domain error code, and of the edge's own. */

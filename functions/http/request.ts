@@ -6,8 +6,8 @@
  */
 import type { z } from 'zod';
 import { CARRIABLE_RULE, codePointName, firstUncarriable } from '../model/carriable-text.js';
-import { type FieldError, ValidationError } from '../model/errors.js';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import { type FieldError, ValidationError } from '../model/domain-errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.js';
 import type { HttpEvent } from './types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,7 +1,7 @@
 /**
  * Request schemas of the feed API (zod 4). The route → schema table (operations.ts) names which
  * route uses which; the same objects validate requests (parse-request.ts) and generate
- * `GET /openapi.json` (openapi.ts), so the documentation cannot drift from the checks.
+ * `GET /openapi.json` (openapi-document.ts), so the documentation cannot drift from the checks.
  *
  * Sizes: a feed item is copied into every follower's feed, so it should stay ≤ 1 KB (1 write
  * unit per copy) for typical posts. Every field but `content` is small and bounded; `content` is
@@ -18,7 +18,7 @@ import { MAX_TAG_CHARS, MAX_TAGS, parseTag } from '../model/tags.js';
 import { isValidUserId, isWellFormed, MAX_USER_ID_CHARS, USER_ID_RULE } from '../model/user-id.js';
 import { ticksFromIso } from '../platform/clock.js';
 import type { ListRequest } from '../services/list-page.js';
-import type { Granularity } from '../services/rollups/read.js';
+import type { Granularity } from '../services/rollups/read-series.js';
 import { DOCUMENTED_AS } from './openapi-schemas.js';
 
 export const LIMITS = {
@@ -222,7 +222,7 @@ export const rollupPath = z.strictObject({
 });
 
 const rfc3339 = z.iso.datetime({ offset: true, local: false });
-/** Every `Granularity` (services/rollups/read.ts), as zod wants an enum's values. */
+/** Every `Granularity` (services/rollups/read-series.ts), as zod wants an enum's values. */
 export const GRANULARITIES = ['minute', 'hour', 'day'] as const satisfies readonly Granularity[];
 
 /** Query of a rollup read (unknown parameters are ignored). */

@@ -2,7 +2,7 @@
  * Rollup rows in the stats table: one per (series, minute, segment). A segment is a run of one
  * stream shard's records aggregated in one tumbling window and written at once; `segmentId`
  * derives from where it starts (model/rollup-segment.ts), so a retried write of the same segment
- * rewrites the same rows (see services/rollups/apply.ts).
+ * rewrites the same rows (see services/rollups/apply-windows.ts).
  *   pk = rollup#<series>#<UTC day>#<split>   sk = <minute ISO>#<segmentId>
  * The day in the partition key bounds a partition's size; `split` (0..ROLLUP_PARTITIONS-1, a hash
  * of the segment id) spreads a hot series over several partitions, and reads query them all.

@@ -4,7 +4,7 @@
  * ForbiddenError (403 problem+json at the edge), raised before anything is read or written.
  */
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
-import { ForbiddenError } from '../model/errors.js';
+import { ForbiddenError } from '../model/domain-errors.js';
 
 /** Business metrics and the like: admin tokens only. */
 export function requireAdmin(admin: boolean, what: string): void {

@@ -4,7 +4,7 @@
  * author. Either the comment's author or the activity's author may delete it.
  */
 import { type Comment, commentItem, parseCommentId, toComment } from '../model/comment.js';
-import { ForbiddenError, NotFoundError } from '../model/errors.js';
+import { ForbiddenError, NotFoundError } from '../model/domain-errors.js';
 import { COMMENT_KIND } from '../model/reaction.js';
 import { newDiscriminator, rangeKeyOf, parseRangeKey } from '../model/range-key.js';
 import { isoFromTicks, nowTicks } from '../platform/clock.js';

@@ -1,10 +1,10 @@
 /**
  * Reading mutes and blocks where other features must respect them (follow, reactions, reads,
  * notifications), and the settle delay of the cleanups they start. Placing and lifting them:
- * services/controls.ts.
+ * services/mutes-blocks.ts.
  */
 import { setting } from '../../lib/defs/config.js';
-import { NotFoundError } from '../model/errors.js';
+import { NotFoundError } from '../model/domain-errors.js';
 import { controlId, standingControlKeys, standingControls, standingFrom } from '../stores/controls-store.js';
 import type { Item } from '../platform/dynamo/query.js';
 
@@ -16,7 +16,7 @@ export async function hasBlocked(blocker: string, user: string): Promise<boolean
   return (await standingControls([{ kind: 'block', user: blocker, target: user }])).standing.size > 0;
 }
 
-/** How a notification's recipient stands to its actors (services/notifications/apply.ts). */
+/** How a notification's recipient stands to its actors (services/notifications/fold-events.ts). */
 export interface Audience {
   /** Whose actions must not notify the recipient: muted or blocked — all of them once the recipient is being erased. */
   readonly silenced: ReadonlySet<string>;

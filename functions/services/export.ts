@@ -22,7 +22,7 @@ import { groupPage } from '../stores/notification-store.js';
 import { getComments, ledgerPage } from '../stores/social-store.js';
 import { readTimeline } from './feed-reading.js';
 import { afterCursor } from './list-page.js';
-import { profileOf } from './following.js';
+import { profileOf } from './follow-graph.js';
 import { readActivityWindow } from './rollups/windows.js';
 
 /** JSON bytes a part aims at (a page may overshoot it by one page). */

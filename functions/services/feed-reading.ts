@@ -36,7 +36,7 @@ import { assertNotHiddenFrom } from './controls-state.js';
 import { mergeSources, type Page, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { askStampIfDue } from './reader-activity/ask.js';
-import { homeFeedPolicy, timelinePolicy } from './retention/policy.js';
+import { homeFeedPolicy, timelinePolicy } from './retention/retention-policy.js';
 import { tagFeedSources, type TagSource } from './tags/pulled-tags.js';
 
 export type { Page };

@@ -13,7 +13,7 @@ import { forEachLimit } from '../platform/pool.js';
 import type { BatchWriteOptions } from '../platform/dynamo/batch-write.js';
 import { deleteCopies, putCopies } from '../stores/feed-store.js';
 import { ageBound, expiresAtFor } from './retention/bounds.js';
-import { homeFeedPolicy } from './retention/policy.js';
+import { homeFeedPolicy } from './retention/retention-policy.js';
 import { startsTrim, trimHomeFeed } from './retention/trim.js';
 import { nowTicks } from '../platform/clock.js';
 

@@ -7,7 +7,7 @@
  * instead (feed-merge.ts).
  */
 import { decodeCursor, encodeCursor } from '../model/cursor.js';
-import { invalidCursor } from '../model/errors.js';
+import { invalidCursor } from '../model/domain-errors.js';
 import type { Page } from '../platform/dynamo/query.js';
 
 export interface ListPage<T> {

@@ -13,7 +13,7 @@
 import { setting } from '../../lib/defs/config.js';
 import { type Activity, type ActivityInput, toActivity } from '../model/activity.js';
 import { activityIdOf, parseActivityId } from '../model/activity-id.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/domain-errors.js';
 import { newDiscriminator } from '../model/range-key.js';
 import { isVisibleOriginal, TOMBSTONE_SECONDS, type TimelineItem, timelineItem } from '../model/timeline-item.js';
 import { isoFromTicks, nowTicks, ticksFromIso } from '../platform/clock.js';
@@ -25,7 +25,7 @@ import { postingActor } from './access.js';
 import { assertNotHiddenFrom } from './controls-state.js';
 import { removeCopies, writeCopies } from './home-feed-copies.js';
 import { expiresAtFor } from './retention/bounds.js';
-import { timelinePolicy } from './retention/policy.js';
+import { timelinePolicy } from './retention/retention-policy.js';
 import { tagsOfPost } from './tags/post-tags.js';
 import { removeTagEntries } from './tags/tag-feed.js';
 

@@ -12,7 +12,7 @@
  */
 import { setting } from '../../lib/defs/config.js';
 import type { RateClass, RateLimit, RateLimits } from '../../lib/defs/rate-limits.js';
-import { RateLimitedError } from '../model/errors.js';
+import { RateLimitedError } from '../model/domain-errors.js';
 import { allowanceOf, bucketOf, type BucketSpec, leaseOf, tokensAt, waitForOneUs } from '../model/rate-bucket.js';
 import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../platform/retry.js';
 import { takeFromFull, takeFromPartial } from '../stores/limits-store.js';

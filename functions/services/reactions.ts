@@ -5,7 +5,7 @@
  */
 import { setting } from '../../lib/defs/config.js';
 import type { Activity } from '../model/activity.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../model/domain-errors.js';
 import { activityOfCounterItem, activityOfReactionItem, countsOf, ownKindsOf, type ReactionSummary } from '../model/reaction.js';
 import { nowTicks } from '../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';

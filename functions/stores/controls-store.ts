@@ -25,7 +25,7 @@ import {
   otherOfControlSk,
 } from '../model/user-controls.js';
 import { doc } from '../platform/clients.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { type Item, mapPage, type Page, queryAll, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact, type TxOutcome, type TxPart } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';

@@ -9,7 +9,7 @@ import { FOLLOWER_SHARDS, parseProfile, type Profile, PROFILE_PREFIX, profileKey
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { queryPage } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 

@@ -26,7 +26,7 @@ import { TOMBSTONE_SECONDS, type TimelineItem, timelineKey, timelinePartition, v
 import { doc } from '../platform/clients.js';
 import { batchGetAcross } from '../platform/dynamo/batch-get.js';
 import { type BatchWriteOptions, batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { type Item, mapPage, type Page, queryAll, queryPage } from '../platform/dynamo/query.js';
 import { deletePartitionPage } from '../platform/dynamo/partition.js';
 import { transact } from '../platform/dynamo/transact.js';
@@ -636,7 +636,7 @@ export async function getOriginalsAndOwnCopies(
 
 /**
  * The originals at these (author, rk), in the order asked (undefined: none), eventually consistent:
- * a ranked page's hydration (services/ranking/read.ts), which shows the current version and leaves
+ * a ranked page's hydration (services/ranking/read-ranked.ts), which shows the current version and leaves
  * out deleted ones. One BatchGet call for up to 100 keys.
  */
 export async function getOriginals(keys: readonly { author: string; rk: bigint }[]): Promise<(Item | undefined)[]> {

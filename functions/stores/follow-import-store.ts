@@ -22,7 +22,7 @@ import { checkPrefix, controlCheckKey, controlPartition, hashOfCheckSk, mirrorPr
 import { shortHash } from '../model/short-hash.js';
 import { doc } from '../platform/clients.js';
 import { batchGetAll } from '../platform/dynamo/batch-get.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { queryAll } from '../platform/dynamo/query.js';
 import { tableName } from '../platform/env.js';
 import { forEachLimit } from '../platform/pool.js';

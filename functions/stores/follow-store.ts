@@ -19,7 +19,7 @@ import { type FollowList, followListItem, followListKey, followListPartition, me
 import { controlCheckKey } from '../model/user-controls.js';
 import { allFollowerShardKeys, followerShardKey, followerShardOf, parseProfile, type Profile, PROFILE_PREFIX, profileKey } from '../model/profile.js';
 import { doc } from '../platform/clients.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { transact, type TxItem, type TxPart } from '../platform/dynamo/transact.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';

@@ -8,7 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateClass } from '../../lib/defs/rate-limits.js';
 import { bucketExpiresAt, type BucketSpec, rateBucketKey, spanUs } from '../model/rate-bucket.js';
 import { doc } from '../platform/clients.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { tableName } from '../platform/env.js';
 
 /** Whether the take applied, and the bucket's `tat` after it (or as it stood: undefined = no bucket). */

@@ -18,7 +18,7 @@ import {
 } from '../model/data-model.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll, type WriteRequest } from '../platform/dynamo/batch-write.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { type Item, queryAll } from '../platform/dynamo/query.js';
 import { transact, type TxItem } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';

@@ -5,7 +5,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { definitionKey, definitionListKey, definitionListPartition, readerMarksKey, SHARED_OWNER, snapshotKey } from '../model/ranked-feed.js';
 import { doc } from '../platform/clients.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { type Item, mapPage, type Page, queryListPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';

@@ -36,7 +36,7 @@ import {
 import { parseTopList, type TopList, trendCounterKey, trendMarkerKey, trendTopKey } from '../model/trend.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
-import { isConditionalCheckFailed } from '../platform/dynamo/errors.js';
+import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
 import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } from '../platform/dynamo/query.js';
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { followListPartition } from '../../functions/model/follow-lists.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
 import { importFollows } from '../../functions/services/bulk/follows.js';
-import { follow } from '../../functions/services/following.js';
+import { follow } from '../../functions/services/follow-graph.js';
 import { feedRks, timelineRks } from '../support/feeds.js';
 import { ADMIN, api } from '../support/api.js';
 import { uid } from '../support/ids.js';

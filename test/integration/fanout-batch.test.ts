@@ -1,5 +1,5 @@
 /**
- * A fan-out lane batch pays per batch (services/fanout/fanout.ts fanoutBatch): the fan-out worker is
+ * A fan-out lane batch pays per batch (services/fanout/author-fanout.ts fanoutBatch): the fan-out worker is
  * handed one SQS batch of fanout jobs, on a stack of its own without pollers (nothing else calls
  * DynamoDB meanwhile), and every call it makes is metered. The first check of every page's original
  * (with the author's own copy and whether the author is pulled) is one BatchGet and the re-check

@@ -11,7 +11,7 @@ import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
 import * as handlerClients from '../../functions/platform/clients.js';
 import { runJob } from '../../functions/services/jobs/run.js';
-import { follow, unfollow } from '../../functions/services/following.js';
+import { follow, unfollow } from '../../functions/services/follow-graph.js';
 import { feedCount, feedCounts, feedRks } from '../support/feeds.js';
 import { seedFollowers } from '../support/graph-seed.js';
 import { api } from '../support/api.js';

@@ -1,5 +1,5 @@
 /**
- * What one follow request costs (services/following.ts): everything its transaction decides on —
+ * What one follow request costs (services/follow-graph.ts): everything its transaction decides on —
  * whether the followee is pulled (on the shard the follow counts on), the caller's mute of them,
  * their erase mark — comes from one BatchGet; then the transaction, the check for originals, the
  * pending flag's clear (nothing to backfill) and the threshold re-read. On a stack without pollers,

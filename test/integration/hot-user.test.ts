@@ -12,7 +12,7 @@ import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { FOLLOWER_SHARDS, followerShardKey, followerShardOf, PROFILE_PREFIX, profileKey } from '../../functions/model/profile.js';
 import { dynamo as handlerDynamo } from '../../functions/platform/clients.js';
 import { forEachLimit } from '../../functions/platform/pool.js';
-import { follow } from '../../functions/services/following.js';
+import { follow } from '../../functions/services/follow-graph.js';
 import { api, apiRetrying503 } from '../support/api.js';
 import { uid } from '../support/ids.js';
 import { doc, stack } from '../support/local.js';

@@ -168,7 +168,7 @@ describe('no idle work: a pulled author’s delete', () => {
       what: 'the author pulled, with the instant it took effect',
       timeoutMs: 60_000,
     });
-    // As if the pull took effect two seconds ago — past the clock skew retract.ts allows — so the
+    // As if the pull took effect two seconds ago — past the clock skew retract-copies.ts allows — so the
     // post below counts as made after it, without waiting for the wall clock.
     await doc.send(
       new UpdateCommand({

@@ -47,7 +47,7 @@ beforeAll(async () => {
   );
   fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
   runJob = (await import('../../functions/services/jobs/run.js')).runJob;
-  muteCleanup = (await import('../../functions/services/follow-copies/cleanup.js')).muteCleanup;
+  muteCleanup = (await import('../../functions/services/follow-copies/unfollow-cleanup.js')).muteCleanup;
 }, 120_000);
 
 afterAll(async () => {

@@ -12,7 +12,7 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CapacityMeter, meterCapacity } from '../../bench/capacity.js';
-import type { NotificationPage } from '../../functions/services/notifications/read.js';
+import type { NotificationPage } from '../../functions/services/notifications/read-notifications.js';
 import { notifyJobs, postDeliveries } from '../../functions/services/notifications/events.js';
 import { api, mustPost } from '../support/api.js';
 import { uid } from '../support/ids.js';
@@ -57,7 +57,7 @@ function followRecord(recipient: string, actor: string): SQSRecord {
   } as unknown as SQSRecord;
 }
 
-/** The notify jobs the outbox would send for `author`'s post mentioning `mentioned` (functions/services/jobs/outbox.ts). */
+/** The notify jobs the outbox would send for `author`'s post mentioning `mentioned` (functions/services/jobs/outbox-jobs.ts). */
 async function mentionRecords(author: string, mentioned: readonly string[]): Promise<SQSRecord[] & { rk: bigint }> {
   const content = mentioned.map((m) => `@${m}`).join(' ');
   const rk = BigInt((await mustPost(author, { verb: 'post', content }, own)).rangeKey);

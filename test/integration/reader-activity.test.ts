@@ -51,7 +51,7 @@ beforeAll(async () => {
   fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
   feedRead = (await import('../../functions/handlers/feed-read.js')).handler;
   stamp = (await import('../../functions/services/reader-activity/stamp.js')).stamp;
-  jobsOfRecord = (await import('../../functions/services/jobs/outbox.js')).jobsOfRecord;
+  jobsOfRecord = (await import('../../functions/services/jobs/outbox-jobs.js')).jobsOfRecord;
   writeBackTagCopies = (await import('../../functions/services/tags/write-back.js')).writeBackTagCopies;
 }, 120_000);
 

@@ -15,7 +15,7 @@ import { doc as handlerDoc } from '../../functions/platform/clients.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { removeCopies } from '../../functions/services/home-feed-copies.js';
 import { expiresAtFor } from '../../functions/services/retention/bounds.js';
-import { homeFeedPolicyOf } from '../../functions/services/retention/policy.js';
+import { homeFeedPolicyOf } from '../../functions/services/retention/retention-policy.js';
 import { trimHomeFeed } from '../../functions/services/retention/trim.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { generateLocalKeys } from '../../local/jwt.js';

@@ -16,7 +16,7 @@ import { erasureKey } from '../../functions/model/erasure.js';
 import { authorOfTimelinePk } from '../../functions/model/timeline-item.js';
 import { dynamo } from '../../functions/platform/clients.js';
 import { handler } from '../../functions/handlers/rollups.js';
-import { applyWindowEvent } from '../../functions/services/rollups/apply.js';
+import { applyWindowEvent } from '../../functions/services/rollups/apply-windows.js';
 import { readConfig, readWindowConfig } from '../../lib/defs/config.js';
 import type { DynamoDBStreamWindowEvent, WindowStateJson } from '../../lib/defs/stream-window.js';
 import { type ActivityInput, copyItem, type FeedItem, originalItem, streamRecord } from '../support/seed-originals.js';

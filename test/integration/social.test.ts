@@ -9,7 +9,7 @@ import type { Activity } from '../../functions/model/activity.js';
 import { commentPartition } from '../../functions/model/comment.js';
 import { groupIdOf, notificationPartition, STRANGER_QUOTA_PREFIX } from '../../functions/model/notification.js';
 import type { Page } from '../../functions/services/feed-merge.js';
-import type { NotificationPage } from '../../functions/services/notifications/read.js';
+import type { NotificationPage } from '../../functions/services/notifications/read-notifications.js';
 import { reactionPartition } from '../../functions/model/reaction.js';
 import { api, type ApiResponse, mustPost, token } from '../support/api.js';
 import { uid } from '../support/ids.js';

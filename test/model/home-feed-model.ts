@@ -33,7 +33,7 @@
  *  D5 Unmute and unblock restore what the roads bring: the rule "shows while any road brings it and no
  *     mute or block stands against it" has no memory. (Unblock does not restore follows.)
  *  D6 Follow is refused (403) while the followee blocks the follower; the blocker may still follow
- *     the user they blocked (services/controls.ts), whose posts the block keeps hidden all the same.
+ *     the user they blocked (services/mutes-blocks.ts), whose posts the block keeps hidden all the same.
  *     A mute of a followed user keeps the follow. Nobody mutes, blocks or follows themselves (the generator never asks).
  *  D7 Erase ends the user's follows both ways and their tag follows, and takes all their posts out of
  *     every feed. An erased user issues no more commands and is no target of any.

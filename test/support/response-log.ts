@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, inject } from 'vitest';
-import { openApiDocument } from '../../functions/http/openapi.js';
+import { openApiDocument } from '../../functions/http/openapi-document.js';
 import { responseChecker, type SeenResponse } from './response-check.js';
 
 export interface Violation {

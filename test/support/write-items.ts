@@ -6,7 +6,7 @@
  * own-stack tests fit with fault-injecting middleware; seeding must reach the stack it names, as is.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottling } from '../../functions/platform/dynamo/errors.js';
+import { isThrottling } from '../../functions/platform/dynamo/dynamo-errors.js';
 import { forEachLimit } from '../../functions/platform/pool.js';
 import { AGAIN, RETRY, retrying } from '../../functions/platform/retry.js';
 

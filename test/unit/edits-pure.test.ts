@@ -8,10 +8,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { droppedVersion, HISTORY_KEEP, historyEntry, toActivityVersion } from '../../functions/model/activity-history.js';
 import { activityIdOf } from '../../functions/model/activity-id.js';
-import { ValidationError } from '../../functions/model/errors.js';
+import { ValidationError } from '../../functions/model/domain-errors.js';
 import { etagMatches, etagOf } from '../../functions/services/edits/etag.js';
 import { applyPatch, editableOf } from '../../functions/services/edits/merge-patch.js';
-import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
+import { jobsOfRecord } from '../../functions/services/jobs/outbox-jobs.js';
 import { editedItem, editExpression } from '../../functions/stores/feed-store.js';
 
 const current = { content: 'helo', object: 'photo:1', attributes: { score: 3, team: 'red' } };

@@ -10,7 +10,7 @@ import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import { itemOfImage, type StreamImage } from '../../functions/platform/dynamo/images.js';
 import { type Job, parseJob } from '../../functions/services/jobs/jobs.js';
-import { jobsOfRecord } from '../../functions/services/jobs/outbox.js';
+import { jobsOfRecord } from '../../functions/services/jobs/outbox-jobs.js';
 
 type Item = Record<string, unknown>;
 const ticks = BigInt(Date.UTC(2026, 10, 22)) * 1_000_000n + 123_456n;
@@ -63,7 +63,7 @@ describe('outbox: stream record → job', () => {
 
   it('carries everything a copy needs: the copy written from the job equals the copy of the original', () => {
     const job = parseJob(JSON.stringify(jobsOfRecord(streamRecord('INSERT', original))[0])) as Extract<Job, { kind: 'fanout' }>;
-    // What services/fanout/fanout.ts does with it.
+    // What services/fanout/author-fanout.ts does with it.
     const source = { ...itemOfImage(job.image as StreamImage), rk: BigInt(job.rk) };
     const fromJob = copyOf(source, 'bob', 1_700_000_000);
     const direct = copyOf(original, 'bob', 1_700_000_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../functions/http/request.js';
 import { pageQuery, postActivityBody } from '../../functions/http/schemas.js';
-import { ValidationError } from '../../functions/model/errors.js';
+import { ValidationError } from '../../functions/model/domain-errors.js';
 
 const ok = (v: unknown) => postActivityBody.safeParse(v).success;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/http-errors.js';
 import { jsonBody } from '../../functions/http/request.js';
-import { ValidationError } from '../../functions/model/errors.js';
+import { ValidationError } from '../../functions/model/domain-errors.js';
 import { httpEvent } from '../support/events.js';
 
 const schema = z.strictObject({ verb: z.string() });

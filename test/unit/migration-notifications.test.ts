@@ -1,5 +1,5 @@
 /**
- * The v2 → v3 plan of notification partitions (functions/services/migrations/v3/notifications.ts),
+ * The v2 → v3 plan of notification partitions (functions/services/migrations/v3/notification-partition.ts),
  * pure: v2 partitions built as 91d8fe2's notification code stored them (its fold, claims, index
  * entries, order items, head and its hide of a `to` post, replayed below against HEAD's key
  * builders, which are v2's for every non-`to` gid), planned, and applied by a small in-memory
@@ -32,7 +32,7 @@ import {
 } from '../../functions/model/notification.js';
 import { rangeKeyOf, ticksOfRangeKey } from '../../functions/model/range-key.js';
 import type { MigrationWrite, WriteCondition } from '../../functions/services/migrations/step.js';
-import { notificationPartitionOf, planNotificationPartition } from '../../functions/services/migrations/v3/notifications.js';
+import { notificationPartitionOf, planNotificationPartition } from '../../functions/services/migrations/v3/notification-partition.js';
 
 type Av = Record<string, AttributeValue>;
 type Item = Record<string, unknown>;

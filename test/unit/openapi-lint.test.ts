@@ -1,10 +1,10 @@
 /**
  * Redocly's `recommended` ruleset on the generated document (@redocly/openapi-core, in memory):
- * no errors, no warnings. Fix the document (functions/http/openapi.ts, operations.ts), not the rules.
+ * no errors, no warnings. Fix the document (functions/http/openapi-document.ts, operations.ts), not the rules.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../functions/http/openapi.js';
+import { openApiDocument } from '../../functions/http/openapi-document.js';
 
 describe('the OpenAPI document under Redocly’s recommended rules', () => {
   it('has no errors and no warnings', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type OperationId, routeKey, routes, routeSpecs } from '../../lib/defs/routes.js';
-import { openApiDocument } from '../../functions/http/openapi.js';
+import { openApiDocument } from '../../functions/http/openapi-document.js';
 import { JSON_SCHEMA_OPTIONS } from '../../functions/http/openapi-schemas.js';
 import { type OperationSpec, operations } from '../../functions/http/operations.js';
 import { parseRequest } from '../../functions/http/parse-request.js';
-import { ValidationError } from '../../functions/model/errors.js';
+import { ValidationError } from '../../functions/model/domain-errors.js';
 import { httpEvent } from '../support/events.js';
 
 const table = operations as Record<string, OperationSpec>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/errors.js';
+import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../functions/http/http-errors.js';
 import { problemResponse, STATUS_OF } from '../../functions/http/problem.js';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../functions/model/errors.js';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../functions/model/domain-errors.js';
 
 const bodyOf = (r: ReturnType<typeof problemResponse>) => JSON.parse(String(r.body)) as Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../functions/http/openapi.js';
+import { openApiDocument } from '../../functions/http/openapi-document.js';
 import { responseChecker, type SeenResponse } from '../support/response-check.js';
 
 const check = responseChecker(openApiDocument());

@@ -1,7 +1,7 @@
 /** Home-feed retention policy (count margin, trim chance) and the per-copy trim decision. */
 import { describe, expect, it } from 'vitest';
 import { rangeKeyOf } from '../../functions/model/range-key.js';
-import { homeFeedPolicyFromEnv, homeFeedPolicyOf, timelinePolicyFromEnv } from '../../functions/services/retention/policy.js';
+import { homeFeedPolicyFromEnv, homeFeedPolicyOf, timelinePolicyFromEnv } from '../../functions/services/retention/retention-policy.js';
 import { startsTrim } from '../../functions/services/retention/trim.js';
 
 describe('homeFeedPolicyOf', () => {

@@ -58,7 +58,7 @@ process.env.FEED_MAX_SPAN = 'off';
 process.env.FEED_TTL = 'off';
 
 const { rangeKeyOf } = await import('../../functions/model/range-key.js');
-const { homeFeedPolicyOf } = await import('../../functions/services/retention/policy.js');
+const { homeFeedPolicyOf } = await import('../../functions/services/retention/retention-policy.js');
 const { trimHomeFeed } = await import('../../functions/services/retention/trim.js');
 const { writeCopies } = await import('../../functions/services/home-feed-copies.js');
 

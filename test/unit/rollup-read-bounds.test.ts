@@ -1,7 +1,7 @@
 /** Bounded rollup reads: retained past, a day ahead, at most MAX_PARTITION_QUERIES Queries — before any Query. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../functions/model/errors.js';
-import { alignQuery, boundedReads, MAX_PARTITION_QUERIES, retainedFrom, type Granularity } from '../../functions/services/rollups/read.js';
+import { ValidationError } from '../../functions/model/domain-errors.js';
+import { alignQuery, boundedReads, MAX_PARTITION_QUERIES, retainedFrom, type Granularity } from '../../functions/services/rollups/read-series.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;

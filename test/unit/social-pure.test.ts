@@ -32,10 +32,10 @@ import { timelineItem } from '../../functions/model/timeline-item.js';
 import { isoFromTicks } from '../../functions/platform/clock.js';
 import type { StreamImage } from '../../functions/platform/dynamo/images.js';
 import { parseJob } from '../../functions/services/jobs/jobs.js';
-import { jobsOfBatch, jobsOfRecord } from '../../functions/services/jobs/outbox.js';
+import { jobsOfBatch, jobsOfRecord } from '../../functions/services/jobs/outbox-jobs.js';
 import { foldActivities } from '../../functions/services/feed-aggregation.js';
 import { notifyJobs } from '../../functions/services/notifications/events.js';
-import { expiresAtOf, windowStart } from '../../functions/services/notifications/policy.js';
+import { expiresAtOf, windowStart } from '../../functions/services/notifications/notification-policy.js';
 
 const day0 = BigInt(Date.UTC(2026, 10, 22, 10)) * 1_000_000n;
 const HOUR = 3_600_000_000_000n;

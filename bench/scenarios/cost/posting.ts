@@ -139,7 +139,7 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
     metric: `WCU per post at 0 followers, the request and its fan-out job together: meter ${round(soloW, 3)} vs rule minimum ${round(postMin, 3)}`,
     value: round(soloW / postMin, 3),
     unit: '× min',
-    note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
+    note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/author-fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
   });
   return {
     measured: { wcu: postW + median(fanSamples.map((s) => s.write)), rcu: median(postSamples.map((s) => s.read)) + median(fanSamples.map((s) => s.read)) },

@@ -12,7 +12,7 @@ import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import { feedHeadKey } from '../../../functions/model/feed-head.js';
 import { nowTicks } from '../../../functions/platform/clock.js';
-import { homeFeedPolicyOf } from '../../../functions/services/retention/policy.js';
+import { homeFeedPolicyOf } from '../../../functions/services/retention/retention-policy.js';
 import { addTotals, type CapacityTotals, sumTags } from '../../capacity.js';
 import { type BenchContext, isTrimTag } from '../../context.js';
 import { itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';

@@ -12,7 +12,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { doc, dynamo } from '../clients.js';
 import { forEachLimit } from '../pool.js';
 import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../retry.js';
-import { isThrottling, UnprocessedWritesError } from './errors.js';
+import { isThrottling, UnprocessedWritesError } from './dynamo-errors.js';
 
 export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
 

@@ -41,7 +41,7 @@ import {
   startImportJournal,
 } from '../../stores/follow-import-store.js';
 import { addPulledWhileFollowing, deleteListEntries, followsSince, writeImportedFollows } from '../../stores/follow-store.js';
-import { checkThreshold, unfollow } from '../following.js';
+import { checkThreshold, unfollow } from '../follow-graph.js';
 import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob, enqueueJobs } from '../jobs/bus.js';
 import { pullThresholds } from '../pulled-authors/thresholds.js';

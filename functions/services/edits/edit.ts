@@ -3,7 +3,7 @@
  * a patch into the original; it gets the next version and `editedAt`, and the version it replaces
  * goes into the history (model/activity-history.ts). The original's stream MODIFY then starts the
  * edit job that brings every copy to it (services/edits/copies.ts) and the notifications
- * (jobs/outbox.ts).
+ * (jobs/outbox-jobs.ts).
  *
  * Writes: one transaction (stores/feed-store.ts editOriginal) of the original's update, conditional
  * on the version read, and the history entry of that version — and, once the history is full, the
@@ -20,7 +20,7 @@
 import { type Activity, type ActivityPatch, MAX_ATTRIBUTES, toActivity } from '../../model/activity.js';
 import { droppedVersion, historyEntry, historyKey } from '../../model/activity-history.js';
 import { parseActivityId } from '../../model/activity-id.js';
-import { NotFoundError, PreconditionFailedError } from '../../model/errors.js';
+import { NotFoundError, PreconditionFailedError } from '../../model/domain-errors.js';
 import { isVisibleOriginal, versionOf } from '../../model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';

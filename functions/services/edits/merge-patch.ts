@@ -4,7 +4,7 @@
  */
 import type { ActivityPatch, AttributeValue } from '../../model/activity.js';
 import { toActivity } from '../../model/activity.js';
-import { ValidationError } from '../../model/errors.js';
+import { ValidationError } from '../../model/domain-errors.js';
 
 /** The editable fields as they stand (absent = not set). */
 export interface EditableFields {

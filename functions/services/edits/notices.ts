@@ -3,7 +3,7 @@
  * silently stands under changed words): one `edit` event per edit for each of them, grouped per
  * activity and UTC day in their notifications — several edits in a day are one notification. Sent
  * by the edit job's first page (its event ids are the edit's: a redelivered page adds nothing).
- * The newly mentioned are notified from the stream record itself (jobs/outbox.ts).
+ * The newly mentioned are notified from the stream record itself (jobs/outbox-jobs.ts).
  */
 import { activityIdOf } from '../../model/activity-id.js';
 import { ticksFromIso } from '../../platform/clock.js';

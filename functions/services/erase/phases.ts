@@ -25,7 +25,7 @@
  */
 import { activityIdOf, parseActivityId } from '../../model/activity-id.js';
 import type { ErasePhase } from '../../model/erasure.js';
-import { NotFoundError } from '../../model/errors.js';
+import { NotFoundError } from '../../model/domain-errors.js';
 import { dayOf, groupIdOf } from '../../model/notification.js';
 import { rkOf, ticksOfRangeKey } from '../../model/range-key.js';
 import { COMMENT_KIND } from '../../model/reaction.js';
@@ -46,12 +46,12 @@ import {
   removeReaction,
 } from '../../stores/social-store.js';
 import { deleteActivityEntriesPage } from '../../stores/stats-store.js';
-import { removeFolloweePosts } from '../follow-copies/cleanup.js';
+import { removeFolloweePosts } from '../follow-copies/unfollow-cleanup.js';
 import { hideFromNotifications } from '../notifications/hide.js';
 import { forgetActor, forgetActorEverywhere } from '../notifications/forget.js';
 import { deleteActivity } from '../posting.js';
 import { untilSettled } from '../reactions.js';
-import { unfollowTagKey } from '../tags/following.js';
+import { unfollowTagKey } from '../tags/tag-follows.js';
 import { removeTagEntries } from '../tags/tag-feed.js';
 import { tagFollowsPage } from '../../stores/tag-store.js';
 import { deleteOwnRankedFeeds } from '../../stores/ranked-feed-store.js';

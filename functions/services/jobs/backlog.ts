@@ -12,7 +12,7 @@
  * Nothing is lost or copied twice: a job leaves this queue only once its send to the backlog was
  * accepted (else it comes back, and is handed on again); a job handed on twice (its message came
  * back after the send) writes the same copies, keyed by the post's rk; and a page copies the post as
- * its first check reads it (fanout.ts), so a handed-on page that runs after the post's edit or
+ * its first check reads it (fanout/author-fanout.ts), so a handed-on page that runs after the post's edit or
  * delete writes the edit, or nothing.
  */
 import type { SQSRecord } from 'aws-lambda';
@@ -27,7 +27,7 @@ import { lanesOfKind, parseJob } from './jobs.js';
  * Whether a job that waited `waitedMs` in its queue goes to the backlog: only where the lane has one,
  * only past the deadline (`afterMs` undefined: never), and only a first delivery. A message that
  * came back (its page may have written, then died) runs where it is: run as a redelivery, a page
- * whose post was deleted meanwhile takes back what it may have written (fanout.ts takeBack), which
+ * whose post was deleted meanwhile takes back what it may have written (fanout/author-fanout.ts takeBack), which
  * a hand-on, arriving at the backlog as a first delivery, would not.
  */
 export function goesToBacklog(waitedMs: number, afterMs: number | undefined, backlog: LaneId | undefined, receiveCount = 1): boolean {

@@ -20,7 +20,7 @@ import { unpullJob } from '../pulled-authors/unpull-job.js';
 import { restampJob, stampJob } from '../reader-activity/stamp-job.js';
 import { tagCleanupJob, tagEditJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
 import type { JobOf } from './define.js';
-import { InvalidJobError } from './errors.js';
+import { InvalidJobError } from './invalid-job.js';
 
 export const jobDefs = [
   fanoutJob,

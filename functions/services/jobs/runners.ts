@@ -4,21 +4,21 @@
  * exactly one runner here — one missing fails to compile, one twice fails at load.
  */
 import { purgeRunner } from '../deleted-posts/purge.js';
-import { retractRunner } from '../deleted-posts/retract.js';
+import { retractRunner } from '../deleted-posts/retract-copies.js';
 import { editRunner } from '../edits/copies.js';
 import { eraseRunner } from '../erase/erase.js';
-import { fanoutRunner } from '../fanout/fanout.js';
+import { fanoutRunner } from '../fanout/author-fanout.js';
 import { backfillRunner } from '../follow-copies/backfill.js';
-import { cleanupRunner, muteCleanupRunner } from '../follow-copies/cleanup.js';
+import { cleanupRunner, muteCleanupRunner } from '../follow-copies/unfollow-cleanup.js';
 import { migrateRunner } from '../migrations/job.js';
 import { notifyRunner } from '../notifications/batch.js';
 import { pullRunner } from '../pulled-authors/pull.js';
 import { unpullRunner } from '../pulled-authors/unpull.js';
 import { restampRunner, stampRunner } from '../reader-activity/stamp.js';
-import { tagCleanupRunner } from '../tags/cleanup.js';
+import { tagCleanupRunner } from '../tags/tag-cleanup.js';
 import { tagEditRunner } from '../tags/edit-copies.js';
-import { tagFanoutRunner } from '../tags/fanout.js';
-import { tagRetractRunner } from '../tags/retract.js';
+import { tagFanoutRunner } from '../tags/tag-fanout.js';
+import { tagRetractRunner } from '../tags/tag-retract.js';
 import type { JobRunner } from './define.js';
 import type { Job, JobKind } from './jobs.js';
 

@@ -5,7 +5,7 @@
  */
 import type { MigrationStep } from './step.js';
 import { planControlCheck, planErasureCopies, planPulledShards, repairJobsOfPulled } from './v3/graph-items.js';
-import { notificationPartitionOf, planNotificationPartition } from './v3/notifications.js';
+import { notificationPartitionOf, planNotificationPartition } from './v3/notification-partition.js';
 
 /** v2 (the release of 2026-11-23) → v3: everything a v3 check or count reads that v2 never wrote. */
 const toV3: MigrationStep = {

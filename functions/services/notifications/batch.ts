@@ -1,11 +1,11 @@
 /**
  * A notify lane batch, paid per batch where it can be: each recipient's events (a fold, fold.ts)
- * are applied exactly once group by group (apply.ts), but what every fold starts from is read
+ * are applied exactly once group by group (fold-events.ts), but what every fold starts from is read
  * together, strongly consistent, before any write — every recipient's audience (their mutes and
  * blocks of the actors, whom they follow, their erase mark) and, for each recipient's first fold,
  * its groups, claims and head: one BatchGet per 100 keys instead of two per job. The writes that
  * start from that read — each group's first — share transactions, as many as fit in one
- * (apply.ts applyFirstWrites): a transaction costs DynamoDB mostly per call, not per item. Once
+ * (fold-events.ts applyFirstWrites): a transaction costs DynamoDB mostly per call, not per item. Once
  * every fold settled, the heads of the recipients that got a new group are read in one BatchGet
  * (the count retention, retention.ts) and who is connected is read once (the count pushes). A job
  * costs a share of a transaction and of four reads, where it cost five calls of its own.
@@ -27,12 +27,12 @@ import type { NotificationEvent } from '../../model/notification.js';
 import { audienceFrom, audienceKeys } from '../controls-state.js';
 import { pushNotificationCountsTo } from '../realtime/push.js';
 import type { JobRunner } from '../jobs/define.js';
-import { actorsOf, applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './apply.js';
+import { actorsOf, applyFirstWrites, applyToGroup, byGroup, type FirstWrite, gidOfKey, type Strangers } from './fold-events.js';
 import { eventsOfJob, type NotifyJob } from './events.js';
 import { foldNotifyJobs } from './fold.js';
 import { notifyJob } from './notify-job.js';
-import { notifyStrangerLimit } from './policy.js';
-import { notificationCounts } from './read.js';
+import { notifyStrangerLimit } from './notification-policy.js';
+import { notificationCounts } from './read-notifications.js';
 import { trimIfDue } from './retention.js';
 
 /** Count retentions in flight after a batch. */
@@ -150,7 +150,7 @@ async function afterBatch(grew: readonly string[], notified: readonly string[]):
 export function applyNotificationBatch(folds: readonly NotifyFold[]): Promise<void>[] {
   const limit = notifyStrangerLimit();
   const plans = plansOf(folds, Date.now());
-  // The shared read, then every first write in as few transactions as fit (apply.ts applyFirstWrites).
+  // The shared read, then every first write in as few transactions as fit (fold-events.ts applyFirstWrites).
   const prepared = readGraphKeys(sharedKeys(plans, limit !== undefined)).then(async (shared) => {
     const heard = plans.map((plan) => heardOf(plan, shared, limit));
     const firsts = firstWritesOf(plans, heard);

@@ -6,7 +6,7 @@
  *                           `mention`, object = the mentioning activity)
  *   `to: [...]`             the same INSERT: to each target, with the activity's verb and object
  *                           (kind `to`: a group of its own, never a follow, reaction or comment group)
- *   a new follower          the follow request, once its edge is committed (services/following.ts)
+ *   a new follower          the follow request, once its edge is committed (services/follow-graph.ts)
  *   an edit                 the original's stream MODIFY: a mention to each user the new content
  *                           mentions and the old did not (editMentionDeliveries); and, from the
  *                           edit job, an `edit` to those who reacted or commented (edits/notices.ts)

@@ -7,7 +7,7 @@
 import { claimedEventId, type GroupState, type NotificationKind, removalDelta } from '../../model/notification.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { actorIndexPage, allGroups, deleteActorIndexEntry, dropActorFromGroup, readGroup, readGroupAndClaims } from '../../stores/notification-store.js';
-import { expiresAtOf, notificationPolicy } from './policy.js';
+import { expiresAtOf, notificationPolicy } from './notification-policy.js';
 
 /** Every group of `recipient` about `object` (only those of `kind`, if given), or the one group `gid`. */
 export async function forgetActor(recipient: string, actor: string, which: { object: string; kind?: NotificationKind } | { gid: string }): Promise<void> {

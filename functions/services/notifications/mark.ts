@@ -8,8 +8,8 @@ import { markGroup, parseGroupId } from '../../model/notification.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { allGroups, readGroup, writeGroupMark } from '../../stores/notification-store.js';
-import { expiresAtOf, notificationPolicy, windowStart } from './policy.js';
-import { notificationCounts } from './read.js';
+import { expiresAtOf, notificationPolicy, windowStart } from './notification-policy.js';
+import { notificationCounts } from './read-notifications.js';
 import { pushNotificationCounts } from '../realtime/push.js';
 
 const CONCURRENCY = 4;

@@ -9,7 +9,7 @@
 import { countsOfHead, parseGroup, removalDelta } from '../../model/notification.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { oldestGroups, removeGroup } from '../../stores/notification-store.js';
-import { notificationPolicy, windowStart } from './policy.js';
+import { notificationPolicy, windowStart } from './notification-policy.js';
 
 /** `head`: the recipient's head, read strongly consistent after the write that created a group. */
 export async function trimIfDue(recipient: string, head: Item | undefined): Promise<number> {

@@ -9,7 +9,7 @@
  * reaction count that tickfeed does not keep: not offered.)
  */
 import type { Activity } from '../../model/activity.js';
-import { NotFoundError } from '../../model/errors.js';
+import { NotFoundError } from '../../model/domain-errors.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { tagKeyOf } from '../../model/tags.js';
 import { type Page, type PageRequest, readHomeFeed, readTimeline } from '../feed-reading.js';

@@ -7,7 +7,7 @@
  * MAX_FEEDS_PER_USER feeds. A definition holds no reader data: reading it ranks the reader's own
  * candidates (candidates.ts), so a shared feed shows each reader only what they may see.
  */
-import { ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../../model/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../../model/domain-errors.js';
 import { isFeedListSortKey, SHARED_OWNER } from '../../model/ranked-feed.js';
 import { definitionPage, deleteDefinition, getDefinition, putDefinition, type StoredDefinition } from '../../stores/ranked-feed-store.js';
 import { afterCursor, type ListPage, type ListRequest, listPageOf } from '../list-page.js';

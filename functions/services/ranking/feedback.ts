@@ -7,7 +7,7 @@
  * MAX_WEIGHTS authors changed last. They apply from the next first page (a snapshot is not re-ranked).
  */
 import { parseActivityId } from '../../model/activity-id.js';
-import { ValidationError } from '../../model/errors.js';
+import { ValidationError } from '../../model/domain-errors.js';
 import { MAX_SEEN, MAX_WEIGHTS } from '../../model/ranked-feed.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { getReaderMarks, putReaderMarks, type ReaderMarks } from '../../stores/ranked-feed-store.js';

@@ -2,7 +2,7 @@
  * stamp job: one page of a reader's follows (from their edges, STAMP_PAGE at a time, in series),
  * then of their followed tags (tags/write-back.ts does for push tag follows what 1 and 2 do here).
  *   1. Raise the activity bound on each follow's followers-list entry to `until`: from then on every
- *      fan-out of those followees copies to the reader again (fanout.ts reads the bound on the
+ *      fan-out of those followees copies to the reader again (fanout/author-fanout.ts reads the bound on the
  *      entry it reads anyway).
  *   2. Where copies stopped (`since`: the head's bound when the read asked), write back each
  *      followee's posts made since — after step 1, so a post is either copied by its fan-out
@@ -31,7 +31,7 @@ import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
-import { homeFeedPolicy } from '../retention/policy.js';
+import { homeFeedPolicy } from '../retention/retention-policy.js';
 import { stampTagFollows, writeBackTagCopies } from '../tags/write-back.js';
 import { restampJob, stampJob } from './stamp-job.js';
 import { activeWindowTicks } from './window.js';

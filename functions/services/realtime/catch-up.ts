@@ -12,7 +12,7 @@ import { type Activity, toActivity } from '../../model/activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { copiesWrittenAfter } from '../../stores/feed-store.js';
 import { ageBound } from '../retention/bounds.js';
-import { homeFeedPolicy } from '../retention/policy.js';
+import { homeFeedPolicy } from '../retention/retention-policy.js';
 
 /** Items read per page (a few KB each at most: well under a Query's 1 MB). */
 export const READ_PAGE = 200;

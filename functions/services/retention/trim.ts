@@ -20,7 +20,7 @@
  */
 import { copyKeys, deleteCopies, readHead, recordTrimTop } from '../../stores/feed-store.js';
 import { spanBound } from './bounds.js';
-import type { HomeFeedPolicy } from './policy.js';
+import type { HomeFeedPolicy } from './retention-policy.js';
 
 /** Whether writing the copy (owner, rk) starts a trim attempt of `owner`'s feed. */
 export function startsTrim(owner: string, rk: bigint, policy: HomeFeedPolicy): boolean {

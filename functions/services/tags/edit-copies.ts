@@ -21,7 +21,7 @@ import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates } from '../realtime/push.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
-import { tagFollowerPage } from './follower-pages.js';
+import { tagFollowerPage } from './tag-follower-pages.js';
 import { shieldedFrom } from './hidden.js';
 import { tagEditJob } from './tag-jobs.js';
 

@@ -2,7 +2,7 @@
  * The tags a post carries (model/tags.ts): checked before anything is written, so 11 tags are a
  * 400 that leaves no trace.
  */
-import { ValidationError } from '../../model/errors.js';
+import { ValidationError } from '../../model/domain-errors.js';
 import { MAX_TAGS, parseTag, tagKeyOf, tagsOf } from '../../model/tags.js';
 
 /** A post's tags as stored (as first written), or a 400 naming `field` (e.g. `body`, `body.activities.3`). */

@@ -19,7 +19,7 @@ import { deleteTagEntries, tagFeedPageInput } from '../../stores/tag-store.js';
 import { mergeSources, type Page, sourceOf } from '../feed-merge.js';
 import { type PageRequest, rangeOf } from '../feed-reading.js';
 import { ageBound } from '../retention/bounds.js';
-import { timelinePolicy } from '../retention/policy.js';
+import { timelinePolicy } from '../retention/retention-policy.js';
 import { hiddenAuthorsOf, without } from './hidden.js';
 
 /** One page of the tag `key`'s feed as `reader` may see it. */

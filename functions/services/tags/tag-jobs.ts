@@ -1,5 +1,5 @@
 /**
- * The job kinds of hashtags (their runners: fanout.ts, retract.ts, cleanup.ts and edit-copies.ts here). Declared apart
+ * The job kinds of hashtags (their runners: tag-fanout.ts, tag-retract.ts, tag-cleanup.ts and edit-copies.ts here). Declared apart
  * from the runners: the outbox sends the first two and must not bundle what runs them.
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)

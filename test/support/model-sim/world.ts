@@ -69,7 +69,7 @@ export async function startModelStack(): Promise<void> {
   const sim = new DynamoSim(side, keyNames);
   const clients = await import('../../../functions/platform/clients.js');
   sim.install(clients.dynamo);
-  const { jobsOfRecord } = await import('../../../functions/services/jobs/outbox.js');
+  const { jobsOfRecord } = await import('../../../functions/services/jobs/outbox-jobs.js');
   const tap = new JobTap(new DynamoDBStreamsClient(config), await streamArnOf(side, stack.tableNames.feed), jobsOfRecord);
   tap.install(clients.sqs);
   await tap.take(); // whatever the stack's start wrote

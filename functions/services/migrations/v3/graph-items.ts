@@ -1,6 +1,6 @@
 /**
  * v2 → v3, the graph items a v3 check reads but v2 never wrote (item by item; the notification
- * partitions are planned whole, in notifications.ts):
+ * partitions are planned whole, in notification-partition.ts):
  * - a mute or block list entry (`ctl#<user>` / `mute#<target>`) gets its check entry
  *   (`mh#<hash(target)>`): v3 checks read only that, so without it a v2 mute reads as no mute;
  * - a pulled profile copies `pulled` onto each follower-count shard: a v3 follow checks its shard;

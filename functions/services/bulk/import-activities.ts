@@ -15,7 +15,7 @@
  * original's earlier tags do not count, and no update refuses its item after others were written.
  */
 import type { Activity, ActivityPatch } from '../../model/activity.js';
-import { ConflictError, ValidationError } from '../../model/errors.js';
+import { ConflictError, ValidationError } from '../../model/domain-errors.js';
 import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { nowTicks, ticksFromIso } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';

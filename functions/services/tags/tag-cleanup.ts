@@ -7,7 +7,7 @@
  * could have come, by another road, and nothing hides it (the copy rule, copy-facts.ts): the
  * follower's own post, a post by someone they follow, or a post with another tag they follow as push.
  *
- * Like the unfollow's cleanup (follow-copies/cleanup.ts) it runs twice: at once, and again
+ * Like the unfollow's cleanup (follow-copies/unfollow-cleanup.ts) it runs twice: at once, and again
  * CONTROL_SETTLE later (the same job, delayed), for a fan-out page that read the followers before the unfollow
  * and wrote after the first run. Nothing runs if the tag was followed again meanwhile.
  */

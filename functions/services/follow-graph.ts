@@ -8,7 +8,7 @@
  */
 import { setting } from '../../lib/defs/config.js';
 import { type FollowList, isFollowListSortKey } from '../model/follow-lists.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../model/domain-errors.js';
 import { nowTicks } from '../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { followerShardKey, followerShardOf, pulledOnShard } from '../model/profile.js';
@@ -101,7 +101,7 @@ export async function unfollow(follower: string, followee: string): Promise<void
   });
   if (outcome === 'none') return;
   await enqueueJob({ kind: 'cleanup', follower, followee });
-  // Again once any fan-out page that read the old follower list has written (see follow-copies/cleanup.ts).
+  // Again once any fan-out page that read the old follower list has written (see follow-copies/unfollow-cleanup.ts).
   await enqueueJob({ kind: 'cleanup', follower, followee, final: true }, controlSettleSeconds());
   if (outcome === 'removed') await checkThreshold(followee);
 }

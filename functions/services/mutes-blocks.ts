@@ -20,13 +20,13 @@
  */
 import { wantsPosts } from '../model/follow-edge.js';
 import { controlEntry, type Control, isControlTarget } from '../model/user-controls.js';
-import { ValidationError } from '../model/errors.js';
+import { ValidationError } from '../model/domain-errors.js';
 import { AGAIN, RETRY, retrying } from '../platform/retry.js';
 import { controlPage, liftBlock, liftMute, mutePendingCleared, placeBlock, placeMute } from '../stores/controls-store.js';
 import { getEdge, getProfile } from '../stores/follow-store.js';
 import { controlSettleSeconds } from './controls-state.js';
 import { enqueueJob } from './jobs/bus.js';
-import { unfollow } from './following.js';
+import { unfollow } from './follow-graph.js';
 import { afterCursor, type ListPage, listPageOf, type ListRequest } from './list-page.js';
 
 function notYourself(caller: string, target: string, what: string): void {

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Activity, toActivity } from '../../model/activity.js';
 import { parseActivityId } from '../../model/activity-id.js';
-import { invalidCursor, ValidationError } from '../../model/errors.js';
+import { invalidCursor, ValidationError } from '../../model/domain-errors.js';
 import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
 import { decodeRankedCursor, encodeRankedCursor, SNAPSHOT_TTL_SECONDS } from '../../model/ranked-feed.js';
 import { activityOfCounterItem, COMMENT_KIND, countsOf } from '../../model/reaction.js';

@@ -1,5 +1,5 @@
-/** Failures only the HTTP edge can have (methods, bodies); domain failures are in model/errors.ts. */
-import { DomainError } from '../model/errors.js';
+/** Failures only the HTTP edge can have (methods, bodies); domain failures are in model/domain-errors.ts. */
+import { DomainError } from '../model/domain-errors.js';
 
 /** Codes of the failures that exist only at the HTTP edge. */
 export type HttpErrorCode = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type';

@@ -30,7 +30,7 @@ import {
   writeGroupChange,
   writeGroupChanges,
 } from '../../stores/notification-store.js';
-import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './policy.js';
+import { expiresAtOf, notificationPolicy, quotaExpiresAtOf, windowStart } from './notification-policy.js';
 
 /** These events, each once (a job delivered twice in one batch names its events twice). */
 const distinct = (events: readonly NotificationEvent[]) => [...new Map(events.map((e) => [e.id, e])).values()];

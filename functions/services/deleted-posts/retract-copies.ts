@@ -2,7 +2,7 @@
  * retract job: after DELETE /activities marked an original, delete its copies (same rk, no
  * lookup) from one page of the author's followers — and the author's own on the first page. The
  * original stays as a hidden tombstone until its TTL, so a backfill, unpull or cleanup that runs
- * late still sees that the post was deleted (see fanout/fanout.ts and follow-copies/backfill.ts for the other half).
+ * late still sees that the post was deleted (see fanout/author-fanout.ts and follow-copies/backfill.ts for the other half).
  *
  * A post of a pulled author was never copied to followers (reads merge it): when the author has
  * been pulled since before the post, with no unpull since, only the own copy goes — no page of

@@ -6,7 +6,7 @@
 import { countsOfHead, isOrderSk, orderBoundFor, toNotificationGroup, type NotificationGroup } from '../../model/notification.js';
 import { groupPage, readHeadItem } from '../../stores/notification-store.js';
 import { afterCursor, type ListPage, listPageOf, type ListRequest } from '../list-page.js';
-import { notificationPolicy, windowStart } from './policy.js';
+import { notificationPolicy, windowStart } from './notification-policy.js';
 
 /** A page of groups (list-page.ts), with the caller's unseen and unread counts beside it. */
 export interface NotificationPage extends ListPage<NotificationGroup> {

@@ -8,7 +8,7 @@
  * ROLLUP_PARTITIONS. Anything else is a 400 naming the field, before a single Query is sent.
  */
 import type { Combine } from '../../../lib/defs/rollup-spec.js';
-import { type FieldError, ValidationError } from '../../model/errors.js';
+import { type FieldError, ValidationError } from '../../model/domain-errors.js';
 import { rollupPartition, rollupRowRange, type RollupRowValue } from '../../model/rollup-row.js';
 import { type PartitionRead, readRollupRows } from '../../stores/stats-store.js';
 

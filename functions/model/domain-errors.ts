@@ -12,7 +12,7 @@ export interface FieldError {
 export type DomainErrorCode =
   'validation_failed' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'rate_limited' | 'unavailable';
 
-/** `C`: the codes of a family of errors; the HTTP edge adds its own (functions/http/errors.ts). */
+/** `C`: the codes of a family of errors; the HTTP edge adds its own (functions/http/http-errors.ts). */
 export class DomainError<C extends string = DomainErrorCode> extends Error {
   constructor(
     readonly code: C,

@@ -7,7 +7,7 @@
  * followers with a condition, so concurrent follows cannot overshoot. A follow copies no past posts
  * (as Mastodon's tag follows): the home feed shows the tag's posts from then on.
  *
- * An unfollow of a push follow starts the cleanup (cleanup.ts) at once and again after
+ * An unfollow of a push follow starts the cleanup (tag-cleanup.ts) at once and again after
  * CONTROL_SETTLE (queued first: unfollowTagKey); a pull follow had no copies, and leaving the head
  * ends the merge.
  */

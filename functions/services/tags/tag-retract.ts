@@ -12,7 +12,7 @@ import { deleteTagEntries } from '../../stores/tag-store.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { pushFeedRemovals } from '../realtime/push.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
-import { tagFollowerPage } from './follower-pages.js';
+import { tagFollowerPage } from './tag-follower-pages.js';
 import { keptCopies } from '../copy-facts.js';
 import { tagRetractJob } from './tag-jobs.js';
 
