@@ -13,6 +13,7 @@ import { enriched } from '../services/reactions.js';
 import { tagOfPath } from '../services/tags/tag-follows.js';
 import { readTagFeed } from '../services/tags/tag-feed.js';
 import { readTrending } from '../services/tags/trending.js';
+import { feedPage } from '../http/feed-page.js';
 import { json, routes } from '../http/handler.js';
 
 function pageRequest(q: PageQuery): PageRequest {
@@ -25,16 +26,20 @@ function pageRequest(q: PageQuery): PageRequest {
 }
 
 export const handler = routes('feedRead', {
-  getHomeFeed: async ({ caller: { userId: owner }, query }) => json(200, await enriched(owner, await readHomeFeed(owner, pageRequest(query)), query.enrich)),
+  getHomeFeed: async ({ caller: { userId: owner }, query }) =>
+    json(200, feedPage(await enriched(owner, await readHomeFeed(owner, pageRequest(query)), query.enrich))),
 
   getAggregatedFeed: async ({ caller: { userId: owner }, query }) =>
-    json(200, await readAggregatedFeed(owner, { limit: pageLimit(query.limit), before: query.before === undefined ? undefined : BigInt(query.before) })),
+    json(
+      200,
+      feedPage(await readAggregatedFeed(owner, { limit: pageLimit(query.limit), before: query.before === undefined ? undefined : BigInt(query.before) })),
+    ),
 
   getUserActivities: async ({ caller: { userId: caller }, path, query }) =>
-    json(200, await enriched(caller, await readTimeline(path.userId, pageRequest(query), caller), query.enrich)),
+    json(200, feedPage(await enriched(caller, await readTimeline(path.userId, pageRequest(query), caller), query.enrich))),
 
   getTagActivities: async ({ caller: { userId: caller }, path, query }) =>
-    json(200, await enriched(caller, await readTagFeed(caller, tagOfPath(path.tag).key, pageRequest(query)), query.enrich)),
+    json(200, feedPage(await enriched(caller, await readTagFeed(caller, tagOfPath(path.tag).key, pageRequest(query)), query.enrich))),
 
   getTrendingTags: async ({ query }) => json(200, await readTrending(query.window ?? '1h', TOP_KEPT)),
 });

@@ -3,6 +3,7 @@
  * getMissedFeedItems: the catch-up after a reconnect (services/realtime/catch-up.ts).
  */
 import { REALTIME_URL_ENV } from '../../lib/defs/realtime.js';
+import { feedPage } from '../http/feed-page.js';
 import { json, routes } from '../http/handler.js';
 import { nowTicks } from '../platform/clock.js';
 import { requireEnv } from '../platform/env.js';
@@ -20,6 +21,6 @@ export const handler = routes('realtime', {
       until: BigInt(query.until),
       before: query.before === undefined ? undefined : BigInt(query.before),
     });
-    return json(200, page);
+    return json(200, feedPage(page));
   },
 });

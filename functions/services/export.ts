@@ -14,6 +14,7 @@ import { isOrderSk, toNotificationGroup } from '../model/notification.js';
 import { controlEntry, isControlTarget } from '../model/user-controls.js';
 import { isLedgerKey, parseLedgerEntry } from '../model/user-ledger.js';
 import { parseRangeKey } from '../model/range-key.js';
+import type { Page } from '../platform/dynamo/query.js';
 import { isNormalTag } from '../model/tags.js';
 import { controlPage } from '../stores/controls-store.js';
 import { listPage } from '../stores/follow-store.js';
@@ -38,7 +39,7 @@ interface Position {
   k?: string;
 }
 
-type SectionPage = { items: unknown[]; last?: string };
+type SectionPage = Page<unknown, string>;
 
 /**
  * Each section's reader, and which keys its `last` can be (the model's predicate of the list's
@@ -48,7 +49,7 @@ const sections: Record<Section, { read: (user: string, after?: string) => Promis
   activities: {
     read: async (user, after) => {
       const page = await readTimeline(user, { limit: PAGE, before: after === undefined ? undefined : parseRangeKey(after) });
-      return { items: page.items, last: page.lastRangeKey ?? undefined };
+      return page;
     },
     isKey: (k) => parseRangeKey(k) !== undefined,
   },

@@ -9,6 +9,7 @@
 import type { Activity } from '../model/activity.js';
 import { parseRangeKey, ticksOfRangeKey } from '../model/range-key.js';
 import { isoFromTicks, utcDayOf } from '../platform/clock.js';
+import type { Page } from '../platform/dynamo/query.js';
 import { readHomeFeed } from './feed-reading.js';
 
 /** Activities shown per group (activityCount counts them all). */
@@ -65,23 +66,20 @@ const toGroup = (b: Building): AggregatedGroup => ({
   to: isoFromTicks(ticksOfRangeKey(b.newest)),
 });
 
-export async function readAggregatedFeed(
-  owner: string,
-  req: { limit: number; before?: bigint },
-): Promise<{ items: AggregatedGroup[]; lastRangeKey: string | null }> {
+export async function readAggregatedFeed(owner: string, req: { limit: number; before?: bigint }): Promise<Page<AggregatedGroup, string>> {
   const building: Building[] = [];
   let cursor = req.before;
   let more = true;
   for (let read = 0; read < AGGREGATION_READS && more && building.length <= req.limit; read++) {
     const page = await readHomeFeed(owner, { limit: READ_SIZE, before: cursor });
     foldActivities(page.items, building);
-    more = page.lastRangeKey !== null;
-    if (more) cursor = parseRangeKey(page.lastRangeKey!);
+    more = page.last !== undefined;
+    if (page.last !== undefined) cursor = parseRangeKey(page.last);
   }
   // With limit + 1 groups the first `limit` are complete. Otherwise the feed ended (all complete)
   // or the budget ran out (the last group may continue on the next page).
   const groups = building.slice(0, req.limit);
   const ended = building.length <= req.limit && !more;
   const last = groups.at(-1);
-  return { items: groups.map(toGroup), lastRangeKey: ended || !last ? null : last.oldest.toString() };
+  return { items: groups.map(toGroup), last: ended || !last ? undefined : last.oldest.toString() };
 }

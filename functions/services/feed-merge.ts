@@ -13,12 +13,10 @@
 import { type Activity, toActivity } from '../model/activity.js';
 import { rkOf } from '../model/range-key.js';
 import { versionOf } from '../model/timeline-item.js';
+import type { Page } from '../platform/dynamo/query.js';
 
-export interface Page {
-  items: Activity[];
-  /** For `before`: the next page's cursor; null when nothing older remains. */
-  lastRangeKey: string | null;
-}
+/** A feed page: `last` is the next page's cursor (a range key), absent when nothing more remains (the API's `lastRangeKey`: http/feed-page.ts). */
+export type ActivityPage = Page<Activity, string>;
 
 export interface SourceResult {
   /** In query order: ascending rk for newest-first pages, descending for `since`. */
@@ -28,7 +26,7 @@ export interface SourceResult {
 }
 
 /** Pure merge of per-source results into one page (unit-testable). */
-export function mergeSources(results: readonly SourceResult[], req: { readonly limit: number; readonly since?: bigint }): Page {
+export function mergeSources(results: readonly SourceResult[], req: { readonly limit: number; readonly since?: bigint }): ActivityPage {
   const sinceMode = req.since !== undefined;
   const byRk = new Map<bigint, Record<string, unknown>>();
   for (const r of results) {
@@ -48,14 +46,12 @@ export function mergeSources(results: readonly SourceResult[], req: { readonly l
   if (sinceMode) {
     rks = rks.slice(-req.limit); // the items closest to the cursor, newest first
     const items = rks.map((rk) => toActivity(byRk.get(rk)!));
-    return { items, lastRangeKey: items.at(-1)?.rangeKey ?? null };
+    return { items, last: items.at(-1)?.rangeKey };
   }
   const kept = rks.slice(0, req.limit);
   const items = kept.map((rk) => toActivity(byRk.get(rk)!));
-  let lastRangeKey: string | null = null;
-  if (rks.length > req.limit) lastRangeKey = String(kept.at(-1)!);
-  else if (frontier !== undefined) lastRangeKey = String(frontier);
-  return { items, lastRangeKey };
+  if (rks.length > req.limit) return { items, last: String(kept.at(-1)!) };
+  return { items, last: frontier === undefined ? undefined : String(frontier) };
 }
 
 /**

@@ -33,13 +33,13 @@ import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput 
 import { followeesPage } from '../stores/follow-store.js';
 import { tagFollowsPage } from '../stores/tag-store.js';
 import { assertNotHiddenFrom } from './controls-state.js';
-import { mergeSources, type Page, sourceOf } from './feed-merge.js';
+import { type ActivityPage, mergeSources, sourceOf } from './feed-merge.js';
 import { ageBound } from './retention/bounds.js';
 import { askStampIfDue } from './reader-activity/ask.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/retention-policy.js';
 import { tagFeedSources, type TagSource } from './tags/pulled-tags.js';
 
-export type { Page };
+export type { ActivityPage };
 
 export interface PageRequest {
   readonly limit: number;
@@ -70,7 +70,7 @@ export function rangeOf(req: PageRequest, bound: bigint | undefined, extra: numb
  * One page of `userId`'s own posts (their timeline), as `viewer` may see it: one Query — and, for
  * someone else's timeline, a GetItem in parallel: a user `userId` blocked gets 404.
  */
-export async function readTimeline(userId: string, req: PageRequest, viewer: string = userId): Promise<Page> {
+export async function readTimeline(userId: string, req: PageRequest, viewer: string = userId): Promise<ActivityPage> {
   const range = rangeOf(req, ageBound(nowTicks(), ttls().timelineTtl), 1);
   const [page] = await Promise.all([runPage(timelinePageInput(userId, range, req.verbs)), assertNotHiddenFrom(userId, viewer)]);
   return mergeSources([sourceOf(page.items, page.last, req.limit)], req);
@@ -121,7 +121,7 @@ async function planOf(owner: string, head: FeedHead, now: bigint): Promise<Merge
 }
 
 /** One page of `owner`'s home feed, merged with the pulled authors they follow (and, returning, their followees). */
-export async function readHomeFeed(owner: string, req: PageRequest): Promise<Page> {
+export async function readHomeFeed(owner: string, req: PageRequest): Promise<ActivityPage> {
   const now = nowTicks();
   const bound = ageBound(now, ttls().feedTtl);
   // One more item says "there is more"; one more again where the head (rk 0) can be in range.

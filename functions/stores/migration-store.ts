@@ -19,7 +19,7 @@ import {
 import { doc } from '../platform/clients.js';
 import { batchWriteAll, type WriteRequest } from '../platform/dynamo/batch-write.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
-import { type Item, queryAll } from '../platform/dynamo/query.js';
+import { type Item, type Page, queryAll } from '../platform/dynamo/query.js';
 import { transact, type TxItem } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { forEachLimit } from '../platform/pool.js';
@@ -81,17 +81,12 @@ export async function saveCheckpoint(to: number, checkpoint: SegmentCheckpoint):
   }
 }
 
-export interface ScanPage {
-  readonly items: Item[];
-  readonly lastKey?: Item;
-}
-
 /** One page of one segment of a parallel Scan (eventually consistent: half the read units). */
-export async function scanPage(table: TableId, segment: number, totalSegments: number, startKey: Item | undefined, limit: number): Promise<ScanPage> {
+export async function scanPage(table: TableId, segment: number, totalSegments: number, startKey: Item | undefined, limit: number): Promise<Page<Item, Item>> {
   const out = await doc.send(
     new ScanCommand({ TableName: tableName(table), Segment: segment, TotalSegments: totalSegments, ExclusiveStartKey: startKey, Limit: limit }),
   );
-  return { items: (out.Items ?? []) as Item[], lastKey: out.LastEvaluatedKey as Item | undefined };
+  return { items: (out.Items ?? []) as Item[], last: out.LastEvaluatedKey as Item | undefined };
 }
 
 /** Every item of one partition, strongly consistent (a plan decides on all of them at once). */

@@ -9,7 +9,6 @@ import type { Activity } from '../../functions/model/activity.js';
 import { parseActivityId } from '../../functions/model/activity-id.js';
 import { MAX_RANGE_KEY, ticksOfRangeKey } from '../../functions/model/range-key.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
-import type { Page } from '../../functions/services/feed-merge.js';
 import { timelineRks } from '../support/feeds.js';
 import { generateLocalKeys, mintToken } from '../../local/jwt.js';
 import { api, mustPost, token } from '../support/api.js';
@@ -41,7 +40,7 @@ describe('activity time at the ends of what is accepted', () => {
     const { Item } = await doc.send(new GetCommand({ TableName: stack.tableNames.feed, Key: timelineKey(me, BigInt(epoch.rangeKey)) }));
     expect(String(Item?.rk)).toBe(epoch.rangeKey); // exact: no float anywhere
     // A backdated time neither hides the post nor expires it: it is in the feed, at the top.
-    expect((await api<Page>('GET', '/feed', { as: me })).body.items.map((x) => x.id)).toEqual([epoch.id]);
+    expect((await api<{ items: Activity[] }>('GET', '/feed', { as: me })).body.items.map((x) => x.id)).toEqual([epoch.id]);
 
     // Up to 5 minutes ahead of the server is clock skew: accepted. Beyond it, 400 and nothing written.
     const soon = await api<Activity>('POST', '/activities', { as: me, json: { verb: 'edge', time: new Date(Date.now() + 4 * 60_000).toISOString() } });

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../functions/model/activity.js';
 import { commentPartition } from '../../functions/model/comment.js';
 import { groupIdOf, notificationPartition, STRANGER_QUOTA_PREFIX } from '../../functions/model/notification.js';
-import type { Page } from '../../functions/services/feed-merge.js';
 import type { NotificationPage } from '../../functions/services/notifications/read-notifications.js';
 import { reactionPartition } from '../../functions/model/reaction.js';
 import { api, type ApiResponse, mustPost, token } from '../support/api.js';
@@ -187,7 +186,7 @@ describe('what notifies whom', () => {
       400,
     );
     expect((await api<Activity>('POST', '/activities', { as: alice, json: { verb: 'x', to: ['ok', 'bad\u0001id'] } })).status).toBe(400);
-    expect((await api<Page>('GET', `/users/${alice}/activities`, { as: alice })).body.items).toEqual([]);
+    expect((await api<{ items: Activity[] }>('GET', `/users/${alice}/activities`, { as: alice })).body.items).toEqual([]);
   });
 });
 
@@ -312,10 +311,10 @@ describe('reads', () => {
         .filter((a) => verbs.includes(a.verb))
         .map((a) => a.id)
         .reverse();
-    const timeline = await api<Page>('GET', `/users/${alice}/activities`, { as: alice, query: { verbs: 'run,bike' } });
+    const timeline = await api<{ items: Activity[] }>('GET', `/users/${alice}/activities`, { as: alice, query: { verbs: 'run,bike' } });
     expect(timeline.body.items.map((a) => a.id)).toEqual(ids(['run', 'bike']));
     const feed = await eventually(async () => {
-      const page = await api<Page>('GET', '/feed', { as: alice, query: { verbs: 'swim' } });
+      const page = await api<{ items: Activity[] }>('GET', '/feed', { as: alice, query: { verbs: 'swim' } });
       return page.body.items.length === 2 ? page : undefined;
     });
     expect(feed.body.items.map((a) => a.id)).toEqual(ids(['swim']));
@@ -323,7 +322,7 @@ describe('reads', () => {
     const paged: string[] = [];
     let before: string | null = null;
     do {
-      const page: ApiResponse<Page> = await api('GET', `/users/${alice}/activities`, {
+      const page: ApiResponse<{ items: Activity[]; lastRangeKey: string | null }> = await api('GET', `/users/${alice}/activities`, {
         as: alice,
         query: { verbs: 'run', limit: 1, ...(before ? { before } : {}) },
       });
@@ -331,7 +330,7 @@ describe('reads', () => {
       before = page.body.lastRangeKey;
     } while (before);
     expect(paged).toEqual(ids(['run']));
-    expect((await api<Page>('GET', '/feed', { as: alice, query: { verbs: 'Bad Verb' } })).status).toBe(400);
+    expect((await api<{ items: Activity[] }>('GET', '/feed', { as: alice, query: { verbs: 'Bad Verb' } })).status).toBe(400);
   });
 
   it('?enrich=reactions adds reactions to feed and timeline items; without it they carry none', async () => {
@@ -339,16 +338,16 @@ describe('reads', () => {
     const p = await newPost(alice);
     await react('bob', p.id);
     await react(alice, p.id, 'love');
-    const plain = await api<Page>('GET', `/users/${alice}/activities`, { as: alice });
+    const plain = await api<{ items: Activity[] }>('GET', `/users/${alice}/activities`, { as: alice });
     expect(plain.body.items[0]).not.toHaveProperty('reactions');
-    const rich = await api<Page>('GET', `/users/${alice}/activities`, { as: alice, query: { enrich: 'reactions' } });
+    const rich = await api<{ items: Activity[] }>('GET', `/users/${alice}/activities`, { as: alice, query: { enrich: 'reactions' } });
     expect((rich.body.items[0] as unknown as { reactions: unknown }).reactions).toEqual({ counts: { like: 1, love: 1 }, own: ['love'] });
     const feed = await eventually(async () => {
-      const page = await api<Page>('GET', '/feed', { as: alice, query: { enrich: 'reactions' } });
+      const page = await api<{ items: Activity[] }>('GET', '/feed', { as: alice, query: { enrich: 'reactions' } });
       return page.body.items.length === 1 ? page : undefined;
     });
     expect((feed.body.items[0] as unknown as { reactions: unknown }).reactions).toEqual({ counts: { like: 1, love: 1 }, own: ['love'] });
-    expect((await api<Page>('GET', '/feed', { as: alice, query: { enrich: 'everything' } })).status).toBe(400);
+    expect((await api<{ items: Activity[] }>('GET', '/feed', { as: alice, query: { enrich: 'everything' } })).status).toBe(400);
   });
 
   it('GET /feed/aggregated folds consecutive same actor + verb + day and pages by the oldest member', async () => {

@@ -53,7 +53,7 @@ describe('mergeSources', () => {
     });
     expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'feed-4', 'celeb-5', 'feed-6']);
     expect(page.items.map((i) => i.rangeKey)).toEqual(['1', '2', '4', '5', '6']);
-    expect(page.lastRangeKey).toBeNull();
+    expect(page.last).toBeUndefined();
   });
 
   it('of two items with the same rk, shows the newer version (a pre-pull copy the author’s edit did not reach)', () => {
@@ -66,7 +66,7 @@ describe('mergeSources', () => {
   it('cuts a full page at `limit` and points the cursor at the last item shown', () => {
     const page = mergeSources([{ items: [row(1, 'a'), row(3, 'a')] }, { items: [row(2, 'b'), row(4, 'b')] }], { limit: 3 });
     expect(ids(page)).toEqual(['a-1', 'b-2', 'a-3']);
-    expect(page.lastRangeKey).toBe('3');
+    expect(page.last).toBe('3');
   });
 
   it('never skips past a source that may hold more: cuts at the tightest frontier', () => {
@@ -75,19 +75,19 @@ describe('mergeSources', () => {
       limit: 3,
     });
     expect(ids(page)).toEqual(['feed-1', 'celeb-2', 'celeb-3']);
-    expect(page.lastRangeKey).toBe('3');
+    expect(page.last).toBe('3');
     // Fewer than `limit` before the frontier: the cursor is the frontier, not the last item.
     const short = mergeSources([{ items: [row(1, 'feed'), row(8, 'feed')] }, { items: [row(2, 'c')], frontier: 5n }], { limit: 3 });
     expect(ids(short)).toEqual(['feed-1', 'c-2']);
-    expect(short.lastRangeKey).toBe('5');
+    expect(short.last).toBe('5');
   });
 
   it('a single source: the same rules, one frontier', () => {
     expect(mergeSources([sourceOf([row(1, 'a'), row(2, 'a'), row(3, 'a')], 3n, 2)], { limit: 2 })).toMatchObject({
-      lastRangeKey: '2',
+      last: '2',
     });
-    expect(mergeSources([sourceOf([row(1, 'a')], undefined, 2)], { limit: 2 }).lastRangeKey).toBeNull();
-    expect(mergeSources([sourceOf([], undefined, 2)], { limit: 2 })).toEqual({ items: [], lastRangeKey: null });
+    expect(mergeSources([sourceOf([row(1, 'a')], undefined, 2)], { limit: 2 }).last).toBeUndefined();
+    expect(mergeSources([sourceOf([], undefined, 2)], { limit: 2 })).toEqual({ items: [], last: undefined });
   });
 
   it('for since, keeps the items closest to the cursor, newest first', () => {
@@ -97,7 +97,7 @@ describe('mergeSources', () => {
       since: 10n,
     });
     expect(ids(page)).toEqual(['c-8', 'feed-9']);
-    expect(page.lastRangeKey).toBe('9');
+    expect(page.last).toBe('9');
   });
 
   it('for since, never jumps over a source that may hold more nearer the cursor', () => {

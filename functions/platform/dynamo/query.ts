@@ -8,10 +8,10 @@ import { doc } from '../clients.js';
 export type Item = Record<string, unknown>;
 
 /**
- * The one page shape every store returns: its items, and `last` — where the next page starts
+ * The one page shape stores and services pass: its items, and `last` — where the next page starts
  * (the key to continue after) — only when more may follow. Stores map the raw key to what their
- * callers page by (a sort key, a range key); services turn it into the API's `next` or
- * `lastRangeKey` (services/list-page.ts, services/feed-merge.ts).
+ * callers page by (a sort key, a range key). Only the API's two wire contracts differ: a list's
+ * opaque `next` (services/list-page.ts) and a feed's `lastRangeKey` (http/feed-page.ts).
  */
 export interface Page<T, K> {
   readonly items: T[];

@@ -126,8 +126,8 @@ async function runSegment(step: MigrationStep, segment: number, opts: RunOptions
     checkpoint = {
       segment,
       totalSegments: opts.totalSegments,
-      lastKey: page.lastKey,
-      done: page.lastKey === undefined,
+      lastKey: page.last,
+      done: page.last === undefined,
       scanned: checkpoint.scanned + page.items.length,
       changed: checkpoint.changed + changed,
       writes: checkpoint.writes + applied.sent,

@@ -12,7 +12,7 @@ import type { Activity } from '../../model/activity.js';
 import { NotFoundError } from '../../model/domain-errors.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
 import { tagKeyOf } from '../../model/tags.js';
-import { type Page, type PageRequest, readHomeFeed, readTimeline } from '../feed-reading.js';
+import { type ActivityPage, type PageRequest, readHomeFeed, readTimeline } from '../feed-reading.js';
 import { readTagFeed } from '../tags/tag-feed.js';
 
 export type SourceSpec =
@@ -25,7 +25,7 @@ const SOURCE_PAGE = 100;
 const HOUR_TICKS = 3_600_000_000_000n;
 
 /** Up to `limit` items of one feed newer than `oldest` ticks, page after page. */
-async function collect(read: (req: PageRequest) => Promise<Page>, limit: number, oldest: bigint): Promise<Activity[]> {
+async function collect(read: (req: PageRequest) => Promise<ActivityPage>, limit: number, oldest: bigint): Promise<Activity[]> {
   const out: Activity[] = [];
   let before: bigint | undefined;
   while (out.length < limit) {
@@ -34,8 +34,8 @@ async function collect(read: (req: PageRequest) => Promise<Page>, limit: number,
       if (ticksOfRangeKey(BigInt(a.rangeKey)) < oldest) return out;
       out.push(a);
     }
-    if (page.lastRangeKey === null || page.items.length === 0) return out;
-    before = BigInt(page.lastRangeKey);
+    if (page.last === undefined || page.items.length === 0) return out;
+    before = BigInt(page.last);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 import { HEAD_RK } from '../../model/feed-head.js';
 import { type Activity, toActivity } from '../../model/activity.js';
 import { nowTicks } from '../../platform/clock.js';
+import type { Page } from '../../platform/dynamo/query.js';
 import { copiesWrittenAfter } from '../../stores/feed-store.js';
 import { ageBound } from '../retention/bounds.js';
 import { homeFeedPolicy } from '../retention/retention-policy.js';
@@ -19,14 +20,9 @@ export const READ_PAGE = 200;
 
 const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
 
-export interface MissedPage {
-  items: Activity[];
-  lastRangeKey: string | null;
-}
-
-export async function missedCopies(owner: string, req: { after: bigint; until: bigint; before?: bigint }): Promise<MissedPage> {
+export async function missedCopies(owner: string, req: { after: bigint; until: bigint; before?: bigint }): Promise<Page<Activity, string>> {
   const bound = ageBound(nowTicks(), homeFeedTtlMs());
   const below = bound === undefined || req.until + 1n < bound ? req.until + 1n : bound;
   const page = await copiesWrittenAfter(owner, req.after, { after: req.before ?? HEAD_RK, below, limit: READ_PAGE });
-  return { items: page.items.map(toActivity), lastRangeKey: page.last === undefined ? null : String(page.last) };
+  return { items: page.items.map(toActivity), last: page.last === undefined ? undefined : String(page.last) };
 }

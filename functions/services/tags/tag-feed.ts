@@ -16,14 +16,14 @@ import { tagKeysOf } from '../../model/tags.js';
 import { nowTicks } from '../../platform/clock.js';
 import { runPage } from '../../stores/feed-store.js';
 import { deleteTagEntries, tagFeedPageInput } from '../../stores/tag-store.js';
-import { mergeSources, type Page, sourceOf } from '../feed-merge.js';
+import { type ActivityPage, mergeSources, sourceOf } from '../feed-merge.js';
 import { type PageRequest, rangeOf } from '../feed-reading.js';
 import { ageBound } from '../retention/bounds.js';
 import { timelinePolicy } from '../retention/retention-policy.js';
 import { hiddenAuthorsOf, without } from './hidden.js';
 
 /** One page of the tag `key`'s feed as `reader` may see it. */
-export async function readTagFeed(reader: string, key: string, req: PageRequest): Promise<Page> {
+export async function readTagFeed(reader: string, key: string, req: PageRequest): Promise<ActivityPage> {
   const range = rangeOf(req, ageBound(nowTicks(), timelinePolicy().ttlMs), 1);
   const [page, hidden] = await Promise.all([runPage(tagFeedPageInput(key, range, req.verbs)), hiddenAuthorsOf(reader)]);
   const source = sourceOf(page.items, page.last, req.limit);
