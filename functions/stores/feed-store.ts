@@ -18,7 +18,7 @@ import { DeleteCommand, GetCommand, PutCommand, type QueryCommandInput, UpdateCo
 import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { erasureKey } from '../model/erasure.js';
 import { parseProfile, profileKey } from '../model/profile.js';
-import type { AttributeValue } from '../model/activity.js';
+import { EDITABLE_FIELDS, type EditedState } from '../model/editable-fields.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { newerThanBound, rkOf } from '../model/range-key.js';
@@ -217,18 +217,6 @@ export async function originalKeysWhile(
 // ---- edits -------------------------------------------------------------------------------------
 
 /** What an edit sets: the editable fields (absent = removed), the new version and when. */
-export interface EditedState {
-  readonly content?: string;
-  readonly object?: string;
-  readonly attributes?: Readonly<Record<string, AttributeValue>>;
-  /** The tags the edited content carries (services/tags/post-tags.ts editedTags). */
-  readonly tags?: readonly string[];
-  readonly version: number;
-  readonly editedAt: string;
-}
-
-const EDITABLE = ['content', 'object', 'attributes', 'tags'] as const;
-
 /**
  * SET the present editable fields, version and editedAt (and, for a copy, when it was written: the
  * realtime catch-up's `seq`); REMOVE the absent editable fields (editUpdate: copies and tag-feed entries).
@@ -243,7 +231,7 @@ export function editExpression(state: EditedState, written?: bigint) {
     set.push('#w = :w');
   }
   const remove: string[] = [];
-  for (const field of EDITABLE) {
+  for (const field of EDITABLE_FIELDS) {
     names[`#${field}`] = field;
     if (state[field] === undefined) remove.push(`#${field}`);
     else {
@@ -264,7 +252,7 @@ export interface HistoryChange {
 /** `original` as an edit to `state` leaves it (what editExpression's update makes of it). */
 export function editedItem(original: Item, state: EditedState): Item {
   const item: Item = { ...original, version: state.version, editedAt: state.editedAt };
-  for (const field of EDITABLE) {
+  for (const field of EDITABLE_FIELDS) {
     if (state[field] === undefined) delete item[field];
     else item[field] = state[field];
   }

@@ -41,7 +41,8 @@ import { type Item, mapPage, type Page, queryListPage, queryPage, sortKeyOf } fr
 import { transact } from '../platform/dynamo/transact.js';
 import { tableName } from '../platform/env.js';
 import { stampUpdate } from './follow-store.js';
-import { addPulledTagUpdate, type EditedState, editUpdate, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
+import type { EditedState } from '../model/editable-fields.js';
+import { addPulledTagUpdate, editUpdate, itemsSince, type KeyRange, pageInput, removePulledTagUpdate } from './feed-store.js';
 
 const feed = () => tableName('feed');
 const graph = () => tableName('graph');

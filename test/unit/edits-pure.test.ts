@@ -10,7 +10,8 @@ import { droppedVersion, HISTORY_KEEP, historyEntry, toActivityVersion } from '.
 import { activityIdOf } from '../../functions/model/activity-id.js';
 import { ValidationError } from '../../functions/model/domain-errors.js';
 import { etagMatches, etagOf } from '../../functions/services/edits/etag.js';
-import { applyPatch, editableOf } from '../../functions/services/edits/merge-patch.js';
+import { editableOf } from '../../functions/model/editable-fields.js';
+import { applyPatch } from '../../functions/services/edits/merge-patch.js';
 import { jobsOfRecord } from '../../functions/services/jobs/outbox-jobs.js';
 import { editedItem, editExpression } from '../../functions/stores/feed-store.js';
 
@@ -49,6 +50,8 @@ describe('merge patch', () => {
       attributes: { n: { value: '2.5', toString: () => '2.5' } },
     };
     expect(editableOf(stored)).toEqual({ content: 'c', object: undefined, attributes: { n: 2.5 } });
+    // tags are editable too (the copies' state carries them), though no patch names them
+    expect(editableOf({ ...stored, tags: ['Run', 'x'] }).tags).toEqual(['Run', 'x']);
   });
 });
 

@@ -21,14 +21,14 @@ import { versionOf } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
 import { forEachLimit } from '../../platform/pool.js';
 import type { Item } from '../../platform/dynamo/query.js';
-import { type EditedState, updateCopy } from '../../stores/feed-store.js';
+import { editableOf, type EditedState } from '../../model/editable-fields.js';
+import { updateCopy } from '../../stores/feed-store.js';
 import { fanoutPageSize, followerPage } from '../follower-pages.js';
 import { activeWindowTicks } from '../reader-activity/window.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { liveWithOwnCopies } from '../live-originals.js';
 import { pushFeedUpdates, pushPulledUpdate } from '../realtime/push.js';
 import { editJob } from './edit-job.js';
-import { editableOf } from './merge-patch.js';
 import { noticeEdit } from './notices.js';
 
 /** UpdateItem calls in flight per page. */
@@ -37,7 +37,6 @@ const UPDATE_CONCURRENCY = 32;
 /** What an edit sets on a copy: the original's editable fields, tags, version and edit time. */
 export const editedStateOf = (original: Item): EditedState => ({
   ...editableOf(original),
-  ...(Array.isArray(original.tags) ? { tags: original.tags as string[] } : {}),
   version: versionOf(original),
   editedAt: String(original.editedAt),
 });

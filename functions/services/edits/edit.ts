@@ -27,7 +27,8 @@ import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { editOriginal, getOriginal } from '../../stores/feed-store.js';
 import { editedTags, tagsOfPost } from '../tags/post-tags.js';
 import { etagMatches } from './etag.js';
-import { applyPatch, editableOf } from './merge-patch.js';
+import { editableOf } from '../../model/editable-fields.js';
+import { applyPatch } from './merge-patch.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const noSuchActivity = () => new NotFoundError('No such activity.');

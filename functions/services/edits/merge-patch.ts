@@ -1,25 +1,16 @@
 /**
- * JSON Merge Patch (RFC 7396) of an activity's editable fields: `content`, `object` and
- * `attributes` (merged key by key; `null` removes). Pure: the edit service applies the result.
+ * JSON Merge Patch (RFC 7396) of an activity's patchable fields: `content`, `object` and
+ * `attributes` (merged key by key; `null` removes). `tags` follow from the content (edit.ts). Pure:
+ * the edit service applies the result.
  */
 import type { ActivityPatch, AttributeValue } from '../../model/activity.js';
-import { toActivity } from '../../model/activity.js';
 import { ValidationError } from '../../model/domain-errors.js';
+import type { EditableFields } from '../../model/editable-fields.js';
 
-/** The editable fields as they stand (absent = not set). */
-export interface EditableFields {
-  readonly content?: string;
-  readonly object?: string;
-  readonly attributes?: Readonly<Record<string, AttributeValue>>;
-}
+/** What a patch changes: the editable fields but `tags`. */
+type Patched = Omit<EditableFields, 'tags'>;
 
-/** The editable fields of a stored original. */
-export function editableOf(original: Record<string, unknown>): EditableFields {
-  const a = toActivity(original);
-  return { content: a.content ?? undefined, object: a.object ?? undefined, attributes: a.attributes ?? undefined };
-}
-
-function mergeAttributes(current: EditableFields['attributes'], patch: ActivityPatch['attributes']): EditableFields['attributes'] {
+function mergeAttributes(current: Patched['attributes'], patch: ActivityPatch['attributes']): Patched['attributes'] {
   if (patch === undefined) return current;
   if (patch === null) return undefined;
   const merged: Record<string, AttributeValue> = { ...current };
@@ -30,7 +21,7 @@ function mergeAttributes(current: EditableFields['attributes'], patch: ActivityP
   return Object.keys(merged).length ? merged : undefined;
 }
 
-const sameAttributes = (a: EditableFields['attributes'], b: EditableFields['attributes']): boolean => {
+const sameAttributes = (a: Patched['attributes'], b: Patched['attributes']): boolean => {
   const ka = Object.keys(a ?? {});
   return ka.length === Object.keys(b ?? {}).length && ka.every((k) => b !== undefined && Object.hasOwn(b, k) && b[k] === a![k]);
 };
@@ -39,9 +30,9 @@ const sameAttributes = (a: EditableFields['attributes'], b: EditableFields['attr
  * The fields after the patch, and whether they differ from `current`. The merged attributes obey
  * the post's limit (400 otherwise: a patch may not grow an activity past what a post may carry).
  */
-export function applyPatch(current: EditableFields, patch: ActivityPatch, maxAttributes: number): { fields: EditableFields; changed: boolean } {
+export function applyPatch(current: Patched, patch: ActivityPatch, maxAttributes: number): { fields: Patched; changed: boolean } {
   const pick = (now: string | undefined, next: string | null | undefined) => (next === undefined ? now : (next ?? undefined));
-  const fields: EditableFields = {
+  const fields: Patched = {
     content: pick(current.content, patch.content),
     object: pick(current.object, patch.object),
     attributes: mergeAttributes(current.attributes, patch.attributes),
