@@ -5,7 +5,9 @@
  * or event source).
  */
 import type { ConfigKey } from './config.js';
-import { type LaneId, lanes, laneQueue, laneWorker } from './lanes.js';
+import type { FunctionId } from './function-ids.js';
+import { type JobRoute, jobRoutes } from './job-routes.js';
+import { type LaneId, lanes, laneQueue, laneWorker, PRE_LANES_QUEUE } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
 
@@ -28,7 +30,7 @@ export interface FunctionDef {
   readonly memoryMb: number;
   /** Per table, the exact DynamoDB actions granted (see DynamoAction). */
   readonly tables: Partial<Record<TableId, TableAccess>>;
-  /** Queues this function sends to (consuming is granted by its event source). */
+  /** Queues this function sends to (consuming is granted by its event source): derived from the job routes, queuesSentBy. */
   readonly sendsTo: readonly QueueId[];
   /** Runtime config keys (see `config.ts`) passed as env vars. */
   readonly config: readonly ConfigKey[];
@@ -40,35 +42,7 @@ export interface FunctionDef {
   readonly realtime?: { readonly pushes?: boolean; readonly url?: boolean; readonly jwt?: boolean };
 }
 
-export type FunctionId =
-  | 'health'
-  | 'me'
-  | 'fallback'
-  | 'outbox'
-  | 'fanoutWorker'
-  | 'fanoutTailWorker'
-  | 'fanoutBacklogWorker'
-  | 'followupWorker'
-  | 'notifyWorker'
-  | 'maintenanceWorker'
-  | 'backgroundWorker'
-  | 'rollups'
-  | 'rollupsRead'
-  | 'activityRead'
-  | 'graph'
-  | 'activities'
-  | 'feedRead'
-  | 'social'
-  | 'notifications'
-  | 'controls'
-  | 'account'
-  | 'openapi'
-  | 'realtimeSocket'
-  | 'realtimeAuthorizer'
-  | 'realtime'
-  | 'batchImport'
-  | 'migrationStart'
-  | 'rankedFeeds';
+export type { FunctionId };
 
 const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
 
@@ -79,14 +53,13 @@ const http = { timeoutSeconds: 10, memoryMb: 512 } as const;
  */
 const RATE_LIMITED = { limits: ['UpdateItem'] } as const satisfies Partial<Record<TableId, TableAccess>>;
 
-/** A lane's consumer: its entry, its lane's timeout, and sends to its own queue (continuations). */
-function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'> & Partial<Pick<FunctionDef, 'sendsTo'>>): FunctionDef {
+/** A lane's consumer: its entry and its lane's timeout. */
+function laneWorkerDef(lane: LaneId, access: Pick<FunctionDef, 'tables' | 'config' | 'realtime'>): Definition {
   return {
     id: laneWorker(lane),
     entry: `functions/handlers/${lane}-worker.ts`,
     timeoutSeconds: lanes[lane].timeoutSeconds,
     memoryMb: 1024,
-    sendsTo: [laneQueue(lane)],
     ...access,
   };
 }
@@ -112,18 +85,20 @@ const FIRST_PAGE_ACCESS = {
   config: [...FANOUT_ACCESS.config, 'TIMELINE_TTL'],
 } as const satisfies Pick<FunctionDef, 'tables' | 'config'>;
 
-export const functions: Record<FunctionId, FunctionDef> = {
-  health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, sendsTo: [], config: [] },
+/** A function as written below; its `sendsTo` is derived. */
+type Definition = Omit<FunctionDef, 'sendsTo'>;
+
+const definitions: Record<FunctionId, Definition> = {
+  health: { id: 'health', entry: 'functions/handlers/health.ts', ...http, tables: {}, config: [] },
   // profileOf → profileAndErasure (the profile and its follower-count shards: Query; the erase mark: GetItem)
-  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { ...RATE_LIMITED, graph: ['Query', 'GetItem'] }, sendsTo: [], config: ['RATE_LIMITS'] },
-  fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, sendsTo: [], config: [] },
+  me: { id: 'me', entry: 'functions/handlers/me.ts', ...http, tables: { ...RATE_LIMITED, graph: ['Query', 'GetItem'] }, config: ['RATE_LIMITS'] },
+  fallback: { id: 'fallback', entry: 'functions/handlers/fallback.ts', ...http, tables: {}, config: [] },
   outbox: {
     id: 'outbox',
     entry: 'functions/handlers/outbox.ts',
     timeoutSeconds: 30,
     memoryMb: 512,
     tables: {},
-    sendsTo: ['fanout', 'notify', 'followup', 'maintenance'], // fanout, notify, retract, purge
     config: [],
   },
   /** Follow graph routes; enqueues backfill/cleanup/pull jobs. Feed write: the pulled set in the follower's home-feed head. */
@@ -144,11 +119,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       feed: ['UpdateItem', 'Query'],
     },
-    sendsTo: ['followup', 'notify', 'maintenance'], // backfill, cleanup, tagCleanup; the follow notification; pull/unpull and the settle cleanups
     config: ['RATE_LIMITS', 'FANOUT_PULL_THRESHOLD', 'MAX_FOLLOWING', 'CONTROL_SETTLE'],
   },
   // Job lanes (lanes.ts): one consumer per lane, each granted what its job kinds do (services/jobs/runners.ts).
-  // Every worker sends only to its own lane: a paged job's continuation (fanout, retract, pull, unpull, erase).
+  // The queues each sends to follow from the job routes (queuesSentBy below).
   /**
    * fanout: copies of a new post. feed: the pages' originals with the authors' own copies, before
    * and after the writes (BatchGetItem), the trims' readHead (GetItem), trims' copyKeys (Query),
@@ -158,9 +132,8 @@ export const functions: Record<FunctionId, FunctionDef> = {
    */
   fanoutWorker: laneWorkerDef('fanout', {
     // Its queue held every kind of job before the lanes: it forwards those to their lanes
-    // (services/jobs/legacy-queue.ts), until the release after 0.2.0. A post's further pages go to fanoutTail.
+    // (services/jobs/legacy-queue.ts), until the release after 0.2.0.
     // A job that waited too long goes to fanoutBacklog (services/jobs/backlog.ts).
-    sendsTo: ['fanout', 'fanoutTail', 'fanoutBacklog', 'followup', 'notify', 'maintenance'],
     tables: FIRST_PAGE_ACCESS.tables,
     // FANOUT_BACKLOG_AFTER: how long a job may wait to run here.
     config: [...FIRST_PAGE_ACCESS.config, 'FANOUT_BACKLOG_AFTER'],
@@ -169,7 +142,7 @@ export const functions: Record<FunctionId, FunctionDef> = {
   /** The jobs handed on from fanout under a standing backlog: what the fanout worker does with them. */
   fanoutBacklogWorker: {
     // Further pages go to fanoutTail; an edit's notices (who reacted or commented) to notify.
-    ...laneWorkerDef('fanoutBacklog', { ...FIRST_PAGE_ACCESS, sendsTo: ['fanoutBacklog', 'fanoutTail', 'notify'], realtime: FANOUT_ACCESS.realtime }),
+    ...laneWorkerDef('fanoutBacklog', { ...FIRST_PAGE_ACCESS, realtime: FANOUT_ACCESS.realtime }),
     entry: 'functions/handlers/fanout-backlog-worker.ts',
   },
   /** A large fan-out's further pages: what the fanout worker does, on its own pool and queue. */
@@ -260,7 +233,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // stats: a segment's rows and entries (BatchWriteItem), its commit mark (PutItem), the shard's
     // marks (Query); graph: the erase marks of a segment's actors (BatchGetItem).
     tables: { stats: ['BatchWriteItem', 'PutItem', 'Query'], graph: ['BatchGetItem'] },
-    sendsTo: [],
     config: ['ROLLUPS', 'ROLLUP_TTL', 'ROLLUP_PARTITIONS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS'],
   },
   rollupsRead: {
@@ -268,7 +240,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/rollups-read.ts',
     ...http,
     tables: { stats: ['Query'] }, // readRollupRows
-    sendsTo: [],
     config: ['ROLLUP_TTL', 'ROLLUP_PARTITIONS'],
   },
   activityRead: {
@@ -276,7 +247,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/activity-read.ts',
     ...http,
     tables: { ...RATE_LIMITED, stats: ['Query'] }, // readActivityEntries
-    sendsTo: [],
     config: ['RATE_LIMITS', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** POST /activities, GET, PATCH and DELETE /activities/{id}, its history: originals, the author's own copy, foreignId markers. */
@@ -295,7 +265,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
       feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'BatchGetItem', 'DeleteItem'],
       graph: ['PutItem', 'GetItem', 'DeleteItem', 'BatchGetItem'],
     },
-    sendsTo: [],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FEED_TRIM_CHANCE', 'PROTECTED_VERBS'],
   },
   /** GET /feed, GET /users/{userId}/activities: one Query on one partition of the feed table. */
@@ -309,7 +278,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // graph Query also: a returning reader's follows (their edges) and followed tags; sends their
     // stamp job (followup), or with nothing missing their restamp (background, spread: STAMP_SPREAD).
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['BatchGetItem', 'Query'], stats: ['GetItem'] },
-    sendsTo: ['followup', 'background'],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /**
@@ -324,7 +292,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/ranked-feeds.ts',
     ...http,
     tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchGetItem'] },
-    sendsTo: ['followup', 'background'],
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
@@ -341,7 +308,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
       feed: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'],
       graph: ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
     },
-    sendsTo: [],
     config: ['RATE_LIMITS', 'REACTION_KINDS'],
   },
   /** Mutes and blocks. A block unfollows both ways (as the graph function does); a mute flags the edge. */
@@ -358,7 +324,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'],
       feed: ['UpdateItem'],
     },
-    sendsTo: ['followup', 'maintenance'], // cleanups and backfills; pull/unpull and settle re-runs
     config: ['RATE_LIMITS', 'CONTROL_SETTLE', 'FANOUT_PULL_THRESHOLD'],
   },
   /** GET /me/export (read-only), DELETE /me and DELETE /users/{userId} (start the erase job). */
@@ -371,7 +336,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // (graph GetItem), the activity window (stats Query). Erase: the mark (graph PutItem) and its
     // shard copies (graph BatchWriteItem), the job.
     tables: { ...RATE_LIMITED, feed: ['Query', 'BatchGetItem'], graph: ['Query', 'BatchGetItem', 'GetItem', 'PutItem', 'BatchWriteItem'], stats: ['Query'] },
-    sendsTo: ['maintenance'], // the erase job
     config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'ACTIVITY_BUCKET', 'ACTIVITY_BUCKETS', 'ACTIVITY_SEGMENTS'],
   },
   /** GET /notifications, counts, and marking seen/read. */
@@ -383,11 +347,10 @@ export const functions: Record<FunctionId, FunctionDef> = {
     // a transaction of the group and its order item (PutItem) and the head (UpdateItem). A mark
     // pushes the new counts to the user's connections (Query; a dead one's item: DeleteItem).
     tables: { ...RATE_LIMITED, graph: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    sendsTo: [],
     config: ['RATE_LIMITS', 'NOTIFICATIONS_MAX_ITEMS', 'NOTIFICATIONS_TTL'],
     realtime: { pushes: true },
   },
-  openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, sendsTo: [], config: [] },
+  openapi: { id: 'openapi', entry: 'functions/handlers/openapi.ts', ...http, tables: {}, config: [] },
   /** The WebSocket API's routes (realtime.ts): $connect records the connection (graph PutItem), $disconnect forgets it (DeleteItem). */
   /** A connect records the connection and, its user reading, reads their feed head's activity bound (feed GetItem) and may send their stamp job. */
   realtimeSocket: {
@@ -395,7 +358,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/realtime-socket.ts',
     ...http,
     tables: { graph: ['PutItem', 'DeleteItem'], feed: ['GetItem'] },
-    sendsTo: ['followup', 'background'],
     config: ['FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
   },
   /** The WebSocket API's $connect authorizer: the JWT from `?token=`, checked as the HTTP API's authorizer does. No data. */
@@ -404,7 +366,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/realtime-authorizer.ts',
     ...http,
     tables: {},
-    sendsTo: [],
     config: [],
     realtime: { jwt: true },
   },
@@ -414,7 +375,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
     entry: 'functions/handlers/realtime.ts',
     ...http,
     tables: { ...RATE_LIMITED, feed: ['Query'] },
-    sendsTo: [],
     config: ['RATE_LIMITS', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL'],
     realtime: { url: true },
   },
@@ -437,7 +397,6 @@ export const functions: Record<FunctionId, FunctionDef> = {
       graph: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
       feed: ['PutItem', 'GetItem', 'UpdateItem', 'BatchWriteItem', 'Query', 'DeleteItem'],
     },
-    sendsTo: ['followup', 'maintenance'], // backfills, unfollow cleanups and muteCleanup; their settle re-runs and pull/unpull
     config: [
       'MAX_FOLLOWING',
       'FANOUT_PULL_THRESHOLD',
@@ -461,9 +420,41 @@ export const functions: Record<FunctionId, FunctionDef> = {
     timeoutSeconds: 30,
     memoryMb: 256,
     tables: { graph: ['GetItem'] },
-    sendsTo: ['maintenance'],
     config: [],
   },
 };
+
+const routeList: readonly JobRoute[] = Object.values(jobRoutes);
+
+/**
+ * The queues `fn` sends to, from the job routes: the lane of each kind it sends (a settle re-run's:
+ * maintenance, unless the lane takes its own delayed jobs). A lane's worker also sends to its own
+ * queue (a job's next page or phase), to the further-page lane of each kind it runs, and to its
+ * lane's backlog (services/jobs/backlog.ts hands waiting jobs on); the pre-lanes queue's worker to
+ * the lane of every kind that was queued before the lanes (services/jobs/legacy-queue.ts forwards it).
+ */
+export function queuesSentBy(fn: FunctionId): QueueId[] {
+  const sent = new Set<LaneId>();
+  for (const route of routeList) {
+    if (route.sentBy.includes(fn)) sent.add(route.lane);
+    if (route.settledBy?.includes(fn)) sent.add(lanes[route.lane].takesDelayed ? route.lane : 'maintenance');
+  }
+  const lane = (Object.keys(lanes) as LaneId[]).find((l) => laneWorker(l) === fn);
+  if (lane !== undefined) {
+    const backlog = lanes[lane].backlog;
+    sent.add(lane);
+    if (backlog) sent.add(backlog);
+    for (const route of routeList) {
+      const runsHere = route.lane === lane || route.tailLane === lane || lanes[route.lane].backlog === lane;
+      if (runsHere && route.tailLane) sent.add(route.tailLane);
+      if (lane === PRE_LANES_QUEUE && !route.sinceLanes) sent.add(route.lane);
+    }
+  }
+  return [...sent].sort().map(laneQueue);
+}
+
+export const functions: Record<FunctionId, FunctionDef> = Object.fromEntries(
+  Object.values(definitions).map((def): [FunctionId, FunctionDef] => [def.id, { ...def, sendsTo: queuesSentBy(def.id) }]),
+) as Record<FunctionId, FunctionDef>;
 
 export const functionList: readonly FunctionDef[] = Object.values(functions);

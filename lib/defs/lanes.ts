@@ -128,6 +128,12 @@ export const lanes: Record<LaneId, LaneDef> = {
 
 export const laneList: readonly LaneDef[] = Object.values(lanes);
 
+/**
+ * The lane whose queue held every kind of job before the lanes (the release of 2026-11-23 and
+ * earlier): its worker forwards such jobs to their lanes (functions/services/jobs/legacy-queue.ts).
+ */
+export const PRE_LANES_QUEUE: LaneId = 'fanout';
+
 /** Queue ids of a lane: its jobs and its dead letters. */
 export const laneQueue = (lane: LaneId) => lane;
 export const laneDlq = (lane: LaneId) => `${lane}Dlq` as const;

@@ -6,4 +6,4 @@ import { cursor, rk, userId } from '../jobs/fields.js';
  * copy on the first (retract-copies.ts). The original stays a hidden tombstone until its TTL, so late
  * backfills and cleanups still see that it was deleted.
  */
-export const retractJob = defineJob('retract', { lane: 'followup', schema: { author: userId, rk, cursor } });
+export const retractJob = defineJob('retract', { schema: { author: userId, rk, cursor } });

@@ -7,4 +7,4 @@ import { cursor, rk, userId } from '../jobs/fields.js';
  * the next page. Sent by the outbox for the original's MODIFY: on the fan-out lane, since an edit
  * walks the same followers a post did and its readers wait as long.
  */
-export const editJob = defineJob('edit', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, version: z.number().int().min(2), cursor } });
+export const editJob = defineJob('edit', { schema: { author: userId, rk, version: z.number().int().min(2), cursor } });

@@ -4,4 +4,4 @@ import { defineJob } from '../jobs/define.js';
 import { userId } from '../jobs/fields.js';
 
 /** One bounded step of erasing a user (DELETE /me), then the next (erase.ts). */
-export const eraseJob = defineJob('erase', { lane: 'maintenance', schema: { user: userId, phase: z.enum(ERASE_PHASES) } });
+export const eraseJob = defineJob('erase', { schema: { user: userId, phase: z.enum(ERASE_PHASES) } });

@@ -13,4 +13,4 @@ export const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { 
  * Every post's first page runs on the fanout lane; the further pages on fanoutTail, so a burst of
  * large fan-outs never delays the next post's first page.
  */
-export const fanoutJob = defineJob('fanout', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, image, cursor } });
+export const fanoutJob = defineJob('fanout', { schema: { author: userId, rk, image, cursor } });

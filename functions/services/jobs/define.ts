@@ -10,6 +10,7 @@
  * the list of runners, which must cover every kind).
  */
 import * as z from 'zod';
+import { type JobKindId, type JobRoute, jobRoutes } from '../../../lib/defs/job-routes.js';
 import type { LaneId } from '../../../lib/defs/lanes.js';
 
 /** The body of a job of kind K: `kind` first, then the fields (the order its JSON has always had). */
@@ -28,11 +29,13 @@ export interface JobDef<K extends string = string, F extends z.ZodRawShape = z.Z
 export type JobOf<D extends JobDef> = z.infer<D['schema']>;
 
 /**
- * Declares a job kind, e.g.
- *   export const backfillJob = defineJob('backfill', { lane: 'followup', schema: { follower: userId, followee: userId } });
+ * Declares a job kind's body, e.g.
+ *   export const backfillJob = defineJob('backfill', { schema: { follower: userId, followee: userId } });
+ * Its lanes come from its route (lib/defs/job-routes.ts), where who sends it is declared too.
  */
-export function defineJob<const K extends string, F extends z.ZodRawShape>(kind: K, spec: { lane: LaneId; tailLane?: LaneId; schema: F }): JobDef<K, F> {
-  return { kind, lane: spec.lane, ...(spec.tailLane ? { tailLane: spec.tailLane } : {}), schema: z.object({ kind: z.literal(kind), ...spec.schema }) };
+export function defineJob<const K extends JobKindId, F extends z.ZodRawShape>(kind: K, spec: { schema: F }): JobDef<K, F> {
+  const route: JobRoute = jobRoutes[kind];
+  return { kind, lane: route.lane, ...(route.tailLane ? { tailLane: route.tailLane } : {}), schema: z.object({ kind: z.literal(kind), ...spec.schema }) };
 }
 
 /**

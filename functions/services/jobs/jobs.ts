@@ -5,6 +5,7 @@
  * here, a JobRunner beside its code and its entry in runners.ts (which fails to compile without it).
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
+import type { JobKindId } from '../../../lib/defs/job-routes.js';
 import { type LaneId, lanes } from '../../../lib/defs/lanes.js';
 import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
@@ -46,6 +47,11 @@ export const jobDefs = [
 type JobDefs = (typeof jobDefs)[number];
 export type JobKind = JobDefs['kind'];
 export type Job = JobOf<JobDefs>;
+
+// Every routed kind has its definition here, and only those: a route without one fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyRouteDefined: Same<JobKind, JobKindId> = true;
+void everyRouteDefined;
 
 const defOf = new Map<string, JobDefs>(jobDefs.map((def) => [def.kind, def]));
 if (defOf.size !== jobDefs.length) throw new Error('two job definitions share a kind');

@@ -6,11 +6,8 @@
  * acknowledged still runs. A redelivered forward sends the job twice; every job is idempotent.
  * Planned removal: the release after 0.2.0 (CHANGELOG), when no pre-lanes job can be left.
  */
-import type { LaneId } from '../../../lib/defs/lanes.js';
+import { type LaneId, PRE_LANES_QUEUE } from '../../../lib/defs/lanes.js';
 import { type Job, laneOfKind } from './jobs.js';
-
-/** The lane whose queue held every kind of job before the lanes. */
-export const PRE_LANES_QUEUE: LaneId = 'fanout';
 
 /** Whether `job`, received on `lane`'s queue, is a pre-lanes job to forward to its own lane. */
 export const isPreLanesJob = (job: Job, lane: LaneId): boolean => lane === PRE_LANES_QUEUE && laneOfKind(job.kind) !== lane;

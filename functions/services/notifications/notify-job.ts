@@ -20,6 +20,5 @@ export const MAX_JOB_EVENTS = 20;
 
 /** Apply notification events to one recipient's groups (batch.ts; a batch's jobs are folded: fold.ts). */
 export const notifyJob = defineJob('notify', {
-  lane: 'notify',
   schema: { recipient: userId, events: z.array(notificationEventSchema).min(1).max(MAX_JOB_EVENTS) },
 });

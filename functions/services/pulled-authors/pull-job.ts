@@ -2,4 +2,4 @@ import { defineJob } from '../jobs/define.js';
 import { cursor, userId } from '../jobs/fields.js';
 
 /** The author crossed the threshold up: mark them pulled, add them to one page of followers' pulled sets (pull.ts). */
-export const pullJob = defineJob('pull', { lane: 'maintenance', schema: { author: userId, cursor } });
+export const pullJob = defineJob('pull', { schema: { author: userId, cursor } });

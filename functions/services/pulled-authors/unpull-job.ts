@@ -2,4 +2,4 @@ import { defineJob } from '../jobs/define.js';
 import { cursor, userId } from '../jobs/fields.js';
 
 /** The author fell below it: copy their recent posts to one page of followers, drop the pulled sets (unpull.ts). */
-export const unpullJob = defineJob('unpull', { lane: 'maintenance', schema: { author: userId, cursor } });
+export const unpullJob = defineJob('unpull', { schema: { author: userId, cursor } });

@@ -14,7 +14,6 @@ const ticks = z
  * passed their follows of authors and pages through their followed tags (`cursor` a tag key).
  */
 export const stampJob = defineJob('stamp', {
-  lane: 'followup',
   schema: { reader: userId, until: ticks, since: ticks, cursor, tags: z.literal(true).optional() },
 });
 
@@ -27,6 +26,5 @@ export const stampJob = defineJob('stamp', {
  * writes back what the reader missed as a stamp does (stamp.ts: `since` from the head).
  */
 export const restampJob = defineJob('restamp', {
-  lane: 'background',
   schema: { reader: userId, until: ticks, cursor, tags: z.literal(true).optional() },
 });

@@ -13,7 +13,7 @@ import { image } from '../fanout/fanout-job.js';
  * Further pages run on fanoutTail, as a post's do: a hot tag's pages never queue in front of the
  * next post's first page.
  */
-export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', tailLane: 'fanoutTail', schema: { author: userId, rk, tag: tagKey, image, cursor } });
+export const tagFanoutJob = defineJob('tagFanout', { schema: { author: userId, rk, tag: tagKey, image, cursor } });
 
 /**
  * An edited post's copies in one page of a tag's push followers' home feeds, brought to `version`
@@ -21,8 +21,6 @@ export const tagFanoutJob = defineJob('tagFanout', { lane: 'fanout', tailLane: '
  * the current version; a tag it left, a tagRetract). The fan-out lanes, as the author's edit job.
  */
 export const tagEditJob = defineJob('tagEdit', {
-  lane: 'fanout',
-  tailLane: 'fanoutTail',
   schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor },
 });
 
@@ -32,9 +30,8 @@ export const tagEditJob = defineJob('tagEdit', {
  * followers who get it by another road (its author, one of these) keep their copy.
  */
 export const tagRetractJob = defineJob('tagRetract', {
-  lane: 'followup',
   schema: { author: userId, rk, tag: tagKey, cursor, keptTags: z.array(tagKey).max(10).optional() },
 });
 
 /** After a tag unfollow: the copies only that tag brought leave the ex-follower's feed (sent twice: at once and after the settle). */
-export const tagCleanupJob = defineJob('tagCleanup', { lane: 'followup', schema: { user: userId, tag: tagKey, followedAt: z.string().regex(/^\d{1,20}$/) } });
+export const tagCleanupJob = defineJob('tagCleanup', { schema: { user: userId, tag: tagKey, followedAt: z.string().regex(/^\d{1,20}$/) } });
