@@ -66,4 +66,29 @@ describe('docs', () => {
       expect(settingsTable(), key).toContain(`\`${key}\``);
     }
   });
+
+  it("show the code's layout in docs/architecture.md: every folder of functions/ and the top level, nothing that is gone", () => {
+    const text = readFileSync(resolve(root, 'docs/architecture.md'), 'utf8');
+    const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(text)![1]!;
+    const listed = [...block.matchAll(/^(\S+)\s/gm)].map((m) => m[1]!.replace(/\/$/, ''));
+    const folders = (dir: string): string[] =>
+      readdirSync(resolve(root, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .flatMap((e) => [`${dir}/${e.name}`, ...folders(`${dir}/${e.name}`)]);
+    const expected = ['bin', 'lib', 'lib/constructs', 'lib/defs', 'local', 'local/console', 'test', 'bench', 'client', ...folders('functions')];
+    const missing = expected.filter((f) => f !== 'functions/services/migrations/v3' && !listed.some((l) => l === f || l.startsWith(`${f}/`)));
+    expect(missing, 'folders docs/architecture.md does not describe').toEqual([]);
+    expect(
+      listed.filter((f) => !existsSync(resolve(root, f))),
+      'paths docs/architecture.md names that do not exist',
+    ).toEqual([]);
+  });
+
+  it('name no two files of functions/ alike (a name says what the file holds, wherever it is)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(resolve(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+    const byName = new Map<string, string[]>();
+    for (const f of files('functions')) byName.set(f.split('/').at(-1)!, [...(byName.get(f.split('/').at(-1)!) ?? []), f]);
+    expect([...byName].filter(([, paths]) => paths.length > 1)).toEqual([]);
+  });
 });
