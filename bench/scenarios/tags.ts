@@ -26,6 +26,7 @@ import { invokeRoute } from '../invoke.js';
 import { atMost, type Figure } from '../report.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
+import { tagKeyOf } from '../../functions/model/tags.js';
 
 const S = 'tags';
 const ENTRIES = 500;
@@ -44,7 +45,7 @@ export const tags: Scenario = {
 const consumedRead = (out: { ConsumedCapacity?: { CapacityUnits?: number } }) => out.ConsumedCapacity?.CapacityUnits ?? 0;
 
 async function tagPage(ctx: BenchContext): Promise<Figure[]> {
-  const tag = `bench${uid('tag').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
+  const tag = tagKeyOf(`bench${uid('tag').replace(/[^a-z0-9]/gi, '')}`);
   const reader = uid('tag-reader');
   const newest = nowTicks();
   const entries = Array.from({ length: ENTRIES }, (_, i) =>
@@ -122,7 +123,7 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
 async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
   // Loaded here: handler-side modules read their env at load (after the stack starts).
   const { tagFanout } = await import('../../functions/services/tags/tag-fanout.js');
-  const tag = `fan${uid('t').replace(/[^a-z0-9]/gi, '')}`.toLowerCase();
+  const tag = tagKeyOf(`fan${uid('t').replace(/[^a-z0-9]/gi, '')}`);
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid('tag-follower', i));
   await writeModelItems(
     ctx,

@@ -13,6 +13,7 @@
  */
 import { homeFeedPartition } from './feed-copy.js';
 import { rkOf } from './range-key.js';
+import type { TagKey } from './tags.js';
 
 export const HEAD_RK = 0n;
 
@@ -21,7 +22,7 @@ export const feedHeadKey = (owner: string) => ({ pk: homeFeedPartition(owner), r
 export interface FeedHead {
   readonly pulled: readonly string[];
   /** Tag keys followed as pull (merged at read time). */
-  readonly tags: readonly string[];
+  readonly tags: readonly TagKey[];
   readonly top?: bigint;
   readonly activeUntil?: bigint;
 }
@@ -33,7 +34,7 @@ export function parseFeedHead(item: Record<string, unknown> | undefined): FeedHe
   const tags = item?.tags;
   return {
     pulled: pulled instanceof Set ? [...(pulled as Set<string>)].sort() : [],
-    tags: tags instanceof Set ? [...(tags as Set<string>)].sort() : [],
+    tags: tags instanceof Set ? [...(tags as Set<TagKey>)].sort() : [],
     top: item?.top === undefined ? undefined : rkOf(item.top),
     activeUntil: item?.activeUntil === undefined ? undefined : rkOf(item.activeUntil),
   };

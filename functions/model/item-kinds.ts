@@ -25,6 +25,7 @@ import { counterKey, reactionKey } from './reaction.js';
 import { rollupRowKey } from './rollup-row.js';
 import { rollupCommitPartition } from './rollup-segment.js';
 import { tagFeedKey, tagFollowerKey, tagFollowKey, tagMetaKey } from './tag-items.js';
+import { tagKeyOf } from './tags.js';
 import { timelineKey } from './timeline-item.js';
 import { trendCounterKey, trendMarkerKey, trendTopKey } from './trend.js';
 import { definitionKey, definitionListKey, readerMarksKey, snapshotKey } from './ranked-feed.js';
@@ -98,7 +99,7 @@ export const itemKinds: readonly ItemKind[] = [
     sk: "the post's range key",
     attributes: "the original's fields (`tags` among them); deleted with the post",
     owner: 'tag-store',
-    examples: () => [tagFeedKey('café', 7n)],
+    examples: () => [tagFeedKey(tagKeyOf('café'), 7n)],
   },
   {
     table: 'feed',
@@ -155,7 +156,7 @@ export const itemKinds: readonly ItemKind[] = [
     sk: '`<tag>`',
     attributes: "`tag` (as the user wrote it), `followedAt` (server ticks), `mode`: `push` (copies) or `pull` (merged at read time: the head's `tags`)",
     owner: 'tag-store',
-    examples: () => [tagFollowKey('bob', 'café')],
+    examples: () => [tagFollowKey('bob', tagKeyOf('café'))],
   },
   {
     table: 'graph',
@@ -165,7 +166,7 @@ export const itemKinds: readonly ItemKind[] = [
     attributes:
       '`userId`: the tag fan-out walks these; `activeUntil?` (ticks, as on a follower list entry: a post made later gets them no copy — absent: always copied)',
     owner: 'tag-store',
-    examples: () => [tagFollowerKey('café', 'bob')],
+    examples: () => [tagFollowerKey(tagKeyOf('café'), 'bob')],
   },
   {
     table: 'graph',
@@ -174,7 +175,7 @@ export const itemKinds: readonly ItemKind[] = [
     sk: '`meta`',
     attributes: "`followers`: its push followers, at most `FANOUT_PULL_THRESHOLD` (conditioned in each follow's transaction)",
     owner: 'tag-store',
-    examples: () => [tagMetaKey('café')],
+    examples: () => [tagMetaKey(tagKeyOf('café'))],
   },
   {
     table: 'graph',
@@ -429,7 +430,7 @@ export const itemKinds: readonly ItemKind[] = [
     sk: '`<hash(author)>`',
     attributes: "`expiresAt` (2 days after the period); written only if absent, with the counter's bump; no user id (an erase leaves it to expire)",
     owner: 'tag-store',
-    examples: () => [trendMarkerKey('h2026-11-27T10', 'café', 'alice')],
+    examples: () => [trendMarkerKey('h2026-11-27T10', tagKeyOf('café'), 'alice')],
   },
   {
     table: 'stats',
@@ -438,7 +439,7 @@ export const itemKinds: readonly ItemKind[] = [
     sk: '`<period>` (`h<UTC hour>`, `d<UTC day>`)',
     attributes: '`n`, `tag` (as first written), `expiresAt`',
     owner: 'tag-store',
-    examples: () => [trendCounterKey('café', 'd2026-11-27')],
+    examples: () => [trendCounterKey(tagKeyOf('café'), 'd2026-11-27')],
   },
   {
     table: 'stats',

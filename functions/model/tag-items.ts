@@ -14,40 +14,42 @@
  */
 import { feedPartitionPrefix } from '../../lib/defs/key-prefixes.js';
 import { copyOf, type CopySource } from './feed-copy.js';
+import type { TagKey } from './tags.js';
 
-export const tagFeedPartition = (tag: string) => `${feedPartitionPrefix.tag}${tag}`;
-export const tagFeedKey = (tag: string, rk: bigint) => ({ pk: tagFeedPartition(tag), rk });
+export const tagFeedPartition = (key: TagKey) => `${feedPartitionPrefix.tag}${key}`;
+export const tagFeedKey = (key: TagKey, rk: bigint) => ({ pk: tagFeedPartition(key), rk });
 
 /** A tag-feed entry of the original `source` (its fields; the timeline's TTL, if the original has one). */
-export function tagEntryOf(source: CopySource, tag: string): Record<string, unknown> {
+export function tagEntryOf(source: CopySource, key: TagKey): Record<string, unknown> {
   const { expiresAt } = source;
-  return { ...copyOf(source, '', undefined), pk: tagFeedPartition(tag), ...(expiresAt === undefined ? {} : { expiresAt }) };
+  return { ...copyOf(source, '', undefined), pk: tagFeedPartition(key), ...(expiresAt === undefined ? {} : { expiresAt }) };
 }
 
 const TAG_FOLLOW_PREFIX = 'tagf#';
 export const tagFollowPartition = (user: string) => `${TAG_FOLLOW_PREFIX}${user}`;
 /** The user whose tag-follow partition `pk` is, or undefined for any other partition. */
 export const userOfTagFollowPk = (pk: string): string | undefined => (pk.startsWith(TAG_FOLLOW_PREFIX) ? pk.slice(TAG_FOLLOW_PREFIX.length) : undefined);
-export const tagFollowKey = (user: string, tag: string) => ({ pk: tagFollowPartition(user), sk: tag });
-export const tagFollowersPartition = (tag: string) => `tagfollowers#${tag}`;
-export const tagFollowerKey = (tag: string, user: string) => ({ pk: tagFollowersPartition(tag), sk: user });
-export const tagMetaKey = (tag: string) => ({ pk: `tag#${tag}`, sk: 'meta' });
+export const tagFollowKey = (user: string, key: TagKey) => ({ pk: tagFollowPartition(user), sk: key });
+export const tagFollowersPartition = (key: TagKey) => `tagfollowers#${key}`;
+export const tagFollowerKey = (key: TagKey, user: string) => ({ pk: tagFollowersPartition(key), sk: user });
+export const tagMetaKey = (key: TagKey) => ({ pk: `tag#${key}`, sk: 'meta' });
 
 /** How a follower gets a tag's posts: copies (push) or merged at read time (pull). */
 export type TagFollowMode = 'push' | 'pull';
 
 export interface TagFollow {
+  /** As the follower wrote it. */
   readonly tag: string;
-  readonly key: string;
+  readonly key: TagKey;
   readonly followedAt: bigint;
   readonly mode: TagFollowMode;
 }
 
-export function tagFollowItem(user: string, key: string, tag: string, followedAt: bigint, mode: TagFollowMode) {
-  return { ...tagFollowKey(user, key), tag, followedAt, mode };
+export function tagFollowItem(user: string, key: TagKey, written: string, followedAt: bigint, mode: TagFollowMode) {
+  return { ...tagFollowKey(user, key), tag: written, followedAt, mode };
 }
 
 export function parseTagFollow(item: Record<string, unknown> | undefined): TagFollow | undefined {
   if (!item) return undefined;
-  return { key: String(item.sk), tag: String(item.tag), followedAt: BigInt(String(item.followedAt)), mode: item.mode === 'pull' ? 'pull' : 'push' };
+  return { key: String(item.sk) as TagKey, tag: String(item.tag), followedAt: BigInt(String(item.followedAt)), mode: item.mode === 'pull' ? 'pull' : 'push' };
 }

@@ -19,8 +19,17 @@ const IN_TEXT = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_&/#])#(${TAG_BODY})`, 'gu');
 const WHOLE = new RegExp(`^#?(${TAG_BODY})$`, 'u');
 const ALL_DIGITS = /^\p{N}+$/u;
 
+declare const normalized: unique symbol;
+
+/**
+ * A tag's identity: its written form, NFKC, then lower case — what tag items, jobs and cursors are
+ * keyed by. Only tagKeyOf and isNormalTag make one, so a written form (`Café`) cannot be passed
+ * where a key (`café`) is meant; the written form stays a plain string.
+ */
+export type TagKey = string & { readonly [normalized]: true };
+
 /** The identity of a tag as written (without `#`): NFKC, then lower case. */
-export const tagKeyOf = (written: string): string => written.normalize('NFKC').toLowerCase();
+export const tagKeyOf = (written: string): TagKey => written.normalize('NFKC').toLowerCase() as TagKey;
 
 /** Whether `text` (with or without a leading `#`) is a tag; its written form if so. */
 export function parseTag(text: string): string | undefined {
@@ -32,7 +41,7 @@ export function parseTag(text: string): string | undefined {
 }
 
 /** Whether `key` is a tag in its normal form (a key: what a stored key, a job or a cursor may hold). */
-export const isNormalTag = (key: string): boolean => parseTag(key) !== undefined && tagKeyOf(key) === key;
+export const isNormalTag = (key: string): key is TagKey => parseTag(key) !== undefined && tagKeyOf(key) === key;
 
 /** The tags written in `content`, in order of first appearance (all of them: the caller bounds the count). */
 export function tagsInText(content: string): string[] {
@@ -53,16 +62,16 @@ export function tagsOf(content: string | undefined, given: readonly string[] = [
 }
 
 /** The keys of an activity's stored tags (`tags` as stored or as a stream image gives them). */
-export function tagKeysOf(stored: unknown): string[] {
+export function tagKeysOf(stored: unknown): TagKey[] {
   const list = Array.isArray(stored) ? stored : stored instanceof Set ? [...stored] : [];
   return [...new Set(list.filter((t): t is string => typeof t === 'string').map(tagKeyOf))];
 }
 
 /** Whether an activity (as stored or read) carries the tag whose key is `key`. */
-export const carriesTag = (activity: object | undefined, key: string): boolean => tagKeysOf((activity as { tags?: unknown } | undefined)?.tags).includes(key);
+export const carriesTag = (activity: object | undefined, key: TagKey): boolean => tagKeysOf((activity as { tags?: unknown } | undefined)?.tags).includes(key);
 
 /** What moves when an activity's tags change (an edit): keys it leaves and keys it joins. */
-export function tagChanges(oldTags: readonly string[], newTags: readonly string[]): { removed: string[]; added: string[] } {
+export function tagChanges(oldTags: readonly string[], newTags: readonly string[]): { removed: TagKey[]; added: TagKey[] } {
   const before = new Set(tagKeysOf(oldTags));
   const after = new Set(tagKeysOf(newTags));
   return { removed: [...before].filter((k) => !after.has(k)), added: [...after].filter((k) => !before.has(k)) };

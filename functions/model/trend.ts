@@ -12,6 +12,7 @@
  */
 
 import { shortHash } from './short-hash.js';
+import type { TagKey } from './tags.js';
 
 export type TrendWindow = '1h' | '24h';
 export const TREND_WINDOWS: readonly TrendWindow[] = ['1h', '24h'];
@@ -33,8 +34,8 @@ export function trendBucket(window: TrendWindow, ms: number): { bucket: string; 
 }
 
 /** The author as a hash: an erase need not find these (they expire with their period). */
-export const trendMarkerKey = (bucket: string, tag: string, author: string) => ({ pk: `trendm#${bucket}#${tag}`, sk: shortHash(author) });
-export const trendCounterKey = (tag: string, bucket: string) => ({ pk: `trendc#${tag}`, sk: bucket });
+export const trendMarkerKey = (bucket: string, key: TagKey, author: string) => ({ pk: `trendm#${bucket}#${key}`, sk: shortHash(author) });
+export const trendCounterKey = (key: TagKey, bucket: string) => ({ pk: `trendc#${key}`, sk: bucket });
 export const trendTopKey = (bucket: string) => ({ pk: `trendtop#${bucket}`, sk: 'top' });
 
 /** A top list entry: tag key → [distinct authors, the tag as first written]. */
@@ -52,7 +53,7 @@ export function parseTopList(item: Record<string, unknown> | undefined): { top: 
  * or repeated update with a smaller n is ignored), and a list over TOP_KEPT drops its smallest —
  * which a tag can later re-enter with its full count, since the counter keeps counting.
  */
-export function raiseInTop(top: TopList, key: string, n: number, written: string): TopList | undefined {
+export function raiseInTop(top: TopList, key: TagKey, n: number, written: string): TopList | undefined {
   const current = top[key];
   if (current !== undefined && current[0] >= n) return undefined;
   const next: TopList = { ...top, [key]: [n, current?.[1] ?? written] };

@@ -38,6 +38,7 @@ import { ageBound } from './retention/bounds.js';
 import { askStampIfDue } from './reader-activity/ask.js';
 import { homeFeedPolicy, timelinePolicy } from './retention/retention-policy.js';
 import { tagFeedSources, type TagSource } from './tags/pulled-tags.js';
+import type { TagKey } from '../model/tags.js';
 
 export type { ActivityPage };
 
@@ -85,8 +86,8 @@ export async function readTimeline(userId: string, req: PageRequest, viewer: str
  */
 interface MergePlan {
   readonly pulled: readonly string[];
-  readonly tags: readonly string[];
-  readonly missing?: { readonly since: bigint; readonly followees: readonly string[]; readonly tags: readonly { key: string; since: bigint }[] };
+  readonly tags: readonly TagKey[];
+  readonly missing?: { readonly since: bigint; readonly followees: readonly string[]; readonly tags: readonly { key: TagKey; since: bigint }[] };
 }
 
 const headCache = new Map<string, { plan: MergePlan; at: number }>();

@@ -19,6 +19,7 @@ import { foreignIdItem, foreignIdKey, markedRk } from '../model/foreign-id.js';
 import { erasureKey } from '../model/erasure.js';
 import { parseProfile, profileKey } from '../model/profile.js';
 import { EDITABLE_FIELDS, type EditedState } from '../model/editable-fields.js';
+import type { TagKey } from '../model/tags.js';
 import { copyOf, type CopySource, homeFeedKey, homeFeedPartition, WRITTEN_ATTRIBUTE } from '../model/feed-copy.js';
 import { type FeedHead, feedHeadKey, HEAD_RK, parseFeedHead } from '../model/feed-head.js';
 import { newerThanBound, rkOf } from '../model/range-key.js';
@@ -571,7 +572,7 @@ export const addPulledUpdate = (owner: string, author: string) => ({
 });
 
 /** The update that adds the tag `key` to `owner`'s pulled tags (a pull follow of a tag: services/tags/). */
-export const addPulledTagUpdate = (owner: string, key: string) => ({
+export const addPulledTagUpdate = (owner: string, key: TagKey) => ({
   TableName: feed(),
   Key: feedHeadKey(owner),
   UpdateExpression: 'ADD tags :t',
@@ -579,7 +580,7 @@ export const addPulledTagUpdate = (owner: string, key: string) => ({
 });
 
 /** The update that removes the tag `key` from `owner`'s pulled tags. */
-export const removePulledTagUpdate = (owner: string, key: string) => ({
+export const removePulledTagUpdate = (owner: string, key: TagKey) => ({
   TableName: feed(),
   Key: feedHeadKey(owner),
   UpdateExpression: 'DELETE tags :t',

@@ -33,6 +33,7 @@ import {
   tagFollowPartition,
   tagMetaKey,
 } from '../model/tag-items.js';
+import type { TagKey } from '../model/tags.js';
 import { parseTopList, type TopList, trendCounterKey, trendMarkerKey, trendTopKey } from '../model/trend.js';
 import { doc } from '../platform/clients.js';
 import { batchWriteAll } from '../platform/dynamo/batch-write.js';
@@ -51,7 +52,7 @@ const stats = () => tableName('stats');
 // ---- tag feeds ---------------------------------------------------------------------------------
 
 /** Put the entries of originals in their tags' feeds (idempotent: same keys on every retry). */
-export async function putTagEntries(entries: readonly { source: CopySource; tag: string }[]): Promise<void> {
+export async function putTagEntries(entries: readonly { source: CopySource; tag: TagKey }[]): Promise<void> {
   await batchWriteAll(
     feed(),
     entries.map(({ source, tag }) => ({ PutRequest: { Item: tagEntryOf(source, tag) } })),
@@ -62,12 +63,12 @@ export async function putTagEntries(entries: readonly { source: CopySource; tag:
  * Bring the entries of the post at `rk` in `tags`' feeds to an edit's `state`, where they exist at
  * an older version (never creating one a delete removed): one write unit each.
  */
-export async function updateTagEntries(tags: readonly string[], rk: bigint, state: EditedState): Promise<void> {
+export async function updateTagEntries(tags: readonly TagKey[], rk: bigint, state: EditedState): Promise<void> {
   await Promise.all(tags.map((tag) => sendUnlessStale(editUpdate(tagFeedKey(tag, rk), state))));
 }
 
 /** Delete the entries at (tag, rk). Deleting an absent key is harmless. */
-export async function deleteTagEntries(keys: readonly { tag: string; rk: bigint }[]): Promise<void> {
+export async function deleteTagEntries(keys: readonly { tag: TagKey; rk: bigint }[]): Promise<void> {
   await batchWriteAll(
     feed(),
     keys.map((k) => ({ DeleteRequest: { Key: tagFeedKey(k.tag, k.rk) } })),
@@ -75,11 +76,11 @@ export async function deleteTagEntries(keys: readonly { tag: string; rk: bigint 
 }
 
 /** The one Query of a page of a tag's feed (entries are deleted with their post, never marked). */
-export const tagFeedPageInput = (tag: string, range: KeyRange, verbs?: readonly string[]) =>
+export const tagFeedPageInput = (tag: TagKey, range: KeyRange, verbs?: readonly string[]) =>
   pageInput(tagFeedPartition(tag), range, { hideTombstones: false, verbs });
 
 /** A page of a tag's entries, newest first, after rk `after`: rk, actor and tags only (a cleanup's candidates). */
-export async function tagEntryKeys(tag: string, limit: number, after?: bigint): Promise<Page<{ rk: bigint; actor: string; tags: unknown }, bigint>> {
+export async function tagEntryKeys(tag: TagKey, limit: number, after?: bigint): Promise<Page<{ rk: bigint; actor: string; tags: unknown }, bigint>> {
   const page = await queryPage({
     TableName: feed(),
     KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :after',
@@ -99,13 +100,13 @@ export async function tagEntryKeys(tag: string, limit: number, after?: bigint): 
  * strongly consistent: a stamp that raised the bound first must see every entry a fan-out page
  * wrote before it read that bound).
  */
-export function tagEntriesSince(key: string, sinceTicks: bigint, limit: number): Promise<Item[]> {
+export function tagEntriesSince(key: TagKey, sinceTicks: bigint, limit: number): Promise<Item[]> {
   return itemsSince(tagFeedPartition(key), sinceTicks, limit, { ConsistentRead: true });
 }
 
 // ---- following tags ----------------------------------------------------------------------------
 
-export async function getTagFollow(user: string, key: string): Promise<TagFollow | undefined> {
+export async function getTagFollow(user: string, key: TagKey): Promise<TagFollow | undefined> {
   const { Item } = await doc.send(new GetCommand({ TableName: graph(), Key: tagFollowKey(user, key), ConsistentRead: true }));
   return parseTagFollow(Item as Item | undefined);
 }
@@ -114,9 +115,9 @@ export async function getTagFollow(user: string, key: string): Promise<TagFollow
 export type TagFollowOutcome = 'done' | 'exists' | 'full' | 'conflict';
 
 /** Follow as a push follower while the tag has fewer than `maxPush`: the follow, the follower entry and the count, at once. */
-export async function followTagPush(user: string, key: string, tag: string, ticks: bigint, maxPush: number): Promise<TagFollowOutcome> {
+export async function followTagPush(user: string, key: TagKey, written: string, ticks: bigint, maxPush: number): Promise<TagFollowOutcome> {
   const out = await transact([
-    ['follow', { Put: { TableName: graph(), Item: tagFollowItem(user, key, tag, ticks, 'push'), ConditionExpression: 'attribute_not_exists(pk)' } }],
+    ['follow', { Put: { TableName: graph(), Item: tagFollowItem(user, key, written, ticks, 'push'), ConditionExpression: 'attribute_not_exists(pk)' } }],
     ['entry', { Put: { TableName: graph(), Item: { ...tagFollowerKey(key, user), userId: user } } }],
     [
       'count',
@@ -135,9 +136,9 @@ export async function followTagPush(user: string, key: string, tag: string, tick
 }
 
 /** Follow as a pull follower: the follow and the tag in the follower's home-feed head, at once. */
-export async function followTagPull(user: string, key: string, tag: string, ticks: bigint): Promise<TagFollowOutcome> {
+export async function followTagPull(user: string, key: TagKey, written: string, ticks: bigint): Promise<TagFollowOutcome> {
   const out = await transact([
-    ['follow', { Put: { TableName: graph(), Item: tagFollowItem(user, key, tag, ticks, 'pull'), ConditionExpression: 'attribute_not_exists(pk)' } }],
+    ['follow', { Put: { TableName: graph(), Item: tagFollowItem(user, key, written, ticks, 'pull'), ConditionExpression: 'attribute_not_exists(pk)' } }],
     ['head', { Update: addPulledTagUpdate(user, key) }],
   ]);
   return out.ok ? 'done' : out.failed.has('follow') ? 'exists' : 'conflict';
@@ -201,7 +202,7 @@ export interface TagFollower {
 
 /** One page of a tag's push followers; `last` a user id (the sort key). */
 export async function tagFollowersPage(
-  key: string,
+  key: TagKey,
   limit: number,
   after?: string,
   opts: { readonly consistent?: boolean } = {},
@@ -218,7 +219,7 @@ export async function tagFollowersPage(
  * never lower it, never create an entry an unfollow deleted — or, with `until` undefined (`off`),
  * remove it (as follow-store's stampFollowerEntry does for a followers entry).
  */
-export function stampTagFollowerEntry(key: string, user: string, until: bigint | undefined): Promise<void> {
+export function stampTagFollowerEntry(key: TagKey, user: string, until: bigint | undefined): Promise<void> {
   return sendUnlessStale(stampUpdate(tagFollowerKey(key, user), until)); // unfollowed, or a later stamp was here first
 }
 
@@ -238,7 +239,7 @@ async function sendUnlessStale(input: ConstructorParameters<typeof UpdateCommand
  * bump commit together, so a retry or redelivery that finds the marker changes nothing.
  * Returns the counter's value after (strongly consistent read), for the top list.
  */
-export async function countTrendUse(bucket: string, key: string, tag: string, author: string, expiresAt: number): Promise<number> {
+export async function countTrendUse(bucket: string, key: TagKey, written: string, author: string, expiresAt: number): Promise<number> {
   const out = await transact([
     ['marker', { Put: { TableName: stats(), Item: { ...trendMarkerKey(bucket, key, author), expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' } }],
     [
@@ -248,7 +249,7 @@ export async function countTrendUse(bucket: string, key: string, tag: string, au
           TableName: stats(),
           Key: trendCounterKey(key, bucket),
           UpdateExpression: 'ADD n :one SET tag = if_not_exists(tag, :tag), expiresAt = :e',
-          ExpressionAttributeValues: { ':one': 1, ':tag': tag, ':e': expiresAt },
+          ExpressionAttributeValues: { ':one': 1, ':tag': written, ':e': expiresAt },
         },
       },
     ],

@@ -25,6 +25,9 @@ import * as followStore from '../../functions/stores/follow-store.js';
 import * as socialStore from '../../functions/stores/social-store.js';
 import * as statsStore from '../../functions/stores/stats-store.js';
 import * as tagStore from '../../functions/stores/tag-store.js';
+import { tagKeyOf } from '../../functions/model/tags.js';
+
+const CAFE = tagKeyOf('café');
 
 const storesDir = resolve(import.meta.dirname, '..', '..', 'functions', 'stores');
 
@@ -112,13 +115,13 @@ const drives: Record<string, () => Promise<unknown>> = {
   'feed-store recordTrimTop': () => feedStore.recordTrimTop('bob', RK),
   'feed-store setHeadActiveUntil': () => feedStore.setHeadActiveUntil('bob', 5n),
   'feed-store removePulled': () => feedStore.removePulled('bob', 'alice'),
-  'tag-store putTagEntries': () => tagStore.putTagEntries([{ source, tag: 'café' }]),
-  'tag-store deleteTagEntries': () => tagStore.deleteTagEntries([{ tag: 'café', rk: RK }]),
-  'tag-store updateTagEntries': () => tagStore.updateTagEntries(['café'], RK, state),
-  'tag-store followTagPush': () => tagStore.followTagPush('bob', 'café', 'Café', 5n, 100),
-  'tag-store followTagPull': () => tagStore.followTagPull('bob', 'café', 'Café', 5n),
-  'tag-store stampTagFollowerEntry': () => tagStore.stampTagFollowerEntry('café', 'bob', 5n),
-  'tag-store countTrendUse': () => tagStore.countTrendUse('h2026-11-28T10', 'café', 'Café', 'alice', 1),
+  'tag-store putTagEntries': () => tagStore.putTagEntries([{ source, tag: CAFE }]),
+  'tag-store deleteTagEntries': () => tagStore.deleteTagEntries([{ tag: CAFE, rk: RK }]),
+  'tag-store updateTagEntries': () => tagStore.updateTagEntries([CAFE], RK, state),
+  'tag-store followTagPush': () => tagStore.followTagPush('bob', CAFE, 'Café', 5n, 100),
+  'tag-store followTagPull': () => tagStore.followTagPull('bob', CAFE, 'Café', 5n),
+  'tag-store stampTagFollowerEntry': () => tagStore.stampTagFollowerEntry(CAFE, 'bob', 5n),
+  'tag-store countTrendUse': () => tagStore.countTrendUse('h2026-11-28T10', CAFE, 'Café', 'alice', 1),
   'tag-store putTopList': () => tagStore.putTopList('h2026-11-28T10', {}, 1, 1),
   'follow-store setPulled': () => followStore.setPulled('alice', true),
   'follow-store markPulledSince': () => followStore.markPulledSince('alice', 5n),

@@ -32,14 +32,14 @@ describe('tags', () => {
 describe('the trend top list', () => {
   it('only raises counts, keeps the first written form, and keeps the TOP_KEPT largest', () => {
     let top: TopList = {};
-    top = raiseInTop(top, 'a', 2, 'A')!;
-    expect(raiseInTop(top, 'a', 1, 'a')).toBeUndefined(); // a late, smaller count changes nothing
-    top = raiseInTop(top, 'a', 3, 'a')!;
+    top = raiseInTop(top, tagKeyOf('a'), 2, 'A')!;
+    expect(raiseInTop(top, tagKeyOf('a'), 1, 'a')).toBeUndefined(); // a late, smaller count changes nothing
+    top = raiseInTop(top, tagKeyOf('a'), 3, 'a')!;
     expect(top.a).toEqual([3, 'A']);
-    for (let i = 0; i < TOP_KEPT - 1; i++) top = raiseInTop(top, `t${i}`, 5, `t${i}`)!;
+    for (let i = 0; i < TOP_KEPT - 1; i++) top = raiseInTop(top, tagKeyOf(`t${i}`), 5, `t${i}`)!;
     expect(Object.keys(top)).toHaveLength(TOP_KEPT);
-    expect(raiseInTop(top, 'new', 2, 'new')).toBeUndefined(); // not enough to enter
-    top = raiseInTop(top, 'new', 4, 'new')!; // enters; the smallest (a, 3) leaves
+    expect(raiseInTop(top, tagKeyOf('new'), 2, 'new')).toBeUndefined(); // not enough to enter
+    top = raiseInTop(top, tagKeyOf('new'), 4, 'new')!; // enters; the smallest (a, 3) leaves
     expect(Object.keys(top)).toHaveLength(TOP_KEPT);
     expect(top.a).toBeUndefined();
     expect(rankTop(top).at(-1)).toEqual({ key: 'new', tag: 'new', authors: 4 });

@@ -9,4 +9,4 @@ export const cursor = z.string().min(1).optional();
 /** A range key as a decimal string: exact for 31-digit keys. */
 export const rk = z.string().regex(/^\d{1,38}$/);
 /** A tag key (model/tags.ts: NFKC, lower case). */
-export const tagKey = z.string().refine(isNormalTag, 'invalid tag key');
+export const tagKey = z.string().refine(isNormalTag, 'invalid tag key'); // a TagKey: isNormalTag narrows

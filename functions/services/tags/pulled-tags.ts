@@ -12,12 +12,13 @@
 import type { KeyRange } from '../../stores/feed-store.js';
 import { runPage } from '../../stores/feed-store.js';
 import { tagFeedPageInput } from '../../stores/tag-store.js';
+import type { TagKey } from '../../model/tags.js';
 import { type SourceResult, sourceOf } from '../feed-merge.js';
 import { hiddenAuthorsOf, without } from './hidden.js';
 
 /** A tag's feed over a key range: a pulled tag's over the page's, a returning reader's push tag's over the part they may lack. */
 export interface TagSource {
-  readonly key: string;
+  readonly key: TagKey;
   readonly range: KeyRange;
 }
 

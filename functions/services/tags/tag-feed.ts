@@ -12,7 +12,7 @@
  * Writing: entries are put by the tag fan-out (fanout.ts here) and deleted with their post — at
  * once by DELETE /activities (posting.ts), again by the tag retract job, and by an erase.
  */
-import { tagKeysOf } from '../../model/tags.js';
+import { type TagKey, tagKeysOf } from '../../model/tags.js';
 import { nowTicks } from '../../platform/clock.js';
 import { runPage } from '../../stores/feed-store.js';
 import { deleteTagEntries, tagFeedPageInput } from '../../stores/tag-store.js';
@@ -23,7 +23,7 @@ import { timelinePolicy } from '../retention/retention-policy.js';
 import { hiddenAuthorsOf, without } from './hidden.js';
 
 /** One page of the tag `key`'s feed as `reader` may see it. */
-export async function readTagFeed(reader: string, key: string, req: PageRequest): Promise<ActivityPage> {
+export async function readTagFeed(reader: string, key: TagKey, req: PageRequest): Promise<ActivityPage> {
   const range = rangeOf(req, ageBound(nowTicks(), timelinePolicy().ttlMs), 1);
   const [page, hidden] = await Promise.all([runPage(tagFeedPageInput(key, range, req.verbs)), hiddenAuthorsOf(reader)]);
   const source = sourceOf(page.items, page.last, req.limit);

@@ -13,7 +13,7 @@
  */
 import { setting } from '../../../lib/defs/config.js';
 import { type TagFollow } from '../../model/tag-items.js';
-import { isNormalTag, parseTag, tagKeyOf } from '../../model/tags.js';
+import { isNormalTag, parseTag, type TagKey, tagKeyOf } from '../../model/tags.js';
 import { nowTicks } from '../../platform/clock.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { followTagPull, followTagPush, getTagFollow, tagFollowsPage, unfollowTagTx } from '../../stores/tag-store.js';
@@ -22,20 +22,20 @@ import { enqueueJob } from '../jobs/bus.js';
 import { afterCursor, type ListPage, listPageOf, type ListRequest } from '../list-page.js';
 
 /** The written form and key of a tag from a path (the schema checked it is a tag). */
-export function tagOfPath(text: string): { tag: string; key: string } {
-  const tag = parseTag(text)!;
-  return { tag, key: tagKeyOf(tag) };
+export function tagOfPath(text: string): { written: string; key: TagKey } {
+  const written = parseTag(text)!;
+  return { written, key: tagKeyOf(written) };
 }
 
 export async function followTag(user: string, text: string): Promise<void> {
-  const { tag, key } = tagOfPath(text);
+  const { written, key } = tagOfPath(text);
   const maxPush = setting('FANOUT_PULL_THRESHOLD');
   await retrying(`follow tag ${key}`, RETRY.request, async () => {
     const ticks = nowTicks();
-    const push = await followTagPush(user, key, tag, ticks, maxPush);
+    const push = await followTagPush(user, key, written, ticks, maxPush);
     if (push === 'done' || push === 'exists') return undefined;
     if (push === 'conflict') return AGAIN;
-    const pull = await followTagPull(user, key, tag, ticks); // the tag has its push followers
+    const pull = await followTagPull(user, key, written, ticks); // the tag has its push followers
     return pull === 'conflict' ? AGAIN : undefined;
   });
 }
@@ -50,7 +50,7 @@ export async function unfollowTag(user: string, text: string): Promise<void> {
  * repeat finds no follow); had the transaction not happened, that run finds the follow and does
  * nothing.
  */
-export async function unfollowTagKey(user: string, key: string, opts: { cleanup: boolean } = { cleanup: true }): Promise<void> {
+export async function unfollowTagKey(user: string, key: TagKey, opts: { cleanup: boolean } = { cleanup: true }): Promise<void> {
   const first = await getTagFollow(user, key);
   if (!first) return;
   const cleanupOf = (f: TagFollow) => ({ kind: 'tagCleanup' as const, user, tag: key, followedAt: String(f.followedAt) });

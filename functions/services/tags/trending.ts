@@ -17,7 +17,7 @@
  * The top list of a bucket is one item: tens of thousands of new (tag, author) pairs per second
  * would want it split by a suffix, as DESIGN.md says of hot partitions.
  */
-import { tagKeyOf } from '../../model/tags.js';
+import { type TagKey, tagKeyOf } from '../../model/tags.js';
 import { raiseInTop, rankTop, TREND_KEEP_SECONDS, TREND_WINDOWS, type TrendWindow, trendBucket } from '../../model/trend.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { countTrendUse, getTopList, putTopList } from '../../stores/tag-store.js';
@@ -25,7 +25,7 @@ import { countTrendUse, getTopList, putTopList } from '../../stores/tag-store.js
 const expiresAtOf = (endsMs: number) => Math.floor(endsMs / 1000) + TREND_KEEP_SECONDS;
 
 /** Count `author`'s use of the tag `key` at `ticks` (the post's server time) in every window's bucket. */
-export async function countTrend(author: string, key: string, storedTags: unknown, ticks: bigint): Promise<void> {
+export async function countTrend(author: string, key: TagKey, storedTags: unknown, ticks: bigint): Promise<void> {
   const written = (Array.isArray(storedTags) ? (storedTags as unknown[]) : []).find((t): t is string => typeof t === 'string' && tagKeyOf(t) === key) ?? key;
   const ms = Number(ticks / 1_000_000n);
   for (const window of TREND_WINDOWS) {
@@ -35,7 +35,7 @@ export async function countTrend(author: string, key: string, storedTags: unknow
   }
 }
 
-async function raiseTop(bucket: string, key: string, n: number, written: string, expiresAt: number): Promise<void> {
+async function raiseTop(bucket: string, key: TagKey, n: number, written: string, expiresAt: number): Promise<void> {
   await retrying(`trend top list ${bucket}`, RETRY.step, async () => {
     const { top, version } = await getTopList(bucket, true);
     const next = raiseInTop(top, key, n, written);
