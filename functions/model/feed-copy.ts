@@ -17,6 +17,8 @@ export const homeFeedKey = (owner: string, rk: bigint) => ({ pk: homeFeedPartiti
 /**
  * The copy's write time (server ticks): what the realtime catch-up asks for (copies written since
  * the last push a client saw), since a late copy's rk can sit below keys the client already holds.
+ * The same instant is a push's `seq` (services/realtime/): a client passes its last `seq` back as
+ * the catch-up's `after`, so `written` (here) and `seq` (on the wire) are one value.
  */
 export const WRITTEN_ATTRIBUTE = 'w';
 

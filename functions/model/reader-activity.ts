@@ -19,9 +19,10 @@ import { newerThanBound, ticksOfRangeKey } from './range-key.js';
 /**
  * The instant a fan-out page (a post's, a tag's) asks each follower's bound to reach for a copy of
  * the post at `rk`: the post's own (a late page still copies to whoever was reading then), or
- * undefined with `off` (`windowTicks` undefined: every follower gets one).
+ * undefined while the window is `off` (every follower gets one). The window's length does not
+ * matter here: it went into each bound when the reader read.
  */
-export const copyCutoffOf = (rk: bigint, windowTicks: bigint | undefined): bigint | undefined => (windowTicks === undefined ? undefined : ticksOfRangeKey(rk));
+export const copyCutoffOf = (rk: bigint, windowOn: boolean): bigint | undefined => (windowOn ? ticksOfRangeKey(rk) : undefined);
 
 /**
  * The instant from which the stored feed may lack posts (the head's bound, passed), or undefined

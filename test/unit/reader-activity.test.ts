@@ -46,8 +46,8 @@ describe('reader activity', () => {
 
   it('asks a follower’s bound to reach the post’s own instant — nothing with `off`', () => {
     const rk = rangeKeyOf(NOW, 123n);
-    expect(copyCutoffOf(rk, WINDOW)).toBe(NOW);
-    expect(copyCutoffOf(rk, undefined)).toBeUndefined();
+    expect(copyCutoffOf(rk, true)).toBe(NOW);
+    expect(copyCutoffOf(rk, false)).toBeUndefined();
   });
 
   it('merges and writes back a push tag’s posts from the head’s bound, or from the follow if later', () => {

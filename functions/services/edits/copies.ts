@@ -68,7 +68,7 @@ export async function editCopies(job: JobOf<typeof editJob>): Promise<void> {
       updateTagEntries(tagKeysOf(original!.tags), rk, editedStateOf(original!)),
     ]);
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
-  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const activeAt = copyCutoffOf(rk, activeWindowTicks() !== undefined);
   const followers = !authorFanoutCopies(check!.pulled) ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
   const owners = job.cursor ? followers : [job.author, ...followers];
   const { updated, written } = await updateCopiesOf(owners, rk, original!);

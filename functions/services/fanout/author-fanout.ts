@@ -70,7 +70,7 @@ async function writePage(
   }
   const source: CopySource = original!; // its latest version: an edit may have come before this page
   // Only followers reading within the window as of the post (a late fan-out still copies to whoever was then).
-  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const activeAt = copyCutoffOf(rk, activeWindowTicks() !== undefined);
   const followers = !authorFanoutCopies(pulled) ? [] : await followerPage(job, job.author, fanoutPageSize(job), { copiedOnly: true, activeAt });
   if (pulled) logger.debug('author is pulled: no fan-out', { author: job.author, rk: job.rk });
   const owners = ownCopy ? followers : [job.author, ...followers];

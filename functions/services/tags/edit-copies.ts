@@ -31,7 +31,7 @@ export async function tagEditCopies(job: JobOf<typeof tagEditJob>): Promise<void
   const original = check!.original;
   if (!check!.live || versionOf(original!) > job.version || !carriesTag(original, job.tag)) return;
   // Followers whose activity bound passed before the post got no copy (reader-activity/): nothing to update.
-  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const activeAt = copyCutoffOf(rk, activeWindowTicks() !== undefined);
   const owners = await tagFollowerPage(job, { shielded: shieldedFrom(job.author), activeAt });
   const { updated, written } = await updateCopiesOf(owners, rk, original!);
   await pushFeedUpdates(updated, original!, written);

@@ -65,7 +65,7 @@ export async function tagFanout(job: TagFanoutJob, redelivered = false): Promise
     await putTagEntries([{ source: { ...source, expiresAt: expiresAtFor(ticksOfRangeKey(rk), timelinePolicy().ttlMs) }, tag: job.tag }]);
     await countTrend(job.author, job.tag, itemOfImage(job.image as StreamImage).tags, ticksOfRangeKey(rk));
   }
-  const activeAt = copyCutoffOf(rk, activeWindowTicks());
+  const activeAt = copyCutoffOf(rk, activeWindowTicks() !== undefined);
   const owners = await tagFollowerPage(job, { shielded: shieldedFrom(job.author), activeAt });
   const { written } = await writeCopies(owners.map((owner) => ({ owner, source })));
   // The re-check (live-originals.ts): deleted meanwhile, taken back; edited meanwhile, written again at its version.
