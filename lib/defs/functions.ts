@@ -6,7 +6,7 @@
  */
 import type { ConfigKey } from './config.js';
 import type { FunctionId } from './function-ids.js';
-import { type JobRoute, jobRoutes } from './job-routes.js';
+import { type JobRoute, jobRoutes, lanesOfRoute } from './job-routes.js';
 import { type LaneId, lanes, laneQueue, laneWorker, PRE_LANES_QUEUE } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
@@ -445,8 +445,7 @@ export function queuesSentBy(fn: FunctionId): QueueId[] {
     sent.add(lane);
     if (backlog) sent.add(backlog);
     for (const route of routeList) {
-      const runsHere = route.lane === lane || route.tailLane === lane || lanes[route.lane].backlog === lane;
-      if (runsHere && route.tailLane) sent.add(route.tailLane);
+      if (route.tailLane && lanesOfRoute(route).includes(lane)) sent.add(route.tailLane);
       if (lane === PRE_LANES_QUEUE && !route.sinceLanes) sent.add(route.lane);
     }
   }

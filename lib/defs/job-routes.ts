@@ -5,7 +5,7 @@
  * (functions.ts queuesSentToBy): nothing lists a function's queues by hand.
  */
 import type { FunctionId } from './function-ids.js';
-import type { LaneId } from './lanes.js';
+import { type LaneId, lanes } from './lanes.js';
 
 export interface JobRoute {
   /** The lane its jobs run on when sent at once. */
@@ -53,3 +53,12 @@ export const jobRoutes = {
 } as const satisfies Record<string, JobRoute>;
 
 export type JobKindId = keyof typeof jobRoutes;
+
+/**
+ * The lanes a route's jobs run on: its lane, its further pages' lane, and its lane's backlog, where
+ * jobs that waited too long are handed on (functions/services/jobs/backlog.ts).
+ */
+export const lanesOfRoute = (route: JobRoute): LaneId[] => {
+  const backlog = lanes[route.lane].backlog;
+  return [route.lane, ...(route.tailLane ? [route.tailLane] : []), ...(backlog ? [backlog] : [])];
+};

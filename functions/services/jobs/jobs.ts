@@ -5,7 +5,7 @@
  * here, a JobRunner beside its code and its entry in runners.ts (which fails to compile without it).
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
-import type { JobKindId } from '../../../lib/defs/job-routes.js';
+import { type JobKindId, jobRoutes, lanesOfRoute } from '../../../lib/defs/job-routes.js';
 import { type LaneId, lanes } from '../../../lib/defs/lanes.js';
 import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
@@ -77,11 +77,7 @@ export const laneOfKind = (kind: JobKind): LaneId => defOf.get(kind)!.lane;
  * The lanes a kind's jobs run on: its lane, its further pages' (a paged kind's tailLane), and its
  * lane's backlog, where jobs that waited too long are handed on (services/jobs/backlog.ts).
  */
-export const lanesOfKind = (kind: JobKind): LaneId[] => {
-  const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(kind)!;
-  const backlog = lanes[def.lane].backlog;
-  return [def.lane, ...(def.tailLane ? [def.tailLane] : []), ...(backlog ? [backlog] : [])];
-};
+export const lanesOfKind = (kind: JobKind): LaneId[] => lanesOfRoute(jobRoutes[kind]);
 
 /** The kinds whose jobs run at once on `lane` (its queue also takes every settle re-run: laneOfJob). */
 export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => lanesOfKind(def.kind).includes(lane)).map((def) => def.kind);
