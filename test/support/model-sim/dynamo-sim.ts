@@ -1,7 +1,10 @@
 /**
  * The model test's DynamoDB simulation (issue 40), one SDK middleware on the handlers' shared client
- * (functions/platform/clients.ts), at the build step: the input is marshalled there (the document
- * client's marshalling runs before), and the reply comes back unmarshalled.
+ * (functions/platform/clients.ts), at the build step. There the input is marshalled (the document
+ * client marshals before the serializer), but a document-client command's reply comes back already
+ * unmarshalled (it unmarshals right after the deserializer, below this step), while a plain command's
+ * stays in AttributeValue form. So keys are compared in one canonical form, and an image from the
+ * shadow is answered in the form the caller reads (`view`).
  *
  * - Shadow and stale reads. Every successful write is recorded, per table and key, as the item's
  *   image after it (read back on a side client, consistently), at a logical time: the count of
@@ -21,6 +24,7 @@
  *   that holds, so this one is off by default).
  */
 import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 type Image = Record<string, AttributeValue>;
 type Key = Image;
@@ -33,11 +37,24 @@ export interface JobScope {
 }
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+/** A key attribute's value as one string, whether marshalled ({S}, {N}) or not (a string, a wrapped number). */
+function keyPart(v: unknown): string {
+  if (typeof v === 'string') return `S:${v}`;
+  if (v && typeof v === 'object') {
+    const o = v as { S?: string; N?: string; value?: string };
+    if (o.S !== undefined) return `S:${o.S}`;
+    if (o.N !== undefined) return `N:${o.N}`;
+    if (o.value !== undefined) return `N:${o.value}`;
+  }
+  return `N:${String(v)}`;
+}
 const injected = (name: string, message: string) => Object.assign(new Error(message), { name, $fault: 'client', $metadata: {} });
 
 export class DynamoSim {
   /** Writes back a stale read looks (0: every read as DynamoDB Local answers it). */
   lag = 0;
+  /** When set, stale reads see the tables as of this logical time instead (`markNow`): a read that missed every write since. */
+  asOf: number | undefined;
   /** The job being delivered, when faults may hit it. */
   scope: JobScope | undefined;
   inFlight = 0;
@@ -57,6 +74,8 @@ export class DynamoSim {
         const name = context.commandName ?? '';
         const input = args.input as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
         const scope = this.scope;
+        // The document client marks its commands (lib-dynamodb's setFeature): their replies are unmarshalled here.
+        const viaDoc = (context as { __aws_sdk_context?: { features?: Record<string, string> } }).__aws_sdk_context?.features?.DDB_MAPPER === 'd';
         this.inFlight += 1;
         try {
           if (scope) {
@@ -79,7 +98,8 @@ export class DynamoSim {
             scope.crashed = true;
             throw injected('InjectedCrash', `crash after call ${scope.calls} (${name}) was sent`);
           }
-          if (this.lag > 0) this.stale(name, input, result.output);
+          if (this.lag > 0 || this.asOf !== undefined)
+            this.stale(name, input, result.output, viaDoc ? (i) => unmarshall(i, { wrapNumbers: true }) as Image : (i) => i);
           return result as never;
         } finally {
           this.inFlight -= 1;
@@ -87,6 +107,11 @@ export class DynamoSim {
       },
       { step: 'build', name: 'modelDynamoSim', priority: 'high' },
     );
+  }
+
+  /** The logical time now, for `asOf`. */
+  markNow(): number {
+    return this.now;
   }
 
   /** Waits (bounded) until no call is in flight: a crashed job's other calls have failed. */
@@ -109,7 +134,10 @@ export class DynamoSim {
     return Object.fromEntries(this.keyNames.get(table)!.map((n) => [n, image[n]!]));
   }
   private id(table: string, key: Key): string {
-    return `${table}|${JSON.stringify(this.keyNames.get(table)!.map((n) => key[n]))}`;
+    return `${table}|${this.keyNames
+      .get(table)!
+      .map((n) => keyPart(key[n]))
+      .join('|')}`;
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -139,26 +167,26 @@ export class DynamoSim {
   private imageThen(table: string, key: Key): Image | undefined | 'unknown' {
     const history = this.shadow.get(this.id(table, key));
     if (!history) return 'unknown';
-    const then = this.now - this.lag;
+    const then = this.asOf ?? this.now - this.lag;
     let image: Image | undefined;
     for (const h of history) if (h.t <= then) image = h.image;
     return image;
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  private stale(name: string, input: Record<string, any>, output: Record<string, any>): void {
+  private stale(name: string, input: Record<string, any>, output: Record<string, any>, view: (image: Image) => Image): void {
     const project = (image: Image, projection: string | undefined, names: Record<string, string> | undefined): Image => {
-      if (!projection) return image;
+      if (!projection) return view(image);
       const wanted = projection
         .split(',')
         .map((p) => p.trim().split(/[.[]/)[0]!)
         .map((p) => names?.[p] ?? p);
-      return Object.fromEntries(Object.entries(image).filter(([n]) => wanted.includes(n)));
+      return view(Object.fromEntries(Object.entries(image).filter(([n]) => wanted.includes(n))));
     };
     if (name === 'GetItemCommand' && !input.ConsistentRead) {
       const then = this.imageThen(input.TableName, input.Key);
       if (then === 'unknown') return;
-      this.noteStale(output.Item, then);
+      this.noteStale(output.Item, then && view(then));
       output.Item = then && project(then, input.ProjectionExpression, input.ExpressionAttributeNames);
     }
     if (name === 'QueryCommand' && (!input.ConsistentRead || input.IndexName)) {
@@ -173,7 +201,7 @@ export class DynamoSim {
         const then = input.IndexName ? 'unknown' : this.imageThen(input.TableName, this.keyOf(input.TableName, { ...pk, ...item }));
         if (then === 'unknown') items.push(item);
         else {
-          this.noteStale(item, then);
+          this.noteStale(item, then && project(then, input.ProjectionExpression, input.ExpressionAttributeNames));
           if (then) items.push(project(then, input.ProjectionExpression, input.ExpressionAttributeNames));
         }
       }
@@ -197,7 +225,7 @@ export class DynamoSim {
             if (now) items.push(now);
             continue;
           }
-          this.noteStale(now, then);
+          this.noteStale(now, then && project(then, req.ProjectionExpression, req.ExpressionAttributeNames));
           if (then) items.push(project(then, req.ProjectionExpression, req.ExpressionAttributeNames));
         }
         output.Responses = { ...output.Responses, [table]: items };

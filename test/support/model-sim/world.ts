@@ -38,6 +38,9 @@ export type Cmd =
   | { c: 'deliver'; i: number; fault?: Fault }
   | { c: 'redeliver'; i: number }
   | { c: 'lag'; n: number }
+  /** Remember this instant; `asOfMark` then serves every stale read as of it, until the next `lag`. */
+  | { c: 'mark' }
+  | { c: 'asOfMark' }
   /** Every pending job, in order (named cases only: the generator delivers one at a time). */
   | { c: 'drain' };
 
@@ -111,6 +114,12 @@ export class World {
   readonly hiding = new Map<string, Job[]>();
   readonly log: string[] = [];
   readonly m = M.emptyModel(PULL_THRESHOLD);
+  /** The instant a `mark` command remembered (the run's start until one does). */
+  private mark: number;
+
+  constructor() {
+    this.mark = h!.sim.markNow();
+  }
 
   private get h(): Handles {
     return h!;
@@ -122,6 +131,7 @@ export class World {
   static async start(): Promise<World> {
     const w = new World();
     h!.sim.lag = 0;
+    h!.sim.asOf = undefined;
     h!.sim.scope = undefined;
     await h!.tap.take(); // a failed run's leftovers are not this run's
     return w;
@@ -287,13 +297,17 @@ export class World {
         return;
       case 'lag':
         this.h.sim.lag = c.n;
+        this.h.sim.asOf = undefined;
         return;
-      case 'drain': {
-        const lag = this.h.sim.lag;
-        await this.drain();
-        this.h.sim.lag = lag;
+      case 'mark':
+        this.mark = this.h.sim.markNow();
         return;
-      }
+      case 'asOfMark':
+        this.h.sim.asOf = this.mark;
+        return;
+      case 'drain':
+        await this.fresh(() => this.drain());
+        return;
     }
   }
 
@@ -368,15 +382,25 @@ export class World {
   }
 
   /** `r`'s first page (limit 100), read with no lag. */
-  async page(r: number): Promise<FeedItem[]> {
-    const lag = this.h.sim.lag;
-    this.h.sim.lag = 0;
-    try {
+  page(r: number): Promise<FeedItem[]> {
+    return this.fresh(async () => {
       const res = await this.call('feed-read', 'GET /feed', '/feed', r);
       expect(res.status, res.text).toBe(200);
       return (res.body as { items: FeedItem[] }).items;
+    });
+  }
+
+  /** Runs `fn` with every read as DynamoDB Local answers it, then puts the stale-read setting back. */
+  private async fresh<T>(fn: () => Promise<T>): Promise<T> {
+    const { sim } = this.h;
+    const { lag, asOf } = sim;
+    sim.lag = 0;
+    sim.asOf = undefined;
+    try {
+      return await fn();
     } finally {
-      this.h.sim.lag = lag;
+      sim.lag = lag;
+      sim.asOf = asOf;
     }
   }
   /** `r`'s stored copies: rk → version. */
@@ -428,6 +452,7 @@ export class World {
   /** Delivers every pending job, no lag, no faults, until none is left (bounded). */
   async drain(): Promise<void> {
     this.h.sim.lag = 0;
+    this.h.sim.asOf = undefined;
     for (let n = 0; this.pending.length; n++) {
       if (n > 2000) throw new Error('drain: more than 2000 jobs');
       await this.deliver(0);
