@@ -7,7 +7,8 @@
  * Cost: one strongly consistent BatchGet of the readers' edges to the authors and their follows of
  * the posts' tags; one profile Query per distinct followed author (their `pulled` flag); and one
  * control-partition Query per distinct author or per distinct reader, whichever are fewer (a mute
- * or a block is mirrored in both partitions: model/user-controls.ts).
+ * or a block is mirrored in both partitions: model/user-controls.ts), strongly consistent too: a
+ * stale read still showing a lifted mute would take a copy that nothing writes back.
  */
 import { type CopyFacts, followBrings, holdsCopy, type TagMode } from '../model/copy-rule.js';
 import { followEdgeKey, followerOfEdgePk, parseEdge } from '../model/follow-edge.js';
@@ -83,10 +84,10 @@ async function hiddenPairs(copies: readonly StoredCopy[]): Promise<Set<string>> 
   const out = new Set<string>();
   if (copies.length === 0) return out;
   if (authors.length <= readers.length) {
-    const shielded = await Promise.all(authors.map(shieldedFrom));
+    const shielded = await Promise.all(authors.map((a) => shieldedFrom(a, { consistent: true })));
     authors.forEach((a, i) => shielded[i]!.forEach((reader) => out.add(pairId(reader, a))));
   } else {
-    const hidden = await Promise.all(readers.map(hiddenAuthorsOf));
+    const hidden = await Promise.all(readers.map((r) => hiddenAuthorsOf(r, { consistent: true })));
     readers.forEach((r, i) => hidden[i]!.forEach((author) => out.add(pairId(r, author))));
   }
   return out;

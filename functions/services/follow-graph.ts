@@ -48,11 +48,23 @@ const maxFollowingOf = () => setting('MAX_FOLLOWING');
  * shard the follow counts on (the copy the transaction checks), whether `follower` muted them, and
  * whether they have an erase mark.
  */
-async function followStart(follower: string, followee: string, shard: number): Promise<{ pulled: boolean; muted: boolean; erased: boolean }> {
-  const mute = [{ kind: 'mute' as const, user: follower, target: followee }];
-  const found = await readGraphKeys([followerShardKey(followee, shard), ...standingControlKeys(mute, { erasing: followee })]);
-  const { standing, erased } = standingFrom(found, mute, { erasing: followee });
-  return { pulled: pulledOnShard(found, followee, shard), muted: standing.has(controlId('mute', follower, followee)), erased };
+async function followStart(
+  follower: string,
+  followee: string,
+  shard: number,
+): Promise<{ pulled: boolean; muted: boolean; blocking: boolean; erased: boolean }> {
+  const controls = [
+    { kind: 'mute' as const, user: follower, target: followee },
+    { kind: 'block' as const, user: follower, target: followee },
+  ];
+  const found = await readGraphKeys([followerShardKey(followee, shard), ...standingControlKeys(controls, { erasing: followee })]);
+  const { standing, erased } = standingFrom(found, controls, { erasing: followee });
+  return {
+    pulled: pulledOnShard(found, followee, shard),
+    muted: standing.has(controlId('mute', follower, followee)),
+    blocking: standing.has(controlId('block', follower, followee)),
+    erased,
+  };
 }
 
 export async function follow(follower: string, followee: string): Promise<void> {
@@ -61,10 +73,14 @@ export async function follow(follower: string, followee: string): Promise<void> 
   }
   const result = await retrying(`follow ${follower} → ${followee}`, RETRY.request, async (attempt) => {
     const shard = followerShardOf(follower, attempt); // a retry counts on the next shard (model/profile.ts)
-    const { pulled, muted, erased } = await followStart(follower, followee, shard);
+    const { pulled, muted, blocking, erased } = await followStart(follower, followee, shard);
     // The mark read here catches a finished erase; the transaction checks its copy on the shard it
     // counts on (an erase starting meanwhile).
     if (erased) throw new NotFoundError('No such user.');
+    // A block hides both ways and ends the follows; a follow of the user one blocks would bring nothing
+    // (and its backfill and fan-out would copy what the block hides). Only the caller's own block is
+    // read here, not checked in the transaction: a block racing its own author's follow harms no one else.
+    if (blocking) throw new ForbiddenError('You have blocked this user; unblock them to follow.');
     const followedAt = nowTicks();
     const outcome = await createEdge(follower, followee, followedAt, pulled, maxFollowingOf(), muted, shard);
     if (outcome === 'limit') {

@@ -6,7 +6,8 @@
  * in flight), new ones because the fan-out skips followers flagged `muted`, a pulled author's
  * because they leave the muter's pulled set — and their actions no longer notify the muter.
  * Unmute brings recent posts back the way a follow does (backfill), or the author back into the
- * pulled set.
+ * pulled set, and the author's posts the muter's push tag follows bring (followed or not: the same
+ * backfill job, with `tags`).
  *
  * Block: removes both follow edges (counts exact, each side's copies of the other's posts cleaned
  * up like an unfollow); while it stands the blocked user cannot follow (403), react or comment
@@ -16,7 +17,8 @@
  * whose cleanup jobs were not all queued keeps `cleanupPending` on its check entry, an unmute's
  * backfill is owed on the edge (`backfillPending`), a block's unfollows keep theirs on the edges —
  * so the client's retry of a request that failed after its commit queues the work again. Unblock
- * starts no work. Lost races are retried by the one retry loop (platform/retry.ts).
+ * queues, every time, a backfill with `tags` each way: what a push-followed tag (or a follow made
+ * during the block) brings comes back. Lost races are retried by the one retry loop (platform/retry.ts).
  */
 import { wantsPosts } from '../model/follow-edge.js';
 import { controlEntry, type Control, isControlTarget } from '../model/user-controls.js';
@@ -62,10 +64,22 @@ export async function unmute(caller: string, target: string): Promise<void> {
     const outcome = await liftMute(caller, target, follow && { order: follow.edge.order, pulled: follow.pulled });
     return outcome === 'edge_changed' ? AGAIN : { outcome, follow };
   });
-  if (!follow || follow.pulled) return;
-  // The backfill this unmute owes the follow — or, on a repeat, one a failed unmute left owed.
-  if (outcome === 'done' || (follow.edge.backfillPending && wantsPosts(follow.edge)))
-    await enqueueJob({ kind: 'backfill', follower: caller, followee: target });
+  // The backfill this unmute owes the follow (and any push-followed tag) — or, on a repeat, one a
+  // failed unmute left owed on the edge. (A repeat of a lifted mute with no edge queues nothing: the
+  // tag's posts then wait for the next read's write-back or the next post.)
+  const owed = follow !== undefined && !follow.pulled && follow.edge.backfillPending === true && wantsPosts(follow.edge);
+  if (outcome === 'done' || owed) await restore(caller, target);
+}
+
+/**
+ * What lifting a control owes `reader`: `author`'s posts their roads bring (the backfill job, with
+ * `tags`), now and again CONTROL_SETTLE later — a fan-out page that read the controls (or the
+ * followers entry's `muted`) a moment stale, before the lift, skipped the reader after the first run.
+ */
+async function restore(reader: string, author: string): Promise<void> {
+  const job = { kind: 'backfill', follower: reader, followee: author, tags: true } as const;
+  await enqueueJob(job);
+  await enqueueJob(job, controlSettleSeconds());
 }
 
 export async function block(caller: string, target: string): Promise<void> {
@@ -90,6 +104,10 @@ export async function block(caller: string, target: string): Promise<void> {
 export async function unblock(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'unblock');
   await liftBlock(caller, target);
+  // Either side's posts a push-followed tag brings come back (a block hid them both ways), and a
+  // follow the blocker made meanwhile brings its posts; where a control still stands, nothing is written.
+  await restore(caller, target);
+  await restore(target, caller);
 }
 
 /** One page of the caller's mutes or blocks (list-page.ts); `userId` null: a user who was erased (the control stays in force should they come back). */

@@ -223,12 +223,13 @@ export const allControls = (user: string): Promise<Item[]> =>
  * The sort keys of a user's control partition (their mutes and blocks, and who muted or blocked
  * them), eventually consistent: what a tag page or a tag fan-out page filters by, one Query.
  */
-export async function controlSortKeys(user: string): Promise<string[]> {
+export async function controlSortKeys(user: string, opts: { readonly consistent?: boolean } = {}): Promise<string[]> {
   const items = await queryAll({
     TableName: graph(),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': controlPartition(user) },
     ProjectionExpression: 'sk',
+    ...(opts.consistent ? { ConsistentRead: true } : {}),
   });
   return items.map((i) => String(i.sk));
 }

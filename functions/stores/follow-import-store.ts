@@ -65,7 +65,11 @@ export async function readForImport(pairs: readonly FollowPair[], req: ImportRea
   const queried = new Set([...perFollower].filter(([, n]) => n >= QUERY_CONTROLS_FROM).map(([f]) => f));
   const keyed = (req.controls ?? []).filter((i) => !queried.has(pairs[i]!.follower));
   const edgeKeys = (req.edges ?? []).map((i) => [i, followEdgeKey(pairs[i]!.follower, pairs[i]!.followee)] as const);
-  const blockKeys = keyed.map((i) => [i, controlCheckKey('block', pairs[i]!.followee, pairs[i]!.follower)] as const);
+  // Either way: the followee blocked the follower, or the follower blocks the followee (follow-graph.ts refuses both).
+  const blockKeys = keyed.flatMap((i) => [
+    [i, controlCheckKey('block', pairs[i]!.followee, pairs[i]!.follower)] as const,
+    [i, controlCheckKey('block', pairs[i]!.follower, pairs[i]!.followee)] as const,
+  ]);
   const muteKeys = keyed.map((i) => [i, controlCheckKey('mute', pairs[i]!.follower, pairs[i]!.followee)] as const);
   const erasureKeys = [...new Set(req.erasure ?? [])].map((u) => [u, erasureKey(u)] as const);
   const profileKeys = [...new Set(req.profiles ?? [])].map((u) => [u, profileKey(u)] as const);
@@ -77,7 +81,10 @@ export async function readForImport(pairs: readonly FollowPair[], req: ImportRea
     edges: new Map(edgeKeys.map(([i, k]) => [i, parseEdge(found.get(id(k)))])),
     blocked: new Set([
       ...blockKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i),
-      ...viaQuery.filter((i) => controls.get(pairs[i]!.follower)!.blockedBy.has(pairs[i]!.followee)),
+      ...viaQuery.filter((i) => {
+        const c = controls.get(pairs[i]!.follower)!;
+        return c.blockedBy.has(pairs[i]!.followee) || c.blocking.has(shortHash(pairs[i]!.followee));
+      }),
     ]),
     muted: new Set([
       ...muteKeys.filter(([, k]) => found.has(id(k))).map(([i]) => i),
@@ -88,9 +95,9 @@ export async function readForImport(pairs: readonly FollowPair[], req: ImportRea
   };
 }
 
-/** Who blocked each of `users` (their mirrors) and whom they muted (their check entries' hashes): two Queries each. */
-async function controlsOf(users: readonly string[]): Promise<Map<string, { blockedBy: Set<string>; muted: Set<string> }>> {
-  const out = new Map<string, { blockedBy: Set<string>; muted: Set<string> }>();
+/** Who blocked each of `users` (their mirrors), and whom they muted and block (their check entries' hashes): three Queries each. */
+async function controlsOf(users: readonly string[]): Promise<Map<string, { blockedBy: Set<string>; muted: Set<string>; blocking: Set<string> }>> {
+  const out = new Map<string, { blockedBy: Set<string>; muted: Set<string>; blocking: Set<string> }>();
   const under = (user: string, prefix: string) =>
     queryAll({
       TableName: graph(),
@@ -100,8 +107,16 @@ async function controlsOf(users: readonly string[]): Promise<Map<string, { block
       ConsistentRead: true,
     });
   await forEachLimit(users, 8, async (user) => {
-    const [mirrors, checks] = await Promise.all([under(user, mirrorPrefix('block')), under(user, checkPrefix('mute'))]);
-    out.set(user, { blockedBy: new Set(mirrors.map((i) => otherOfControlSk(String(i.sk)))), muted: new Set(checks.map((i) => hashOfCheckSk(String(i.sk)))) });
+    const [mirrors, checks, blocks] = await Promise.all([
+      under(user, mirrorPrefix('block')),
+      under(user, checkPrefix('mute')),
+      under(user, checkPrefix('block')),
+    ]);
+    out.set(user, {
+      blockedBy: new Set(mirrors.map((i) => otherOfControlSk(String(i.sk)))),
+      muted: new Set(checks.map((i) => hashOfCheckSk(String(i.sk)))),
+      blocking: new Set(blocks.map((i) => hashOfCheckSk(String(i.sk)))),
+    });
   });
   return out;
 }

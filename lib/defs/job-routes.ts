@@ -38,8 +38,9 @@ export const jobRoutes = {
   // Notices: the stream's (posts, mentions, reactions), a follow's, an edit's first page's (edits/notices.ts).
   notify: { lane: 'notify', sentBy: ['outbox', 'graph', 'fanoutWorker', 'fanoutBacklogWorker'] },
   // Follows, unfollows, mutes and blocks (follow-graph.ts, mutes-blocks.ts, bulk/follows.ts). A settle re-run of a
-  // cleanup runs on maintenance and, when the edge wants posts again, owes the backfill (unfollow-cleanup.ts).
-  backfill: { lane: 'followup', sentBy: ['graph', 'controls', 'batchImport', 'maintenanceWorker'] },
+  // cleanup runs on maintenance and, when the edge wants posts again, owes the backfill (unfollow-cleanup.ts). An unmute's
+  // or unblock's backfill (with tags) runs again CONTROL_SETTLE later (mutes-blocks.ts restore).
+  backfill: { lane: 'followup', sentBy: ['graph', 'controls', 'batchImport', 'maintenanceWorker'], settledBy: ['controls'] },
   cleanup: { lane: 'followup', sentBy: ['graph', 'batchImport'], settledBy: ['graph', 'batchImport'] },
   muteCleanup: { lane: 'followup', sentBy: ['controls', 'batchImport'], settledBy: ['controls', 'batchImport'] },
   tagCleanup: { lane: 'followup', sentBy: ['graph'], settledBy: ['graph'] },

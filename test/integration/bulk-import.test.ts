@@ -47,6 +47,25 @@ const grid = (followers: readonly string[], followees: readonly string[]) =>
   followers.flatMap((follower) => followees.map((followee) => ({ follower, followee })));
 
 describe('POST /batch/follows', () => {
+  it("skips a follow of a user the follower blocks, read by key or from the follower's controls", async () => {
+    const [keyed, queried, blocked] = [uid('imp-bk'), uid('imp-bq'), uid('imp-bd')];
+    const others = Array.from({ length: 4 }, () => uid('imp-bo'));
+    for (const who of [keyed, queried]) expect((await api('PUT', `/blocks/${blocked}`, { as: who })).status).toBe(204);
+    // `queried` has 5 edges in the batch: their controls come from Queries of their partition, not keys (follow-import-store.ts).
+    const follows = [{ follower: keyed, followee: blocked }, ...[blocked, ...others].map((followee) => ({ follower: queried, followee }))];
+    const res = await api('POST', '/batch/follows', { ...admin(), json: { follows } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      created: 4,
+      existing: 0,
+      skipped: [
+        { follower: keyed, followee: blocked, reason: 'blocked' },
+        { follower: queried, followee: blocked, reason: 'blocked' },
+      ],
+    });
+    expect(await counts(blocked)).toMatchObject({ followers: 0 });
+  });
+
   it('creates the follows with exact counts, skips a blocked one, and a second send creates nothing', async () => {
     const followers = Array.from({ length: 4 }, () => uid('imp-fr'));
     const followees = Array.from({ length: 30 }, () => uid('imp-fe'));

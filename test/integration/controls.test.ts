@@ -102,6 +102,12 @@ describe('block', () => {
     await eventually(async () => !(await feedIds(alice)).includes(b1.id) && !(await feedIds(bob)).includes(a1.id));
 
     expect((await api('PUT', `/following/${alice}`, { as: bob })).status).toBe(403);
+    // Nor may alice follow bob while she blocks him: the follow would copy what the block hides.
+    const own = await api('PUT', `/following/${bob}`, { as: alice });
+    expect(own.status).toBe(403);
+    expect(own.headers.get('content-type')).toContain('application/problem+json');
+    expect(own.body.detail).toMatch(/unblock them to follow/);
+    expect(await counts(alice)).toMatchObject({ following: 0 });
     expect((await api('PUT', `/activities/${a1.id}/reactions/like`, { as: bob })).status).toBe(403);
     expect((await api('POST', `/activities/${a1.id}/comments`, { as: bob, json: { text: 'hi' } })).status).toBe(403);
     expect((await api('GET', `/users/${alice}/activities`, { as: bob })).status).toBe(404);
@@ -123,5 +129,6 @@ describe('block', () => {
     expect((await api('DELETE', `/blocks/${bob}`, { as: alice })).status).toBe(204);
     expect((await api('PUT', `/following/${alice}`, { as: bob })).status).toBe(204);
     expect(await counts(alice)).toMatchObject({ followers: 1, following: 0 }); // not restored, just allowed
+    expect((await api('PUT', `/following/${bob}`, { as: alice })).status).toBe(204);
   });
 });

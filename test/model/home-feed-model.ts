@@ -32,8 +32,8 @@
  *     (a mute keeps the follow and both counts).
  *  D5 Unmute and unblock restore what the roads bring: the rule "shows while any road brings it and no
  *     mute or block stands against it" has no memory. (Unblock does not restore follows.)
- *  D6 Follow is refused (403) while the followee blocks the follower; the blocker may still follow
- *     the user they blocked (services/mutes-blocks.ts), whose posts the block keeps hidden all the same.
+ *  D6 Follow is refused (403) while a block stands either way (docs/api.md "Mute and block": the
+ *     blocked user cannot follow the blocker, and the blocker must unblock to follow).
  *     A mute of a followed user keeps the follow. Nobody mutes, blocks or follows themselves (the generator never asks).
  *  D7 Erase ends the user's follows both ways and their tag follows, and takes all their posts out of
  *     every feed. An erased user issues no more commands and is no target of any.
@@ -131,7 +131,7 @@ export function remove(m: HomeFeedModel, p: Post): void {
 
 export function follow(m: HomeFeedModel, r: User, a: User): 'followed' | 'refused' {
   tick(m);
-  if (m.blocks.has(edge(a, r))) return 'refused'; // D6: the followee blocked the follower
+  if (m.blocks.has(edge(a, r)) || m.blocks.has(edge(r, a))) return 'refused'; // D6: a block either way
   m.follows.set(r, new Set([...followsOf(m, r), a]));
   settlePulled(m, a);
   return 'followed';

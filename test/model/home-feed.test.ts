@@ -177,4 +177,80 @@ describe('home feeds against the reference model (issue 40)', () => {
     () => replay([{ c: 'followTag', r: 2, t: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'drain' }, { c: 'block', r: 2, a: 0 }]),
     60_000,
   );
+
+  // Issue 40 gap (d): a mute, or a block, kept a followed tag's post out; lifting it must bring the
+  // post back as the tag's push road would have (D5), whether or not the reader follows the author.
+  it(
+    'carol unmutes alice: the #x post made while the mute stood comes back',
+    () => replay([{ c: 'followTag', r: 2, t: 0 }, { c: 'mute', r: 2, a: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'drain' }, { c: 'unmute', r: 2, a: 0 }]),
+    60_000,
+  );
+
+  it(
+    'carol unblocks alice: the #x posts the block took out and kept out come back',
+    () =>
+      replay([
+        { c: 'followTag', r: 2, t: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'drain' },
+        { c: 'block', r: 2, a: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'drain' },
+        { c: 'unblock', r: 2, a: 0 },
+      ]),
+    60_000,
+  );
+
+  it(
+    'bob unmutes alice, whom he follows while she is pulled: her #x post his push tag follow brings comes back',
+    () =>
+      replay([
+        { c: 'followTag', r: 1, t: 0 },
+        { c: 'follow', r: 1, a: 0 },
+        { c: 'follow', r: 2, a: 0 },
+        { c: 'mute', r: 1, a: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'drain' },
+        { c: 'unmute', r: 1, a: 0 },
+      ]),
+    60_000,
+  );
+
+  // A lifted mute read a moment stale: the restore wrote the post back, then its re-check (or a
+  // remover's) still saw the mute and took the copy for good. Removers read the controls strongly
+  // consistent; the restore runs again CONTROL_SETTLE later.
+  it(
+    'carol unmutes alice and a stale read still shows the mute: the #x post comes back all the same',
+    () =>
+      replay([
+        { c: 'followTag', r: 2, t: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'mute', r: 2, a: 0 },
+        { c: 'drain' },
+        { c: 'mark' },
+        { c: 'unmute', r: 2, a: 0 },
+        { c: 'asOfMark' },
+        { c: 'deliver', i: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'deliver', i: 0 },
+        { c: 'deliver', i: 0 },
+        { c: 'deliver', i: 0 },
+        { c: 'deliver', i: 0 },
+      ]),
+    60_000,
+  );
+
+  // Found by the 30-minute soak (seed -1067823418): bob blocks alice, then follows her. The follow's
+  // backfill (and every later fan-out) copied the posts the block hides. A follow is now refused
+  // while a block stands either way (D6).
+  it(
+    'bob blocks alice, then tries to follow her: refused, and her post stays out',
+    () =>
+      replay([
+        { c: 'block', r: 1, a: 0 },
+        { c: 'post', u: 0, tags: [] },
+        { c: 'follow', r: 1, a: 0 },
+      ]),
+    60_000,
+  );
 });

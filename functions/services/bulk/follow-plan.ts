@@ -9,7 +9,7 @@ import type { CountChange, FollowPair, SkipReason } from '../../model/follow-imp
 /** The graph as one BatchGet read it, for the edges of a batch (indexes into the canonical batch). */
 export interface GraphRead {
   edge(index: number): Edge | undefined;
-  /** The followee blocked the follower. */
+  /** A block stands between them, either way (the followee blocked the follower, or the follower blocks the followee). */
   blocked(index: number): boolean;
   /** The follower muted the followee. */
   muted(index: number): boolean;

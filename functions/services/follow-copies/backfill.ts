@@ -1,7 +1,8 @@
 /**
  * backfill job: copy a followee's newest BACKFILL_LIMIT posts into a new follower's home feed
  * (like Stream's activity_copy_limit). Nothing for a pulled followee: reads merge their posts.
- * Also after an unmute. Then two re-checks take copies back: the follow was undone or muted
+ * Also after an unmute, and after an unmute or unblock with `tags`: first the followee's posts the
+ * follower's push tag follows bring (tags/write-back.ts restoreAuthorTagCopies), followed or not. Then two re-checks take copies back: the follow was undone or muted
  * meanwhile (its cleanup may have run before us), or one of the posts was deleted meanwhile (its retract may have passed this feed);
  * a post edited meanwhile is copied again at its new version (live-originals.ts settleWritten).
  */
@@ -15,11 +16,13 @@ import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
 import type { JobRunner } from '../jobs/define.js';
 import { settleWritten } from '../live-originals.js';
+import { restoreAuthorTagCopies } from '../tags/write-back.js';
 import { backfillJob } from './backfill-job.js';
 
 const backfillLimit = () => setting('BACKFILL_LIMIT');
 
-export async function backfill(follower: string, followee: string): Promise<void> {
+export async function backfill(follower: string, followee: string, opts: { tags?: boolean } = {}): Promise<void> {
+  if (opts.tags) await restoreAuthorTagCopies(follower, followee, backfillLimit());
   if (!wantsPosts(await getEdge(follower, followee))) return; // unfollowed or muted meanwhile
   if (authorFanoutCopies((await getProfile(followee, { consistent: true })).pulled)) {
     const originals = await newestOriginals(followee, backfillLimit(), { tombstones: false });
@@ -39,4 +42,7 @@ export async function backfill(follower: string, followee: string): Promise<void
 
 export { backfillLimit };
 
-export const backfillRunner: JobRunner<typeof backfillJob> = { def: backfillJob, run: (job) => backfill(job.follower, job.followee) };
+export const backfillRunner: JobRunner<typeof backfillJob> = {
+  def: backfillJob,
+  run: (job) => backfill(job.follower, job.followee, { tags: job.tags === true }),
+};

@@ -43,22 +43,31 @@ export async function cleanup(follower: string, followee: string, final = false)
 
 /**
  * muteCleanup job: `author`'s posts leave `reader`'s feed while a mute or a block stands between
- * them (a lifted one keeps the feed): every copy the follow or a push-followed tag can have put there.
- * An unmute can land between the check and the deletes: its backfill (and a new post's fan-out)
- * may then write copies that the deletes take away, and nothing would write them back. So the edge
- * is read again after the deletes: wanting posts again, it is owed the unmute's backfill once more
- * (idempotent). Read after, it is exhaustive: an unmute after that read queued its backfill after
- * our deletes.
+ * them (a lifted one keeps the feed): every copy the follow or a push-followed tag can have put there,
+ * in one scan of the author's timeline from the earlier of the two roads' openings (with the follow's
+ * backfill allowance before it when there is a follow: the newest BACKFILL_LIMIT before the follow
+ * are either after the tag's opening or among the newest BACKFILL_LIMIT before it).
+ * An unmute or unblock can land between the check and the deletes: its backfill (and a new post's
+ * fan-out) may then write copies that the deletes take away, and nothing would write them back. So
+ * the controls are read again after the deletes: lifted, the restore is owed once more (the same
+ * backfill, with `tags`; idempotent). Read after, it is exhaustive: a lift after that read queued its
+ * backfill after our deletes.
  */
 export async function muteCleanup(reader: string, author: string): Promise<void> {
-  if (!(await hiddenAuthorsOf(reader)).has(author)) return;
+  if (!(await hiddenAuthorsOf(reader, { consistent: true })).has(author)) return;
   const [edge, tagFollows] = await Promise.all([getEdge(reader, author), tagFollowsPage(reader, TAG_FOLLOWS_READ)]);
   const tagSince = tagFollows.items
     .filter((f) => f.mode === 'push')
     .reduce<bigint | undefined>((min, f) => (min === undefined || f.followedAt < min ? f.followedAt : min), undefined);
-  if (edge) await removeFolloweePosts(reader, author, edge.followedAt);
-  if (tagSince !== undefined) await removeFolloweePosts(reader, author, tagSince - BigInt(FANOUT_SLACK_MS) * 1_000_000n, { backfill: false });
-  if (edge && wantsPosts(await getEdge(reader, author))) await enqueueJob({ kind: 'backfill', follower: reader, followee: author });
+  // A tag fan-out of a slightly older post may run after the tag's follow (tag-cleanup.ts FANOUT_SLACK_MS).
+  const tagOpened = tagSince === undefined ? undefined : tagSince - BigInt(FANOUT_SLACK_MS) * 1_000_000n;
+  const opened = [edge?.followedAt, tagOpened].filter((t): t is bigint => t !== undefined);
+  if (opened.length === 0) return;
+  const earliest = opened.reduce((a, b) => (a < b ? a : b));
+  await removeFolloweePosts(reader, author, earliest, { backfill: edge !== undefined });
+  if ((await hiddenAuthorsOf(reader, { consistent: true })).has(author)) return;
+  if (tagOpened !== undefined || wantsPosts(await getEdge(reader, author)))
+    await enqueueJob({ kind: 'backfill', follower: reader, followee: author, tags: true });
 }
 
 /** A reader's tag follows a mute's cleanup reads (their earliest push follow bounds its candidates). */

@@ -10,14 +10,24 @@ import { kindOfControlSk, otherOfControlSk } from '../../model/user-controls.js'
 import { controlSortKeys } from '../../stores/controls-store.js';
 import type { SourceResult } from '../feed-merge.js';
 
-/** Authors whose posts `reader` must not be shown: muted or blocked by them, or who blocked them. */
-export async function hiddenAuthorsOf(reader: string): Promise<Set<string>> {
-  return othersOf(await controlSortKeys(reader), ['mute', 'block', 'blockedBy']);
+/** How a control partition is read: strongly consistent where a stale answer would take a copy for good. */
+interface ReadOpts {
+  readonly consistent?: boolean;
 }
 
-/** Users who must not get `author`'s posts through a tag: who muted or blocked them, or whom they blocked. */
-export async function shieldedFrom(author: string): Promise<Set<string>> {
-  return othersOf(await controlSortKeys(author), ['mutedBy', 'blockedBy', 'block']);
+/**
+ * Authors whose posts `reader` must not be shown: muted or blocked by them, or who blocked them.
+ * A remover asks `consistent`: a stale read still showing a lifted mute would take a copy that
+ * nothing writes back. A writer or a page may read a moment stale: a control's cleanup, and a lifted
+ * one's restore, run again CONTROL_SETTLE later (mutes-blocks.ts).
+ */
+export async function hiddenAuthorsOf(reader: string, opts: ReadOpts = {}): Promise<Set<string>> {
+  return othersOf(await controlSortKeys(reader, opts), ['mute', 'block', 'blockedBy']);
+}
+
+/** Users who must not get `author`'s posts through a tag: who muted or blocked them, or whom they blocked (`consistent` as above). */
+export async function shieldedFrom(author: string, opts: ReadOpts = {}): Promise<Set<string>> {
+  return othersOf(await controlSortKeys(author, opts), ['mutedBy', 'blockedBy', 'block']);
 }
 
 function othersOf(sortKeys: readonly string[], kinds: readonly string[]): Set<string> {

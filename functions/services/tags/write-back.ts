@@ -18,12 +18,15 @@
  * tag's feed, one of the reader's controls, one BatchGetItem of the posts' tag follows and authors'
  * edges, the originals' re-check and the copies (never more than the feed keeps).
  */
-import { rkOf } from '../../model/range-key.js';
+import { rkOf, ticksOfRangeKey } from '../../model/range-key.js';
 import { tagMissingSince } from '../../model/reader-activity.js';
 import type { TagFollow } from '../../model/tag-items.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { stampTagFollowerEntry, tagEntriesSince } from '../../stores/tag-store.js';
+import { stampTagFollowerEntry, tagEntriesSince, tagFollowsPage } from '../../stores/tag-store.js';
+import { newestOriginals } from '../../stores/feed-store.js';
+import { ticksFromIso } from '../../platform/clock.js';
+import { tagKeysOf } from '../../model/tags.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { settleWritten } from '../live-originals.js';
 import { pushFeedItemsOf } from '../realtime/push.js';
@@ -60,11 +63,53 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
   for (const entry of lists.flat())
     if (tagPageCopies(reader, String(entry.actor), hidden.has(String(entry.actor)), undefined, undefined)) byRk.set(rkOf(entry.rk), entry);
   const entries = [...byRk].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, max);
-  if (entries.length === 0) return;
-  const sources = entries.map(([, entry]) => {
-    const { pk: _pk, expiresAt: _e, ...fields } = entry; // the original's fields, as the tag fan-out copies them
-    return fields;
-  });
+  await writeBackSources(
+    reader,
+    entries.map(([, entry]) => {
+      const { pk: _pk, expiresAt: _e, ...fields } = entry; // the original's fields, as the tag fan-out copies them
+      return fields;
+    }),
+  );
+}
+
+/** A reader's tag follows a restore reads (as a mute's cleanup does). */
+const TAG_FOLLOWS_READ = 1000;
+
+/**
+ * After a mute or a block between them is lifted (mutes-blocks.ts unmute, unblock; the follow's
+ * backfill job runs it): `author`'s posts that `reader`'s push tag follows bring, which the tag
+ * fan-out skipped while the control stood or the control's cleanup took away. The candidates are the
+ * author's newest `limit` live posts (a follow's backfill takes as many) that joined a push-followed
+ * tag at or after its follow: posted then, or edited since (an edit adding the tag runs its fan-out);
+ * a tag joined earlier only may show (D1 of the model). Nothing while a control still hides the author.
+ * Then the re-checks a return's write-back makes.
+ */
+export async function restoreAuthorTagCopies(reader: string, author: string, limit: number): Promise<void> {
+  const push = (await tagFollowsPage(reader, TAG_FOLLOWS_READ)).items.filter((f) => f.mode === 'push');
+  if (push.length === 0) return;
+  const [hidden, originals] = await Promise.all([hiddenAuthorsOf(reader, { consistent: true }), newestOriginals(author, limit, { tombstones: false })]);
+  if (!tagPageCopies(reader, author, hidden.has(author), undefined, undefined)) return;
+  const followedAt = new Map(push.map((f) => [f.key, f.followedAt]));
+  const joinedSince = (o: Item, at: bigint) =>
+    ticksOfRangeKey(rkOf(o.rk)) >= at || (o.editedAt !== undefined && (ticksFromIso(String(o.editedAt)) ?? 0n) >= at);
+  await writeBackSources(
+    reader,
+    originals.filter((o) =>
+      tagKeysOf(o.tags).some((k) => {
+        const at = followedAt.get(k);
+        return at !== undefined && joinedSince(o, at);
+      }),
+    ),
+  );
+}
+
+/**
+ * Writes `sources` (originals' fields, newest first) back to `reader`'s feed, then the re-checks:
+ * copies of posts deleted meanwhile are taken back and edited ones rewritten, and a copy no road
+ * brings any longer is taken back, as the copy rule decides.
+ */
+async function writeBackSources(reader: string, sources: readonly Item[]): Promise<void> {
+  if (sources.length === 0) return;
   const { written, copies } = await writeCopies(sources.map((source) => ({ owner: reader, source })));
   const groups = copies.map((c) => ({ author: String(c.source.actor), rk: rkOf(c.source.rk), source: c.source, owners: [reader], written }));
   const { gone, kept } = await settleWritten(groups);

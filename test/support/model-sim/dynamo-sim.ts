@@ -11,11 +11,14 @@
  *   writes so far. A read that does not ask `ConsistentRead` (GetItem, Query, BatchGetItem; a GSI
  *   Query always) is answered, while `lag` > 0, as of `now - lag` writes: each item the real read
  *   returned is replaced by its image then (projected), or dropped if it did not exist then; a Get or
- *   BatchGet of a key that existed then but is gone now answers the old image. Simplifications, said
- *   plainly: a Query does not bring back items deleted since (it would need a key-condition engine),
- *   and a FilterExpression is the real read's, on today's images. That is enough for the bug class the
- *   issue names — an item read at an older image (a follower entry's activity bound) — and keys never
- *   written while the shadow watched (none: each run's users and tags are fresh) are read as they are.
+ *   BatchGet of a key that existed then but is gone now answers the old image, and so does a Query of
+ *   a whole partition (its key condition names only the partition key, no filter, no page left): a
+ *   lifted mute's control items, deleted since, still show. Simplifications, said plainly: a Query
+ *   with a sort-key condition, a filter or a further page does not bring back items deleted since (it
+ *   would need a key-condition engine), and a FilterExpression is the real read's, on today's images.
+ *   That is enough for the bug classes the issue names — an item read at an older image (a follower
+ *   entry's activity bound), a control read before its lift — and keys never written while the shadow
+ *   watched (none: each run's users and tags are fresh) are read as they are.
  * - Faults, only inside a job delivery (`scope`): a crash at the job's k-th DynamoDB call, before the
  *   call is sent or after it is sent but before the reply (the process is then dead: every further
  *   call of the job fails, and `settle` waits for its calls in flight); and a fault on the job's
@@ -48,6 +51,18 @@ function keyPart(v: unknown): string {
   }
   return `N:${String(v)}`;
 }
+/** Query order: by the sort key (a number as a number), descending unless `forward`. */
+function sortBySortKey(items: Image[], sortName: string, forward: boolean): void {
+  const value = (i: Image) => keyPart(i[sortName]);
+  const cmp = (a: string, b: string) => {
+    if (a.startsWith('N:') && b.startsWith('N:')) {
+      const [x, y] = [BigInt(a.slice(2)), BigInt(b.slice(2))];
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    return a < b ? -1 : a > b ? 1 : 0;
+  };
+  items.sort((a, b) => (forward ? 1 : -1) * cmp(value(a), value(b)));
+}
 const injected = (name: string, message: string) => Object.assign(new Error(message), { name, $fault: 'client', $metadata: {} });
 
 export class DynamoSim {
@@ -55,12 +70,16 @@ export class DynamoSim {
   lag = 0;
   /** When set, stale reads see the tables as of this logical time instead (`markNow`): a read that missed every write since. */
   asOf: number | undefined;
+  /** No stale read sees earlier than this: a settle re-run was delivered, so the lag of every read before its send has passed (job-tap.ts delayedAt). */
+  floor = 0;
   /** The job being delivered, when faults may hit it. */
   scope: JobScope | undefined;
   inFlight = 0;
   staleAnswers = 0;
   private now = 0;
   private readonly shadow = new Map<string, { t: number; image: Image | undefined }[]>();
+  /** The keys the shadow watched, per table and partition key value (`partitionId`): a whole-partition Query's candidates. */
+  private readonly partitions = new Map<string, Map<string, Key>>();
 
   constructor(
     private readonly side: DynamoDBClient,
@@ -133,6 +152,9 @@ export class DynamoSim {
   private keyOf(table: string, image: Image): Key {
     return Object.fromEntries(this.keyNames.get(table)!.map((n) => [n, image[n]!]));
   }
+  private partitionId(table: string, pkValue: unknown): string {
+    return `${table}|${keyPart(pkValue)}`;
+  }
   private id(table: string, key: Key): string {
     return `${table}|${this.keyNames
       .get(table)!
@@ -160,6 +182,8 @@ export class DynamoSim {
       const { Item } = await this.side.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }));
       const id = this.id(table, key);
       this.shadow.set(id, [...(this.shadow.get(id) ?? []), { t: ++this.now, image: Item }]);
+      const partition = this.partitionId(table, key[this.keyNames.get(table)![0]!]);
+      this.partitions.set(partition, (this.partitions.get(partition) ?? new Map<string, Key>()).set(id, key));
     }
   }
 
@@ -167,7 +191,7 @@ export class DynamoSim {
   private imageThen(table: string, key: Key): Image | undefined | 'unknown' {
     const history = this.shadow.get(this.id(table, key));
     if (!history) return 'unknown';
-    const then = this.asOf ?? this.now - this.lag;
+    const then = Math.max(this.floor, this.asOf ?? this.now - this.lag);
     let image: Image | undefined;
     for (const h of history) if (h.t <= then) image = h.image;
     return image;
@@ -197,12 +221,37 @@ export class DynamoSim {
         pkName && input.ExpressionAttributeValues?.[pkValue!]
           ? { [input.ExpressionAttributeNames?.[`#${pkName}`] ?? pkName]: input.ExpressionAttributeValues[pkValue!] }
           : {};
+      const seen = new Set<string>();
       for (const item of (output.Items ?? []) as Image[]) {
-        const then = input.IndexName ? 'unknown' : this.imageThen(input.TableName, this.keyOf(input.TableName, { ...pk, ...item }));
+        const key = this.keyOf(input.TableName, { ...pk, ...item });
+        seen.add(this.id(input.TableName, key));
+        const then = input.IndexName ? 'unknown' : this.imageThen(input.TableName, key);
         if (then === 'unknown') items.push(item);
         else {
           this.noteStale(item, then && project(then, input.ProjectionExpression, input.ExpressionAttributeNames));
           if (then) items.push(project(then, input.ProjectionExpression, input.ExpressionAttributeNames));
+        }
+      }
+      const wholePartition =
+        !input.IndexName &&
+        /^\s*#?\w+\s*=\s*:\w+\s*$/.test(input.KeyConditionExpression ?? '') &&
+        !input.FilterExpression &&
+        !input.ExclusiveStartKey &&
+        !output.LastEvaluatedKey;
+      if (wholePartition && pkValue) {
+        // Items deleted since `then` that the partition held then: a stale read still returns them.
+        let back = 0;
+        for (const [id, key] of this.partitions.get(this.partitionId(input.TableName, input.ExpressionAttributeValues[pkValue])) ?? []) {
+          const then = seen.has(id) ? undefined : this.imageThen(input.TableName, key);
+          if (then && then !== 'unknown') {
+            items.push(project(then, input.ProjectionExpression, input.ExpressionAttributeNames));
+            back += 1;
+          }
+        }
+        if (back > 0) {
+          this.staleAnswers += 1;
+          const sortName = this.keyNames.get(input.TableName)![1];
+          if (sortName && items.every((i) => i[sortName] !== undefined)) sortBySortKey(items, sortName, input.ScanIndexForward !== false);
         }
       }
       output.Items = items;

@@ -1,7 +1,7 @@
 /**
  * Where the model test's jobs come from, on a stack without pollers: every job a service sends is
  * taken off the handlers' SQS client (a middleware answers the send as accepted, nothing reaches a
- * queue, a delay is ignored: a delivery command picks any pending job in any order anyway), and the
+ * queue; a delivery command picks any pending job in any order), and the
  * feed table's stream is read here and turned into jobs as the outbox would (jobsOfRecord). Notify
  * and purge jobs are dropped: they touch no home feed.
  */
@@ -16,6 +16,13 @@ export interface Job {
 }
 const IGNORED = new Set(['notify', 'purge']);
 
+/**
+ * A job sent with a delay is a settle re-run (CONTROL_SETTLE): it runs after the replication lag of
+ * every read made before it was sent has passed. `delayedAt` keeps the simulation's logical time of
+ * its send, so that delivering it moves the stale reads' floor there (dynamo-sim.ts `floor`).
+ */
+export const delayedAt = new WeakMap<Job, number>();
+
 export class JobTap {
   /** Jobs sent or derived since the last `take`. */
   private sent: Job[] = [];
@@ -26,19 +33,21 @@ export class JobTap {
     private readonly streams: DynamoDBStreamsClient,
     private readonly streamArn: string,
     private readonly jobsOfRecord: (r: DynamoDBRecord) => Job[],
+    /** The simulation's logical time (dynamo-sim.ts markNow). */
+    private readonly now: () => number,
   ) {}
 
   install(sqs: SQSClient): void {
     sqs.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as { Entries?: { Id: string; MessageBody: string }[]; MessageBody?: string };
+        const input = args.input as { Entries?: { Id: string; MessageBody: string; DelaySeconds?: number }[]; MessageBody?: string; DelaySeconds?: number };
         if (context.commandName === 'SendMessageBatchCommand') {
-          for (const e of input.Entries ?? []) this.add(JSON.parse(e.MessageBody) as Job);
+          for (const e of input.Entries ?? []) this.add(JSON.parse(e.MessageBody) as Job, e.DelaySeconds);
           const Successful = (input.Entries ?? []).map((e) => ({ Id: e.Id, MessageId: `m-${e.Id}`, MD5OfMessageBody: '' }));
           return { output: { Successful, Failed: [], $metadata: {} }, response: {} };
         }
         if (context.commandName === 'SendMessageCommand') {
-          this.add(JSON.parse(input.MessageBody!) as Job);
+          this.add(JSON.parse(input.MessageBody!) as Job, input.DelaySeconds);
           return { output: { MessageId: 'm', $metadata: {} }, response: {} };
         }
         return next(args);
@@ -47,8 +56,10 @@ export class JobTap {
     );
   }
 
-  private add(job: Job): void {
-    if (!IGNORED.has(job.kind)) this.sent.push(job);
+  private add(job: Job, delaySeconds?: number): void {
+    if (IGNORED.has(job.kind)) return;
+    if (delaySeconds) delayedAt.set(job, this.now());
+    this.sent.push(job);
   }
 
   /** Reads the stream up to its end (new shards from their start), then hands over every job since the last call. */

@@ -19,7 +19,7 @@ import { httpEvent } from '../events.js';
 import { uid } from '../ids.js';
 import { own, stack, startOwnStack } from '../own-stack.js';
 import { DynamoSim, type WriteFault } from './dynamo-sim.js';
-import { type Job, JobTap } from './job-tap.js';
+import { delayedAt, type Job, JobTap } from './job-tap.js';
 
 /** Universe: users 0..3, tags 0..1 (small, so that roads collide). */
 export const USERS = 4;
@@ -73,7 +73,7 @@ export async function startModelStack(): Promise<void> {
   const clients = await import('../../../functions/platform/clients.js');
   sim.install(clients.dynamo);
   const { jobsOfRecord } = await import('../../../functions/services/jobs/outbox-jobs.js');
-  const tap = new JobTap(new DynamoDBStreamsClient(config), await streamArnOf(side, stack.tableNames.feed), jobsOfRecord);
+  const tap = new JobTap(new DynamoDBStreamsClient(config), await streamArnOf(side, stack.tableNames.feed), jobsOfRecord, () => sim.markNow());
   tap.install(clients.sqs);
   await tap.take(); // whatever the stack's start wrote
   const { runJob } = await import('../../../functions/services/jobs/run.js');
@@ -314,6 +314,9 @@ export class World {
   /** Runs one job; true if it finished. A crash or fault leaves it pending (SQS would redeliver it). */
   private async runOne(job: Job, fault?: Fault): Promise<boolean> {
     const { sim } = this.h;
+    // A settle re-run runs CONTROL_SETTLE after its send: no read from now on is older than that send.
+    const sentAt = delayedAt.get(job);
+    if (sentAt !== undefined) sim.floor = Math.max(sim.floor, sentAt);
     sim.scope = {
       calls: 0,
       crashed: false,
