@@ -54,7 +54,7 @@ interface Handles {
   activeWindowTicks: () => bigint | undefined;
   nowTicks: () => bigint;
   /** The HTTP handlers, loaded in this module graph (the API server's own loads would bypass the simulation). */
-  fns: Record<'graph' | 'activities' | 'controls' | 'account' | 'feed-read', (e: unknown) => Promise<unknown>>;
+  fns: Record<'graph' | 'activities' | 'controls' | 'account' | 'feed-read' | 'ranked-feeds', (e: unknown) => Promise<unknown>>;
 }
 let h: Handles | undefined;
 
@@ -93,6 +93,7 @@ export async function startModelStack(): Promise<void> {
       controls: (await import('../../../functions/handlers/controls.js')).handler as never,
       account: (await import('../../../functions/handlers/account.js')).handler as never,
       'feed-read': (await import('../../../functions/handlers/feed-read.js')).handler as never,
+      'ranked-feeds': (await import('../../../functions/handlers/ranked-feeds.js')).handler as never,
     },
   };
 }
@@ -393,6 +394,22 @@ export class World {
     });
   }
 
+  /**
+   * `r`'s first page of a ranked feed of their own over their home feed (`following`; issue 42: a
+   * ranked page holds nothing the chronological feed and followed tags may not show), read with no lag.
+   */
+  rankedPage(r: number): Promise<FeedItem[]> {
+    return this.fresh(async () => {
+      const feedId = `m${r}-${this.users[r]!.slice(-8)}`.toLowerCase();
+      const body = { sources: [{ type: 'following', windowHours: 24, limit: 100 }], expression: '0 - age' };
+      const put = await this.call('ranked-feeds', 'PUT /feeds/{feedId}', `/feeds/${feedId}`, r, { feedId }, body);
+      expect(put.status, put.text).toBe(200);
+      const res = await this.call('ranked-feeds', 'GET /feeds/{feedId}/activities', `/feeds/${feedId}/activities`, r, { feedId });
+      expect(res.status, res.text).toBe(200);
+      return (res.body as { items: FeedItem[] }).items;
+    });
+  }
+
   /** Runs `fn` with every read as DynamoDB Local answers it, then puts the stale-read setting back. */
   private async fresh<T>(fn: () => Promise<T>): Promise<T> {
     const { sim } = this.h;
@@ -498,8 +515,16 @@ export class World {
           `${who}'s page: got [${page.join(', ')}], the model wants [${want.join(', ')}]${optional.size ? ` (and may have ${[...optional].join(', ')})` : ''}`,
         );
       }
-      const stored = await this.stored(r);
       const shown = new Map(expected.map((e) => [e.post.n, e]));
+      const rankedItems = await this.rankedPage(r);
+      if (process.env.MODEL_TRACE) console.log(`ranked ${who}: ${rankedItems.length} items`);
+      for (const item of rankedItems) {
+        const e = shown.get(this.postOfId(item.id));
+        if (!e) problems.push(`${who}'s ranked page shows post ${this.postOfId(item.id)}, which the model does not show`);
+        else if ((item.version ?? 1) !== e.post.version)
+          problems.push(`${who}'s ranked page shows post ${e.post.n} at v${item.version ?? 1}, not v${e.post.version}`);
+      }
+      const stored = await this.stored(r);
       for (const [rk, version] of stored) {
         const n = this.postOfRk(rk);
         const e = shown.get(n);
