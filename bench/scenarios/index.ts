@@ -4,6 +4,7 @@ import { edits } from './edits.js';
 import { fanoutRate } from './fanout-rate.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';
+import { ranked } from './ranked.js';
 import { realtime } from './realtime.js';
 import { rollups } from './rollups.js';
 import { social } from './social.js';
@@ -38,5 +39,6 @@ export const scenarios: Scenario[] = [
   migrate,
   edits,
   tags,
+  ranked,
   burst,
 ];
