@@ -193,3 +193,39 @@ describe('rollups and activity', () => {
     await screenshot(page, 'activity');
   });
 });
+
+describe('ranked', () => {
+  it('defines a ranked feed over the home feed, shows each post with its score explained, and pages with More', async () => {
+    const [alice, bob, carol] = [uid('alice'), uid('bob'), uid('carol')];
+    expect((await api('PUT', `/following/${bob}`, { as: alice })).status).toBe(204);
+    const posts = [];
+    for (const content of ['one', 'two', 'three']) posts.push(await post(bob, { verb: 'post', content }));
+    expect((await api('PUT', `/activities/${posts[0]!.id}/reactions/like`, { as: carol })).status).toBe(204);
+    await eventually(async () => (await api('GET', '/feed?limit=10', { as: alice })).body.items.length === 3);
+
+    await openView(page, consoleUrl({ user: alice, view: 'ranked' }));
+    expect(await page.locator('main').textContent()).toContain('None yet.');
+    const feedId = `f${uid('r')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')}`.slice(0, 60);
+    await page.locator('[data-testid="define-feed"] input[name="feedId"]').fill(feedId);
+    await page.locator('[data-testid="define-feed"] input[name="expression"]').fill('10 * popularity - age');
+    await page.locator('[data-testid="define-feed"] button[type="submit"]').click();
+    await page.waitForURL((url) => url.searchParams.get('feed') === feedId);
+    await page.waitForSelector('main[data-ready="true"]');
+    // The liked post first, then newest first (age); each row says why.
+    const rows = page.locator('[data-testid="activities"] li');
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).toEqual([posts[0]!.id, posts[2]!.id, posts[1]!.id]);
+    expect(await rows.first().locator('[data-testid="score"]').textContent()).toMatch(/^score \d+\.\d{3} = .*popularity 1\b/);
+
+    // Two at a time: More follows the same ranking to its end.
+    await openView(page, consoleUrl({ user: alice, view: 'ranked', feed: feedId, limit: '2' }));
+    expect(await rows.count()).toBe(2);
+    await clickAndSettle(page.locator('[data-testid="more"]'));
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).toEqual([posts[0]!.id, posts[2]!.id, posts[1]!.id]);
+    expect(await page.locator('[data-testid="more"]').isHidden()).toBe(true);
+    await screenshot(page, 'ranked');
+    await openView(page, consoleUrl({ user: alice, view: 'ranked' }));
+    expect(await page.locator('[data-testid="feeds"] li').allTextContents()).toEqual([feedId]);
+  });
+});

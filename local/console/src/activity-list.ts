@@ -139,7 +139,8 @@ export function activityList(opts: { user: string; limit: number; read: ReadPage
   return { element, reload, newer, insert, update, remove, shown };
 }
 
-function activityRow(a: Activity, user: string): HTMLLIElement {
+/** One activity's row (the ranked view adds its score and explanation to it). */
+export function activityRow(a: Activity, user: string): HTMLLIElement {
   return h(
     'li',
     { class: 'activity', 'data-id': a.id, 'data-rk': a.rangeKey, 'data-version': a.version },

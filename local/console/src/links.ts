@@ -4,11 +4,12 @@
  * `of` names whose timeline, follows or activity a view shows (default: the signed-in user).
  */
 
-export const VIEWS = ['feed', 'timeline', 'follows', 'tags', 'notifications', 'rollups', 'activity'] as const;
+export const VIEWS = ['feed', 'ranked', 'timeline', 'follows', 'tags', 'notifications', 'rollups', 'activity'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABELS: Record<View, string> = {
   feed: 'Feed',
+  ranked: 'Ranked',
   timeline: 'Timeline',
   follows: 'Follows',
   tags: 'Tags',
@@ -25,7 +26,7 @@ export interface Place {
   readonly view: View;
   /** Whose page it is (timeline/follows/activity); the signed-in user when absent. */
   readonly of: string;
-  /** Every other parameter (limit, series, granularity, from, to, window, tag), as given. */
+  /** Every other parameter (limit, series, granularity, from, to, window, tag, feed), as given. */
   readonly params: URLSearchParams;
 }
 

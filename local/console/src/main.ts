@@ -14,12 +14,14 @@ import type { ViewRenderer } from './views/context.js';
 import { renderFeed } from './views/feed.js';
 import { renderFollows } from './views/follows.js';
 import { renderNotifications } from './views/notifications.js';
+import { renderRanked } from './views/ranked.js';
 import { renderRollups } from './views/rollups.js';
 import { renderTags } from './views/tags.js';
 import { renderTimeline } from './views/timeline.js';
 
 const RENDERERS: Record<View, ViewRenderer> = {
   feed: renderFeed,
+  ranked: renderRanked,
   timeline: renderTimeline,
   follows: renderFollows,
   tags: renderTags,
