@@ -36,9 +36,9 @@ export interface FollowerFilter {
 
 /** One page of `author`'s followers; enqueues the job for the next page first, if there is one. */
 export async function followerPage(job: PagedJob, author: string, size: number, opts: FollowerFilter = {}): Promise<string[]> {
-  // Read eventually consistent: a page that read a bound from before a stamp raised it skips the
-  // reader, and the stamp's settle re-run writes that post back (reader-activity/stamp.ts).
-  const page = await listPage('followers', author, size, job.cursor);
+  // A bound filter reads strongly consistent: a stamp raises the bound before its write-back reads
+  // the timelines, so a page that read a stale bound could skip a post the write-back missed.
+  const page = await listPage('followers', author, size, job.cursor, { consistent: opts.activeAt !== undefined });
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
   return page.items.filter((f) => !opts.copiedOnly || authorPageCopies(f, opts.activeAt)).map((f) => f.userId);
 }

@@ -47,9 +47,7 @@ export const jobRoutes = {
   // A followee crossing FANOUT_PULL_THRESHOLD (follow-graph.ts checkThreshold).
   pull: { lane: 'maintenance', sentBy: ['graph', 'controls', 'batchImport'] },
   unpull: { lane: 'maintenance', sentBy: ['graph', 'controls', 'batchImport'] },
-  // A returning reader's stamp, once its bounds stand, is re-run CONTROL_SETTLE later (stamp.ts); that re-run's
-  // further pages go on at once, from maintenance.
-  stamp: { lane: 'followup', sentBy: [...READERS, 'maintenanceWorker'], settledBy: ['followupWorker', 'backgroundWorker'] },
+  stamp: { lane: 'followup', sentBy: READERS },
   restamp: { lane: 'background', sentBy: READERS, sinceLanes: true },
   erase: { lane: 'maintenance', sentBy: ['account'] },
   migrate: { lane: 'maintenance', sentBy: ['migrationStart'] },

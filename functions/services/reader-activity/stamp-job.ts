@@ -12,20 +12,9 @@ const ticks = z
  * (absent with `off`: remove it), and where their copies stopped (`since`) write back what they
  * missed (stamp.ts). Followup lane: the reader is waiting for their feed. `tags`: the job has
  * passed their follows of authors and pages through their followed tags (`cursor` a tag key).
- * `settleSince`: where its settle re-run will write back from (set by its first page, carried by the
- * rest). `settle`: this is that re-run, sent CONTROL_SETTLE after the last page: it raises no bound
- * and writes back, from `since`, what a fan-out page that read a stale bound skipped.
  */
 export const stampJob = defineJob('stamp', {
-  schema: {
-    reader: userId,
-    until: ticks,
-    since: ticks,
-    cursor,
-    tags: z.literal(true).optional(),
-    settleSince: ticks,
-    settle: z.literal(true).optional(),
-  },
+  schema: { reader: userId, until: ticks, since: ticks, cursor, tags: z.literal(true).optional() },
 });
 
 /**
@@ -37,5 +26,5 @@ export const stampJob = defineJob('stamp', {
  * writes back what the reader missed as a stamp does (stamp.ts: `since` from the head).
  */
 export const restampJob = defineJob('restamp', {
-  schema: { reader: userId, until: ticks, cursor, tags: z.literal(true).optional(), settleSince: ticks },
+  schema: { reader: userId, until: ticks, cursor, tags: z.literal(true).optional() },
 });

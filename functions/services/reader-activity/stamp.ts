@@ -27,7 +27,6 @@ import { followeesPage, stampFollowerEntry } from '../../stores/follow-store.js'
 import { keptCopies } from '../copy-facts.js';
 import { tagFollowsPage } from '../../stores/tag-store.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
-import { controlSettleSeconds } from '../controls-state.js';
 import { enqueueJob } from '../jobs/bus.js';
 import type { JobOf, JobRunner } from '../jobs/define.js';
 import { settleWritten } from '../live-originals.js';
@@ -85,27 +84,16 @@ function alreadyDone(headUntil: bigint | undefined, since: bigint | undefined): 
   return !stampDue(headUntil, nowTicks(), activeWindowTicks());
 }
 
-/**
- * How far before a stamp's start its settle re-run writes back from: a post's instant is taken a
- * moment before its write, on another instance's clock.
- */
-export const SETTLE_SINCE_SLACK_MS = 60_000;
-
 export async function stamp(job: StampJob): Promise<void> {
-  const settle = 'settle' in job && job.settle === true;
   const until = optionalTicks(job.until);
   const head = await readHead(job.reader);
   // Where copies stopped as the read saw it — or, if the bound has passed since (the job ran late,
   // or this is a later page), as it is now: posts after it were skipped by the fan-out.
-  const since = optionalTicks('since' in job ? job.since : undefined) ?? (settle ? undefined : missingSince(head.activeUntil, nowTicks()));
-  if (!settle && !job.cursor && !job.tags && alreadyDone(head.activeUntil, since)) return;
-  // The first page notes where a settle re-run will start: posts made since this stamp began.
-  const settleSince =
-    job.settleSince ?? (since !== undefined && !job.cursor && !job.tags ? String(nowTicks() - BigInt(SETTLE_SINCE_SLACK_MS) * 1_000_000n) : undefined);
-  const next = { ...job, ...(settleSince === undefined ? {} : { settleSince }) };
+  const since = optionalTicks('since' in job ? job.since : undefined) ?? missingSince(head.activeUntil, nowTicks());
+  if (!job.cursor && !job.tags && alreadyDone(head.activeUntil, since)) return;
   if (!job.tags) {
     const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
-    if (!settle) await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
+    await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
     if (since !== undefined) {
       const pulled = new Set(head.pulled); // merged at read time: never copied
       const stored = page.items.filter((f) => authorRoadStores({ active: true, muted: f.muted }, pulled.has(f.followee)));
@@ -116,23 +104,14 @@ export async function stamp(job: StampJob): Promise<void> {
         pulled,
       );
     }
-    if (page.last !== undefined) return enqueueJob({ ...next, cursor: page.last });
+    if (page.last !== undefined) return enqueueJob({ ...job, cursor: page.last });
   }
   // The followed tags, from their first page on the follows' last (most readers follow few tags: no second job).
   const tagPage = await tagFollowsPage(job.reader, STAMP_PAGE, job.tags ? job.cursor : undefined);
-  if (!settle) await stampTagFollows(job.reader, tagPage.items, until);
+  await stampTagFollows(job.reader, tagPage.items, until);
   if (since !== undefined) await writeBackTagCopies(job.reader, tagPage.items, since, rebuildMax());
-  if (tagPage.last !== undefined) return enqueueJob({ ...next, tags: true, cursor: tagPage.last });
-  if (settle) return;
-  await setHeadActiveUntil(job.reader, until);
-  // A fan-out page reads its followers entries (and a tag's) a moment stale: one that read a bound
-  // from before this stamp raised it skipped the reader, for a post this job's write-back had not
-  // seen. Once every bound stands, a re-run CONTROL_SETTLE later writes back what was posted since
-  // the stamp began — a few posts, not the whole absence (the a85f5fe bug, without strongly
-  // consistent reads on every fan-out page).
-  if (settleSince !== undefined) {
-    await enqueueJob({ kind: 'stamp', reader: job.reader, since: settleSince, settle: true }, controlSettleSeconds());
-  }
+  if (tagPage.last !== undefined) await enqueueJob({ ...job, tags: true, cursor: tagPage.last });
+  else await setHeadActiveUntil(job.reader, until);
 }
 
 export const stampRunner: JobRunner<typeof stampJob> = { def: stampJob, run: stamp };

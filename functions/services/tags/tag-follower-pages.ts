@@ -22,9 +22,12 @@ export async function tagFollowerPage(
   job: TagPagedJob,
   copiesOf?: { readonly shielded: Promise<ReadonlySet<string>>; readonly activeAt?: bigint },
 ): Promise<string[]> {
-  // Eventually consistent, as an author's follower page (../follower-pages.ts: the stamp's settle
-  // re-run covers a stale bound); the author's controls are read beside it.
-  const [page, shielded] = await Promise.all([tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor), copiesOf?.shielded]);
+  // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts);
+  // the author's controls are read beside it.
+  const [page, shielded] = await Promise.all([
+    tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf?.activeAt !== undefined }),
+    copiesOf?.shielded,
+  ]);
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
   const copied = (f: { userId: string; activeUntil?: bigint }) =>
     copiesOf ? tagPageCopies(f.userId, job.author, shielded!.has(f.userId), f.activeUntil, copiesOf.activeAt) : f.userId !== job.author;
