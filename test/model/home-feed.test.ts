@@ -139,8 +139,8 @@ describe('home feeds against the reference model (issue 40)', () => {
   // The bug a85f5fe fixed, which only a stale read shows: a returning reader's stamp raised their
   // bound and wrote back what was posted so far; a post made just after had its fan-out page read the
   // follower entry at the bound before the stamp (a read not strongly consistent), skipped the
-  // reader, and their head no longer asked for a merge: the post was lost. Passes since a85f5fe;
-  // fails with follower-pages.ts's page read not consistent (see the issue 40 report).
+  // reader, and their head no longer asked for a merge: the post was lost. Passes since a85f5fe
+  // (follower pages that write copies read strongly consistent); fails without.
   it(
     'a fan-out page that reads a stale activity bound skips no post (a85f5fe)',
     () =>
@@ -153,6 +153,47 @@ describe('home feeds against the reference model (issue 40)', () => {
         { c: 'drain' }, // the stamp raises the bound and writes back what is posted so far (nothing)
         { c: 'post', u: 0, tags: [] },
         { c: 'asOfMark' }, // a read not strongly consistent may still see the passed bound
+        { c: 'deliver', i: 0 },
+      ]),
+    60_000,
+  );
+
+  // The same for a push-followed tag: its follower entry carries the bound a tag fan-out page reads.
+  it(
+    'a tag fan-out page that reads a stale activity bound skips no post',
+    () =>
+      replay([
+        { c: 'followTag', r: 1, t: 0 },
+        { c: 'drain' },
+        { c: 'idle', r: 1 },
+        { c: 'read', r: 1 },
+        { c: 'mark' },
+        { c: 'drain' }, // the stamp
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'asOfMark' },
+        { c: 'deliver', i: 0 }, // the post's jobs (fan-out, tag fan-out)
+        { c: 'deliver', i: 0 },
+      ]),
+    60_000,
+  );
+
+  // Found by CI's exploration (seed 40202611) when follower pages read eventually consistent: a
+  // fan-out page that missed a follow made just before the post (its backfill had run) lost the post.
+  it(
+    'a fan-out page that reads the followers a moment stale still sees a follow made before the post',
+    () => replay([{ c: 'follow', r: 1, a: 0 }, { c: 'post', u: 0, tags: [0] }, { c: 'asOfMark' }, { c: 'deliver', i: 20 }]),
+    60_000,
+  );
+
+  it(
+    'a tag fan-out page that reads the tag followers a moment stale still sees a tag follow made before the post',
+    () =>
+      replay([
+        { c: 'mark' },
+        { c: 'followTag', r: 1, t: 0 },
+        { c: 'post', u: 0, tags: [0] },
+        { c: 'asOfMark' },
+        { c: 'deliver', i: 0 },
         { c: 'deliver', i: 0 },
       ]),
     60_000,

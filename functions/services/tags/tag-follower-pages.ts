@@ -22,10 +22,11 @@ export async function tagFollowerPage(
   job: TagPagedJob,
   copiesOf?: { readonly shielded: Promise<ReadonlySet<string>>; readonly activeAt?: bigint },
 ): Promise<string[]> {
-  // Strongly consistent with a bound filter, as an author's follower page (../follower-pages.ts);
-  // the author's controls are read beside it.
+  // A page that writes copies reads strongly consistent, as an author's follower page does
+  // (../follower-pages.ts: a tag follow made just before the post, a bound just raised); the
+  // author's controls are read beside it.
   const [page, shielded] = await Promise.all([
-    tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf?.activeAt !== undefined }),
+    tagFollowersPage(job.tag, FOLLOWER_PAGE, job.cursor, { consistent: copiesOf !== undefined }),
     copiesOf?.shielded,
   ]);
   if (page.last !== undefined) await enqueueJob({ ...job, cursor: page.last });
