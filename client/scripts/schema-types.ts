@@ -27,6 +27,8 @@ export async function generateSchemaTypes(): Promise<string> {
   // silent: openapi-typescript's progress lines would clutter test output.
   // emptyObjectsUnknown: a bare `{ type: object }` (e.g. rollup points) reads as Record<string, unknown>,
   // not Record<string, never>, which would forbid reading any field.
-  const ast = await openapiTS(document, { silent: true, emptyObjectsUnknown: true });
+  // defaultNonNullable off: a request field the server defaults (a ranked feed's `windowHours`, its
+  // `heuristics`) stays optional, as the document's `required` lists say; a response lists its fields as required itself.
+  const ast = await openapiTS(document, { silent: true, emptyObjectsUnknown: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }

@@ -979,12 +979,12 @@ export interface components {
                  * @description Only posts of the last this many hours (1–720, default 72).
                  * @default 72
                  */
-                windowHours: number;
+                windowHours?: number;
                 /**
                  * @description Most candidates this source gives (1–500, default 200).
                  * @default 200
                  */
-                limit: number;
+                limit?: number;
             } | {
                 /** @constant */
                 type: "tags";
@@ -993,12 +993,12 @@ export interface components {
                  * @description Only posts of the last this many hours (1–720, default 72).
                  * @default 72
                  */
-                windowHours: number;
+                windowHours?: number;
                 /**
                  * @description Most candidates this source gives (1–500, default 200).
                  * @default 200
                  */
-                limit: number;
+                limit?: number;
             } | {
                 /** @constant */
                 type: "authors";
@@ -1007,12 +1007,12 @@ export interface components {
                  * @description Only posts of the last this many hours (1–720, default 72).
                  * @default 72
                  */
-                windowHours: number;
+                windowHours?: number;
                 /**
                  * @description Most candidates this source gives (1–500, default 200).
                  * @default 200
                  */
-                limit: number;
+                limit?: number;
             })[];
             /** @description The ranking expression (docs/ranked-feeds.md): higher scores first. */
             expression: string;
@@ -1020,11 +1020,11 @@ export interface components {
              * @description A default per `attributes.<name>` the expression reads: used where a post lacks the attribute or it is not a number.
              * @default {}
              */
-            attributeDefaults: {
+            attributeDefaults?: {
                 [key: string]: number;
             };
             /** @default {} */
-            heuristics: {
+            heuristics?: {
                 /** @description Each further post of an author already placed scores × this once more (0–1; 1: off). */
                 authorDiversity?: number;
                 /** @description Leave out posts the reader marked `seen`. */

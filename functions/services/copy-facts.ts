@@ -83,7 +83,9 @@ async function hiddenPairs(copies: readonly StoredCopy[]): Promise<Set<string>> 
   const authors = [...new Set(copies.map((c) => c.actor))];
   const out = new Set<string>();
   if (copies.length === 0) return out;
-  if (authors.length <= readers.length) {
+  // A tie (one reader, one author: every single-pair remover) reads the reader's side: a big author's
+  // partition holds every mutedBy and blockedBy of theirs, and the read is strongly consistent.
+  if (authors.length < readers.length) {
     const shielded = await Promise.all(authors.map((a) => shieldedFrom(a, { consistent: true })));
     authors.forEach((a, i) => shielded[i]!.forEach((reader) => out.add(pairId(reader, a))));
   } else {

@@ -86,8 +86,8 @@ export async function block(caller: string, target: string): Promise<void> {
   notYourself(caller, target, 'block');
   // A follow's transaction checks this very item: a conflict with one is retried, never taken for "already blocked".
   await retrying(`block ${caller} → ${target}`, RETRY.request, async () => ((await placeBlock(caller, target)) === 'edge_changed' ? AGAIN : undefined));
-  // After the block stands the blocked user cannot follow the blocker (the follow transaction
-  // checks it); the blocker may still choose to follow them. These end the follows that exist.
+  // After the block stands neither may follow the other (the follow transaction checks the blocked
+  // user's; follow-graph.ts reads the blocker's own). These end the follows that exist.
   // Repeated on a repeated PUT: each is a no-op once done.
   await unfollow(caller, target);
   await unfollow(target, caller);

@@ -25,7 +25,7 @@ import type { Item } from '../../platform/dynamo/query.js';
 import { forEachLimit } from '../../platform/pool.js';
 import { stampTagFollowerEntry, tagEntriesSince, tagFollowsPage } from '../../stores/tag-store.js';
 import { newestOriginals } from '../../stores/feed-store.js';
-import { ticksFromIso } from '../../platform/clock.js';
+import { FANOUT_SLACK_MS } from './tag-cleanup.js';
 import { tagKeysOf } from '../../model/tags.js';
 import { removeCopies, writeCopies } from '../home-feed-copies.js';
 import { settleWritten } from '../live-originals.js';
@@ -79,19 +79,20 @@ const TAG_FOLLOWS_READ = 1000;
  * After a mute or a block between them is lifted (mutes-blocks.ts unmute, unblock; the follow's
  * backfill job runs it): `author`'s posts that `reader`'s push tag follows bring, which the tag
  * fan-out skipped while the control stood or the control's cleanup took away. The candidates are the
- * author's newest `limit` live posts (a follow's backfill takes as many) that joined a push-followed
- * tag at or after its follow: posted then, or edited since (an edit adding the tag runs its fan-out);
- * a tag joined earlier only may show (D1 of the model). Nothing while a control still hides the author.
- * Then the re-checks a return's write-back makes.
+ * author's newest `limit` live posts (a follow's backfill takes as many) posted since the follow of
+ * one of their tags that the reader follows as push (less FANOUT_SLACK_MS): exactly what a later
+ * mute's cleanup scans (follow-copies/unfollow-cleanup.ts), so it never writes a copy a cleanup
+ * could not find. (An older post edited into the tag is not restored.) Nothing while a control still
+ * hides the author. Then the re-checks a return's write-back makes.
  */
 export async function restoreAuthorTagCopies(reader: string, author: string, limit: number): Promise<void> {
   const push = (await tagFollowsPage(reader, TAG_FOLLOWS_READ)).items.filter((f) => f.mode === 'push');
   if (push.length === 0) return;
   const [hidden, originals] = await Promise.all([hiddenAuthorsOf(reader, { consistent: true }), newestOriginals(author, limit, { tombstones: false })]);
   if (!tagPageCopies(reader, author, hidden.has(author), undefined, undefined)) return;
-  const followedAt = new Map(push.map((f) => [f.key, f.followedAt]));
-  const joinedSince = (o: Item, at: bigint) =>
-    ticksOfRangeKey(rkOf(o.rk)) >= at || (o.editedAt !== undefined && (ticksFromIso(String(o.editedAt)) ?? 0n) >= at);
+  const slack = BigInt(FANOUT_SLACK_MS) * 1_000_000n;
+  const followedAt = new Map(push.map((f) => [f.key, f.followedAt - slack]));
+  const joinedSince = (o: Item, at: bigint) => ticksOfRangeKey(rkOf(o.rk)) >= at;
   await writeBackSources(
     reader,
     originals.filter((o) =>

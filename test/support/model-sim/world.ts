@@ -7,7 +7,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { localCredentials, localRegion } from '../../../local/aws-local.js';
 import { streamArnOf } from '../../../local/provision.js';
@@ -136,6 +136,32 @@ export class World {
     h!.sim.scope = undefined;
     await h!.tap.take(); // a failed run's leftovers are not this run's
     return w;
+  }
+
+  /**
+   * A self-check of the shadow, through the handlers' own document client: an item written, updated,
+   * then read one write late (`stale`) and strongly consistent (`fresh`); deleted, then its
+   * partition queried one write late (`deletedSince`: the image before the delete).
+   */
+  async shadowSelfCheck(): Promise<{ stale: string; fresh: string; deletedSince: string[] }> {
+    const { fnDoc, sim } = this.h;
+    const TableName = stack.tableNames.graph;
+    const Key = { pk: `simcheck#${uid('s')}`, sk: 'a' };
+    await fnDoc.send(new PutCommand({ TableName, Item: { ...Key, v: 1 } }));
+    await fnDoc.send(new UpdateCommand({ TableName, Key, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 2 } }));
+    try {
+      sim.lag = 1;
+      const stale = String((await fnDoc.send(new GetCommand({ TableName, Key }))).Item?.v);
+      const fresh = String((await fnDoc.send(new GetCommand({ TableName, Key, ConsistentRead: true }))).Item?.v);
+      sim.lag = 0;
+      await fnDoc.send(new DeleteCommand({ TableName, Key }));
+      sim.lag = 1;
+      const query = new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': Key.pk } });
+      const deletedSince = ((await fnDoc.send(query)).Items ?? []).map((i) => String(i.v));
+      return { stale, fresh, deletedSince };
+    } finally {
+      sim.lag = 0;
+    }
   }
 
   /** Whether the command can be issued in the model's state (fast-check's `check`). */
@@ -518,6 +544,10 @@ export class World {
       const shown = new Map(expected.map((e) => [e.post.n, e]));
       const rankedItems = await this.rankedPage(r);
       if (process.env.MODEL_TRACE) console.log(`ranked ${who}: ${rankedItems.length} items`);
+      // Both ways: the ranked page over the home feed holds every post the model requires too.
+      const rankedGot = new Set(rankedItems.map((i) => `${this.postOfId(i.id)}@v${i.version ?? 1}`));
+      const missing = want.filter((x) => !rankedGot.has(x));
+      if (missing.length) problems.push(`${who}'s ranked page lacks [${missing.join(', ')}]`);
       for (const item of rankedItems) {
         const e = shown.get(this.postOfId(item.id));
         if (!e) problems.push(`${who}'s ranked page shows post ${this.postOfId(item.id)}, which the model does not show`);
