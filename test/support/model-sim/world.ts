@@ -147,20 +147,26 @@ export class World {
     const { fnDoc, sim } = this.h;
     const TableName = stack.tableNames.graph;
     const Key = { pk: `simcheck#${uid('s')}`, sk: 'a' };
+    // As of a remembered instant (asOf), not `lag` writes ago: another run's writes may land meanwhile.
     await fnDoc.send(new PutCommand({ TableName, Item: { ...Key, v: 1 } }));
+    const afterPut = sim.markNow();
     await fnDoc.send(new UpdateCommand({ TableName, Key, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 2 } }));
+    const afterUpdate = sim.markNow();
+    const { floor } = sim;
     try {
-      sim.lag = 1;
+      sim.floor = 0; // a settle re-run delivered earlier moved it; this check reads before it on purpose
+      sim.asOf = afterPut;
       const stale = String((await fnDoc.send(new GetCommand({ TableName, Key }))).Item?.v);
       const fresh = String((await fnDoc.send(new GetCommand({ TableName, Key, ConsistentRead: true }))).Item?.v);
-      sim.lag = 0;
+      sim.asOf = undefined;
       await fnDoc.send(new DeleteCommand({ TableName, Key }));
-      sim.lag = 1;
+      sim.asOf = afterUpdate;
       const query = new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': Key.pk } });
       const deletedSince = ((await fnDoc.send(query)).Items ?? []).map((i) => String(i.v));
       return { stale, fresh, deletedSince };
     } finally {
-      sim.lag = 0;
+      sim.asOf = undefined;
+      sim.floor = Math.max(floor, sim.floor);
     }
   }
 
