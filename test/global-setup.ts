@@ -55,6 +55,7 @@ export default async function setup(project: TestProject) {
         RATE_LIMITS: process.env.RATE_LIMITS ?? TEST_RATE_LIMITS,
         // A first read's restamp runs at once (tests wait for it); its spread has its own test (reader-activity).
         STAMP_SPREAD: process.env.STAMP_SPREAD ?? 'off',
+        FEED_GENERATOR_LOOPBACK: 'on', // the test generator (support/feed-generator.ts) serves plain HTTP on loopback
       },
     },
     bundles,

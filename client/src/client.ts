@@ -45,9 +45,9 @@ export type UserListEntry = ItemOf<paths['/mutes']['get']>;
 export type FollowedTag = ItemOf<paths['/me/tags']['get']>;
 /** A ranked feed the caller owns (an admin: a shared one). */
 export type FeedListEntry = ItemOf<paths['/feeds']['get']>;
-/** Page size, `cursor` (a page's `next`), and `explain` (the variables behind each score). */
+/** Page size, `cursor` (a page's `next`), `explain` (the variables behind each score), `enrich` (`reactions`). */
 export type RankedFeedQuery = QueryOf<paths['/feeds/{feedId}/activities']['get']>;
-/** An activity of a ranked feed, with its `score` (and `variables` with `explain`). */
+/** An activity of a ranked feed, with its `score` (and `variables` with `explain`); of a generator feed, with the generator's `reason`. */
 export type RankedActivity = ItemOf<paths['/feeds/{feedId}/activities']['get']>;
 /** Feedback on a ranked feed's post: `seen`, `less` or `more`. */
 export type FeedInteraction = components['schemas']['FeedInteractions']['items'][number];
@@ -88,7 +88,7 @@ export interface TickfeedClient extends Client<paths> {
   followedTags(query?: ListQuery): Items<FollowedTag>;
   /** The caller's ranked feeds (an admin: the shared ones), by feed id (docs/ranked-feeds.md). */
   feeds(query?: ListQuery): Items<FeedListEntry>;
-  /** A ranked feed, highest score first: one ranking, paged by its snapshot (no repeat, no skip). */
+  /** A ranked feed, highest score first: one ranking, paged by its snapshot (no repeat, no skip); a generator feed in its generator's order. */
   rankedFeed(feedId: string, query?: RankedFeedQuery): Items<RankedActivity>;
   /** Feedback on a ranked feed's posts; applies from the next first page. */
   sendInteractions(feedId: string, items: FeedInteraction[]): Promise<void>;

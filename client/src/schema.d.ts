@@ -648,8 +648,8 @@ export interface paths {
         /** A ranked feed's definition: the caller's own, or a shared one. */
         get: operations["getFeed"];
         /**
-         * Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics.
-         * @description A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored.
+         * Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics; or (admin) an external feed generator.
+         * @description A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored. A `generator` definition (admin only) names a URL tickfeed calls for each page; its answer carries `generatorSecret`, the key of the reader tokens the generator receives.
          */
         put: operations["putFeed"];
         post?: never;
@@ -668,8 +668,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it).
-         * @description The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out.
+         * A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it); a generator feed in its generator's order.
+         * @description The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out. A generator feed's page is its generator's skeleton for `limit` and the cursor, cut to `limit` and hydrated the same way; the reading ends on a cursor the generator echoes, an empty page, or 100 pages. After 3 failed calls in a row its breaker answers 503 for 30 seconds without calling it.
          */
         get: operations["getRankedFeed"];
         put?: never;
@@ -968,11 +968,13 @@ export interface components {
             definition: {
                 [key: string]: unknown;
             };
+            /** @description Only in a generator feed's PUT answer (each PUT issues a new one): the HS256 key of the tokens its generator receives (`iss` tickfeed, `sub` the reader, `aud` `tickfeed:feed:<feedId>`). */
+            generatorSecret?: string;
         };
         FeedDefinitionInput: {
             title?: string;
-            /** @description Candidate sources, each bounded; a post two sources give counts once. */
-            sources: ({
+            /** @description Candidate sources, each bounded; a post two sources give counts once. Required unless `generator`. */
+            sources?: ({
                 /** @constant */
                 type: "following";
                 /**
@@ -1014,8 +1016,28 @@ export interface components {
                  */
                 limit?: number;
             })[];
-            /** @description The ranking expression (docs/ranked-feeds.md): higher scores first. */
-            expression: string;
+            /** @description The ranking expression (docs/ranked-feeds.md): higher scores first. Required unless `generator`. */
+            expression?: string;
+            /** @description An external feed generator, instead of sources and an expression (admin only). */
+            generator?: {
+                /** @description Called as GET `url?limit=&cursor=` for a skeleton `{ items: [{ activityId, reason? }], cursor? }`: https, a public host (docs/ranked-feeds.md#feed-generators). */
+                url: string;
+                /**
+                 * @description How long a call may take, body included (100–8,000 ms, default 5,000): past it, the page is a 502.
+                 * @default 5000
+                 */
+                timeoutMs?: number;
+                /**
+                 * @description Each call carries a bearer token naming the reader (`sub`), signed with the secret the PUT answers; answers are not cached.
+                 * @default false
+                 */
+                personalized?: boolean;
+                /**
+                 * @description Readers' POST /feeds/{feedId}/interactions are forwarded to it as POST `url` `{ items }`, with the token.
+                 * @default false
+                 */
+                interactions?: boolean;
+            };
             /**
              * @description A default per `attributes.<name>` the expression reads: used where a post lacks the attribute or it is not a number.
              * @default {}
@@ -1215,16 +1237,20 @@ export interface components {
                 editedAt: string | null;
                 /** @description On GET /activities/{id} always; on pages with `?enrich=reactions`. */
                 reactions?: components["schemas"]["ReactionSummary"];
-                /** @description Its score in this ranking, when the first page ranked it. */
-                score: number;
+                /** @description Its score in this ranking, when the first page ranked it (a generator feed's items have none). */
+                score?: number;
                 /** @description With `explain=true`: the variables behind the score. */
                 variables?: {
                     [key: string]: number;
                 };
+                /** @description A generator feed's item: the generator's reason for it, as sent (an object of at most 500 characters). */
+                reason?: {
+                    [key: string]: unknown;
+                };
             }[];
             /** @description Pass as `cursor` for the next page of the same ranking; null at its end. */
             next: string | null;
-            /** @description Posts of this page left out (deleted, or their author muted or blocked since): a page is never refilled. */
+            /** @description Posts of this page left out (deleted, their author muted or blocked since, or — a generator's — ids naming nothing or repeated): a page is never refilled. */
             filtered: number;
         };
         ReactionSummary: {
@@ -3352,7 +3378,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedDefinition"];
                 };
             };
-            /** @description Malformed JSON, an unknown field, a bad source, or an expression that does not parse or check (the message names the column). */
+            /** @description Malformed JSON, an unknown field, a bad source, an expression that does not parse or check (the message names the column), or a generator URL tickfeed may not call. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,7 +3388,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The feed id belongs to another user (or, for a user, is a shared feed). */
+            /** @description The feed id belongs to another user (or, for a user, is a shared feed), or a user defined a generator. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3446,6 +3472,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `next` of the previous page (opaque); omit it for the first page. */
                 cursor?: string;
+                /** @description `reactions`: each item carries `reactions` (counts and the caller's own kinds), at the cost of two batch reads per page. */
+                enrich?: "reactions";
                 /** @description `true`: each item carries `variables`, the values its score was computed from (asked on the first page: later pages of that ranking carry them too). */
                 explain?: "true" | "false";
             };
@@ -3488,6 +3516,15 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            /** @description A generator feed whose generator timed out, answered an error status, junk, or more than 256 KiB. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -29,6 +29,7 @@ export const handler = routes('rankedFeeds', {
         limit: pageLimit(query.limit),
         ...(query.cursor !== undefined && { cursor: query.cursor }),
         explain: query.explain === 'true',
+        ...(query.enrich !== undefined && { enrich: query.enrich }),
       }),
     ),
 

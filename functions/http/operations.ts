@@ -90,7 +90,7 @@ import {
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
 /** Problem statuses the code behind a route raises; the others are derived (see above). */
-export type ProblemStatus = 400 | 403 | 404 | 409 | 412;
+export type ProblemStatus = 400 | 403 | 404 | 409 | 412 | 502;
 
 export interface ResponseSpec {
   readonly description: string;
@@ -445,15 +445,15 @@ export const operations = {
     problems: { 400: listProblem },
   },
   putFeed: {
-    summary: 'Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics.',
+    summary: 'Define a ranked feed (docs/ranked-feeds.md): candidate sources, a ranking expression, heuristics; or (admin) an external feed generator.',
     description:
-      "A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored.",
+      "A user's PUT writes a private feed only they may read; an admin token's a shared feed every user may read. The first writer of a feed id owns it: another user's PUT on it is a 403. The expression is parsed and checked first: an error is a 400 naming `body.expression` and the column, and nothing is stored. A `generator` definition (admin only) names a URL tickfeed calls for each page; its answer carries `generatorSecret`, the key of the reader tokens the generator receives.",
     path: feedIdPath,
     body: feedDefinitionBody,
     responses: { 200: { description: 'The definition as stored.', schema: feedDefinitionSchema } },
     problems: {
-      400: 'Malformed JSON, an unknown field, a bad source, or an expression that does not parse or check (the message names the column).',
-      403: 'The feed id belongs to another user (or, for a user, is a shared feed).',
+      400: 'Malformed JSON, an unknown field, a bad source, an expression that does not parse or check (the message names the column), or a generator URL tickfeed may not call.',
+      403: 'The feed id belongs to another user (or, for a user, is a shared feed), or a user defined a generator.',
       409: 'The caller already keeps 20 feeds.',
     },
   },
@@ -470,15 +470,17 @@ export const operations = {
     problems: { 400: 'Bad feed id.', 403: 'A shared feed, and the caller is not an admin.', 404: "No such feed (or another user's private one)." },
   },
   getRankedFeed: {
-    summary: 'A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it).',
+    summary:
+      "A ranked feed for the caller: highest score first, each item with its `score` (with `explain=true`, the variables behind it); a generator feed in its generator's order.",
     description:
-      'The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out.',
+      "The first page ranks the candidates once and keeps the ranked ids for 30 minutes; `next` names that ranking and a position, so later pages never repeat or skip a post however scores move. Deleted posts and those of authors the caller muted or blocked (or who blocked the caller) never show; a page is not refilled: `filtered` says how many it left out. A generator feed's page is its generator's skeleton for `limit` and the cursor, cut to `limit` and hydrated the same way; the reading ends on a cursor the generator echoes, an empty page, or 100 pages. After 3 failed calls in a row its breaker answers 503 for 30 seconds without calling it.",
     path: feedIdPath,
     query: rankedQuery,
     responses: { 200: { description: 'A page.', schema: rankedPageSchema } },
     problems: {
       400: 'Bad limit, a cursor this feed did not hand out to the caller, or an expired ranking (read the first page again).',
       404: "No such feed (or another user's private one).",
+      502: 'A generator feed whose generator timed out, answered an error status, junk, or more than 256 KiB.',
     },
   },
   sendInteractions: {

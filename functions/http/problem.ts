@@ -24,6 +24,7 @@ export const STATUS_OF: Record<DomainErrorCode | HttpErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  bad_gateway: 502,
   unavailable: 503,
 };
 
@@ -41,6 +42,7 @@ const titles: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

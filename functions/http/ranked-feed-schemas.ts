@@ -8,7 +8,7 @@ import { FEED_ID } from '../model/ranked-feed.js';
 import { checkExpression } from '../services/ranking/expression-check.js';
 import { EXPRESSION_LIMITS, ExpressionError } from '../services/ranking/expression-errors.js';
 import { activitySchema, listPageSchema } from './response-schemas.js';
-import { listQuery, tagSchema, userIdSchema } from './schemas.js';
+import { listQuery, pageQuery, tagSchema, userIdSchema } from './schemas.js';
 
 /** Most candidates one ranking reads, all sources together: bounds a first page's reads and the snapshot. */
 export const MAX_CANDIDATES = 500;
@@ -43,11 +43,48 @@ const sourceSchema = z.discriminatedUnion('type', [
 
 const attributeName = z.string().regex(/^[A-Za-z0-9_]{1,64}$/);
 
+const generatorSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .max(2000)
+      .describe(
+        'Called as GET `url?limit=&cursor=` for a skeleton `{ items: [{ activityId, reason? }], cursor? }`: https, a public host (docs/ranked-feeds.md#feed-generators).',
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(8000)
+      .default(5000)
+      .describe('How long a call may take, body included (100–8,000 ms, default 5,000): past it, the page is a 502.'),
+    personalized: z
+      .boolean()
+      .default(false)
+      .describe('Each call carries a bearer token naming the reader (`sub`), signed with the secret the PUT answers; answers are not cached.'),
+    interactions: z
+      .boolean()
+      .default(false)
+      .describe("Readers' POST /feeds/{feedId}/interactions are forwarded to it as POST `url` `{ items }`, with the token."),
+  })
+  .describe('An external feed generator, instead of sources and an expression (admin only).');
+
 export const feedDefinitionBody = z
   .strictObject({
     title: z.string().min(1).max(100).optional(),
-    sources: z.array(sourceSchema).min(1).max(4).describe('Candidate sources, each bounded; a post two sources give counts once.'),
-    expression: z.string().min(1).max(EXPRESSION_LIMITS.maxLength).describe('The ranking expression (docs/ranked-feeds.md): higher scores first.'),
+    sources: z
+      .array(sourceSchema)
+      .min(1)
+      .max(4)
+      .optional()
+      .describe('Candidate sources, each bounded; a post two sources give counts once. Required unless `generator`.'),
+    expression: z
+      .string()
+      .min(1)
+      .max(EXPRESSION_LIMITS.maxLength)
+      .optional()
+      .describe('The ranking expression (docs/ranked-feeds.md): higher scores first. Required unless `generator`.'),
+    generator: generatorSchema.optional(),
     attributeDefaults: z
       .record(attributeName, z.number().refine(Number.isFinite))
       .refine((r) => Object.keys(r).length <= 20, { message: 'at most 20 attribute defaults' })
@@ -62,6 +99,17 @@ export const feedDefinitionBody = z
       .default({}),
   })
   .superRefine((d, ctx) => {
+    if (d.generator !== undefined) {
+      for (const field of ['sources', 'expression'] as const)
+        if (d[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'a generator feed has no sources or expression' });
+      if (Object.keys(d.attributeDefaults).length > 0 || Object.keys(d.heuristics).length > 0)
+        ctx.addIssue({ code: 'custom', path: ['generator'], message: 'a generator feed takes no attribute defaults or heuristics' });
+      return;
+    }
+    if (d.sources === undefined || d.expression === undefined) {
+      ctx.addIssue({ code: 'custom', path: [d.sources === undefined ? 'sources' : 'expression'], message: 'required (unless `generator`)' });
+      return;
+    }
     const total = d.sources.reduce((n, s) => n + s.limit, 0);
     if (total > MAX_CANDIDATES)
       ctx.addIssue({ code: 'custom', path: ['sources'], message: `the sources' limits add up to ${total}: at most ${MAX_CANDIDATES}` });
@@ -81,6 +129,12 @@ export const feedDefinitionSchema = z
     shared: z.boolean().describe("An admin's feed: every user may read it. Otherwise only its owner may."),
     updatedAt: z.string(),
     definition: z.record(z.string(), z.unknown()).describe('The definition as stored (FeedDefinitionInput, defaults filled in).'),
+    generatorSecret: z
+      .string()
+      .optional()
+      .describe(
+        "Only in a generator feed's PUT answer (each PUT issues a new one): the HS256 key of the tokens its generator receives (`iss` tickfeed, `sub` the reader, `aud` `tickfeed:feed:<feedId>`).",
+      ),
   })
   .meta({ id: 'FeedDefinition' });
 
@@ -94,6 +148,7 @@ export const feedListPageSchema = listPageSchema(
 export const rankedQuery = z.strictObject({
   limit: listQuery.shape.limit,
   cursor: listQuery.shape.cursor,
+  enrich: pageQuery.shape.enrich,
   explain: z
     .enum(['true', 'false'])
     .optional()
@@ -107,13 +162,22 @@ export const rankedPageSchema = z
     items: z
       .array(
         activitySchema.extend({
-          score: z.number().describe('Its score in this ranking, when the first page ranked it.'),
+          score: z.number().optional().describe("Its score in this ranking, when the first page ranked it (a generator feed's items have none)."),
           variables: z.record(z.string(), z.number()).optional().describe('With `explain=true`: the variables behind the score.'),
+          reason: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe("A generator feed's item: the generator's reason for it, as sent (an object of at most 500 characters)."),
         }),
       )
       .describe('Highest score first.'),
     next: z.string().nullable().describe('Pass as `cursor` for the next page of the same ranking; null at its end.'),
-    filtered: z.number().int().describe('Posts of this page left out (deleted, or their author muted or blocked since): a page is never refilled.'),
+    filtered: z
+      .number()
+      .int()
+      .describe(
+        "Posts of this page left out (deleted, their author muted or blocked since, or — a generator's — ids naming nothing or repeated): a page is never refilled.",
+      ),
   })
   .meta({ id: 'RankedPage' });
 

@@ -10,7 +10,7 @@ export interface FieldError {
 }
 
 export type DomainErrorCode =
-  'validation_failed' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'rate_limited' | 'unavailable';
+  'validation_failed' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'rate_limited' | 'unavailable' | 'bad_gateway';
 
 /** `C`: the codes of a family of errors; the HTTP edge adds its own (functions/http/http-errors.ts). */
 export class DomainError<C extends string = DomainErrorCode> extends Error {
@@ -88,5 +88,12 @@ export class UnavailableError extends DomainError {
     options?: { cause?: unknown },
   ) {
     super('unavailable', message, options);
+  }
+}
+
+/** A service tickfeed called for the caller (a feed generator) failed, timed out or answered junk: nothing was changed. */
+export class BadGatewayError extends DomainError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('bad_gateway', message, options);
   }
 }

@@ -29,6 +29,7 @@ import { tagKeyOf } from './tags.js';
 import { timelineKey } from './timeline-item.js';
 import { trendCounterKey, trendMarkerKey, trendTopKey } from './trend.js';
 import { definitionKey, definitionListKey, readerMarksKey, snapshotKey } from './ranked-feed.js';
+import { skeletonCacheKey } from './feed-generator.js';
 import { controlCheckKey, controlListKey, erasedListKey, mirrorKey } from './user-controls.js';
 import { ledgerCommentKey, ledgerReactionKey } from './user-ledger.js';
 
@@ -365,9 +366,19 @@ export const itemKinds: readonly ItemKind[] = [
     item: 'ranked-feed **definition** ([ranked feeds](ranked-feeds.md))',
     pk: '`rfeed#<feedId>`',
     sk: '`def`',
-    attributes: "`owner` (who wrote it), `shared` (an admin's: every user may read it), `body` (the definition, JSON), `updatedAt`",
+    attributes:
+      "`owner` (who wrote it), `shared` (an admin's: every user may read it), `body` (the definition, JSON), `updatedAt`; a generator feed's `generatorSecret` (signs its reader tokens) and breaker, `failures` and `openUntil` (epoch ms)",
     owner: 'ranked-feed-store',
     examples: () => [definitionKey('news')],
+  },
+  {
+    table: 'graph',
+    item: "a feed generator's cached answer (not personalized)",
+    pk: '`rgen#<feedId>`',
+    sk: '`c#<digest of the definition version, limit and cursor>`',
+    attributes: '`body` (the skeleton, JSON), `expiresAt` (30 seconds: reads check it)',
+    owner: 'ranked-feed-store',
+    examples: () => [skeletonCacheKey('news', 'AAAAAAAAAAAAAAAAAAAAAA')],
   },
   {
     table: 'graph',

@@ -2,7 +2,8 @@
  * Ranked feeds' items in the graph table (model/ranked-feed.ts): definitions and their list
  * entries, ranking snapshots, and each reader's seen marks and author weights.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type BreakerState, skeletonCacheKey } from '../model/feed-generator.js';
 import { definitionKey, definitionListKey, definitionListPartition, readerMarksKey, SHARED_OWNER, snapshotKey } from '../model/ranked-feed.js';
 import { doc } from '../platform/clients.js';
 import { isConditionalCheckFailed } from '../platform/dynamo/dynamo-errors.js';
@@ -19,13 +20,25 @@ export interface StoredDefinition {
   /** The definition as the PUT validated it (JSON). */
   readonly body: string;
   readonly updatedAt: string;
+  /** A generator feed's signing secret (never shown but in the PUT's answer). */
+  readonly generatorSecret?: string;
+  /** A generator feed's breaker (a PUT closes it). */
+  readonly breaker?: BreakerState;
 }
 
 const listOwner = (d: Pick<StoredDefinition, 'owner' | 'shared'>) => (d.shared ? SHARED_OWNER : d.owner);
 
 function parseDefinition(feedId: string, item: Item | undefined): StoredDefinition | undefined {
   if (item === undefined || typeof item.body !== 'string' || typeof item.owner !== 'string') return undefined;
-  return { feedId, owner: item.owner, shared: item.shared === true, body: item.body, updatedAt: String(item.updatedAt) };
+  return {
+    feedId,
+    owner: item.owner,
+    shared: item.shared === true,
+    body: item.body,
+    updatedAt: String(item.updatedAt),
+    ...(typeof item.generatorSecret === 'string' && { generatorSecret: item.generatorSecret }),
+    breaker: { failures: Number(String(item.failures ?? 0)), openUntil: Number(String(item.openUntil ?? 0)) },
+  };
 }
 
 export async function getDefinition(feedId: string): Promise<StoredDefinition | undefined> {
@@ -45,7 +58,14 @@ export async function putDefinition(d: StoredDefinition): Promise<'done' | 'take
       {
         Put: {
           TableName: graph(),
-          Item: { ...definitionKey(d.feedId), owner: d.owner, shared: d.shared, body: d.body, updatedAt: d.updatedAt },
+          Item: {
+            ...definitionKey(d.feedId),
+            owner: d.owner,
+            shared: d.shared,
+            body: d.body,
+            updatedAt: d.updatedAt,
+            ...(d.generatorSecret !== undefined && { generatorSecret: d.generatorSecret }),
+          },
           ConditionExpression: d.shared ? 'attribute_not_exists(pk) OR #s = :t' : 'attribute_not_exists(pk) OR (#o = :o AND #s = :f)',
           ExpressionAttributeValues: d.shared ? { ':t': true } : { ':o': d.owner, ':f': false },
           ExpressionAttributeNames: d.shared ? { '#s': 'shared' } : { '#o': 'owner', '#s': 'shared' },
@@ -76,6 +96,37 @@ export async function deleteDefinition(d: StoredDefinition): Promise<'done' | 'c
     ['list', { Delete: { TableName: graph(), Key: definitionListKey(listOwner(d), d.feedId) } }],
   ]);
   return out.ok ? 'done' : 'changed';
+}
+
+/**
+ * Store a generator feed's breaker, if the definition is still the one read (a PUT since closed
+ * it; a DELETE since must not bring back a bare item).
+ */
+export async function putBreaker(feedId: string, updatedAt: string, state: BreakerState): Promise<void> {
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: graph(),
+        Key: definitionKey(feedId),
+        UpdateExpression: 'SET failures = :f, openUntil = :o',
+        ConditionExpression: 'updatedAt = :u',
+        ExpressionAttributeValues: { ':f': state.failures, ':o': state.openUntil, ':u': updatedAt },
+      }),
+    );
+  } catch (e) {
+    if (!isConditionalCheckFailed(e)) throw e;
+  }
+}
+
+/** A cached generator answer (its JSON), if not past `expiresAt` (epoch seconds). */
+export async function getCachedSkeleton(feedId: string, digest: string, nowSeconds: number): Promise<string | undefined> {
+  const out = await doc.send(new GetCommand({ TableName: graph(), Key: skeletonCacheKey(feedId, digest) }));
+  const i = out.Item as Item | undefined;
+  return i !== undefined && typeof i.body === 'string' && Number(String(i.expiresAt)) > nowSeconds ? i.body : undefined;
+}
+
+export async function putCachedSkeleton(feedId: string, digest: string, body: string, expiresAt: number): Promise<void> {
+  await doc.send(new PutCommand({ TableName: graph(), Item: { ...skeletonCacheKey(feedId, digest), body, expiresAt } }));
 }
 
 /** One page of the feed ids listed under `owner` (SHARED_OWNER for the shared ones), after `after`. */

@@ -178,6 +178,13 @@ export const configKeys = {
     description:
       'per-caller token buckets per class of route (`burst/period`: that many at once, that many more per period); past one, 429 problem+json with `Retry-After`; admin tokens are not limited; list only the classes to change, or `off` ([security](security.md#rate-limits))',
   },
+  FEED_GENERATOR_LOOPBACK: {
+    envVar: 'FEED_GENERATOR_LOOPBACK',
+    contextKey: 'feedGeneratorLoopback',
+    default: 'off',
+    description:
+      '`on`: a feed generator may also be `http://127.0.0.1:<port>` (local development and the tests); `off`: only https URLs of public hosts ([ranked feeds](ranked-feeds.md#feed-generators))',
+  },
 } as const satisfies Record<string, ConfigKeyDef>;
 
 export type ConfigKey = keyof typeof configKeys;
@@ -260,6 +267,13 @@ function settleDelay(raw: string): number {
   return Math.ceil(ms / 1000);
 }
 
+/** `on` or `off`. */
+function onOff(raw: string): boolean {
+  const text = raw.trim().toLowerCase();
+  if (text !== 'on' && text !== 'off') throw new Error(`expected on or off, got "${raw}"`);
+  return text === 'on';
+}
+
 /** One parser per key. */
 export const configParsers = {
   FANOUT_PULL_THRESHOLD: integer(1),
@@ -290,6 +304,7 @@ export const configParsers = {
   CONTROL_SETTLE: settleDelay,
   PROTECTED_VERBS: parseVerbList,
   RATE_LIMITS: parseRateLimits,
+  FEED_GENERATOR_LOOPBACK: onOff,
 } satisfies Record<ConfigKey, (raw: string) => unknown>;
 
 export type ConfigValue<K extends ConfigKey> = ReturnType<(typeof configParsers)[K]>;

@@ -291,8 +291,9 @@ const definitions: Record<FunctionId, Definition> = {
     id: 'rankedFeeds',
     entry: 'functions/handlers/ranked-feeds.ts',
     ...http,
-    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['GetItem', 'PutItem', 'DeleteItem', 'Query', 'BatchGetItem'] },
-    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD'],
+    // graph UpdateItem: a generator feed's breaker, on its definition
+    tables: { ...RATE_LIMITED, feed: ['Query', 'GetItem', 'BatchGetItem'], graph: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchGetItem'] },
+    config: ['RATE_LIMITS', 'TIMELINE_TTL', 'FEED_MAX_ITEMS', 'FEED_MAX_SPAN', 'FEED_TTL', 'FANOUT_ACTIVE_WINDOW', 'STAMP_SPREAD', 'FEED_GENERATOR_LOOPBACK'],
   },
   /** Reactions and comments: one transaction per change of the user's item and the activity's counter. */
   social: {

@@ -18,6 +18,7 @@ describe('STATUS_OF', () => {
       payload_too_large: 413,
       unsupported_media_type: 415,
       rate_limited: 429,
+      bad_gateway: 502,
       unavailable: 503,
     });
   });

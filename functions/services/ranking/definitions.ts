@@ -6,10 +6,19 @@
  * nothing, and another user's private feed does not exist to others (404). A user keeps at most
  * MAX_FEEDS_PER_USER feeds. A definition holds no reader data: reading it ranks the reader's own
  * candidates (candidates.ts), so a shared feed shows each reader only what they may see.
+ *
+ * A generator feed (`generator`: an external URL tickfeed calls, generator-feed.ts) only an admin
+ * may define: its URL is called from inside the deployment on every reader's behalf, so a user
+ * aiming it at an internal address would be a server-side request forgery. Its PUT answers, once,
+ * the secret that signs the tokens the generator receives (generator-token.ts); each PUT issues a
+ * new one.
  */
-import { ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../../model/domain-errors.js';
+import { setting } from '../../../lib/defs/config.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../model/domain-errors.js';
+import { generatorUrlProblem } from '../../model/feed-generator.js';
 import { isFeedListSortKey, SHARED_OWNER } from '../../model/ranked-feed.js';
 import { definitionPage, deleteDefinition, getDefinition, putDefinition, type StoredDefinition } from '../../stores/ranked-feed-store.js';
+import { newGeneratorSecret } from './generator-token.js';
 import { afterCursor, type ListPage, type ListRequest, listPageOf } from '../list-page.js';
 
 export const MAX_FEEDS_PER_USER = 20;
@@ -25,6 +34,8 @@ export interface FeedDefinitionView {
   readonly shared: boolean;
   readonly updatedAt: string;
   readonly definition: Record<string, unknown>;
+  /** Only in a generator feed's PUT answer: the secret its reader tokens are signed with. */
+  readonly generatorSecret?: string;
 }
 
 const view = (d: StoredDefinition): FeedDefinitionView => ({
@@ -44,7 +55,17 @@ export async function readableDefinition(feedId: string, who: Requester): Promis
   return d;
 }
 
-export async function putFeed(who: Requester, feedId: string, definition: unknown): Promise<FeedDefinitionView> {
+/** A generator definition's URL must be one tickfeed may call (model/feed-generator.ts), and only an admin may name one. */
+function checkGenerator(who: Requester, definition: { generator?: { url: string } }): void {
+  if (definition.generator === undefined) return;
+  if (!who.admin) throw new ForbiddenError("Only an admin may define a feed generator: tickfeed calls its URL on every reader's behalf.");
+  const problem = generatorUrlProblem(definition.generator.url, setting('FEED_GENERATOR_LOOPBACK'));
+  if (problem !== undefined)
+    throw new ValidationError(`The generator URL must be ${problem}.`, [{ field: 'body.generator.url', message: `must be ${problem}` }]);
+}
+
+export async function putFeed(who: Requester, feedId: string, definition: { generator?: { url: string } }): Promise<FeedDefinitionView> {
+  checkGenerator(who, definition);
   const held = await getDefinition(feedId);
   if (held !== undefined && (who.admin ? !held.shared : held.shared || held.owner !== who.userId)) {
     throw new ForbiddenError('This feed id belongs to someone else.');
@@ -53,11 +74,18 @@ export async function putFeed(who: Requester, feedId: string, definition: unknow
     const own = await definitionPage(who.userId, MAX_FEEDS_PER_USER);
     if (own.items.length >= MAX_FEEDS_PER_USER) throw new ConflictError(`A user keeps at most ${MAX_FEEDS_PER_USER} feeds: delete one first.`);
   }
-  const stored: StoredDefinition = { feedId, owner: who.userId, shared: who.admin, body: JSON.stringify(definition), updatedAt: new Date().toISOString() };
+  const stored: StoredDefinition = {
+    feedId,
+    owner: who.userId,
+    shared: who.admin,
+    body: JSON.stringify(definition),
+    updatedAt: new Date().toISOString(),
+    ...(definition.generator !== undefined && { generatorSecret: newGeneratorSecret() }),
+  };
   const out = await putDefinition(stored);
   if (out === 'taken') throw new ForbiddenError('This feed id belongs to someone else.');
   if (out === 'conflict') throw new UnavailableError('The feed was being written by another request: retry.', 1);
-  return view(stored);
+  return { ...view(stored), ...(stored.generatorSecret !== undefined && { generatorSecret: stored.generatorSecret }) };
 }
 
 export const getFeed = async (who: Requester, feedId: string): Promise<FeedDefinitionView> => view(await readableDefinition(feedId, who));

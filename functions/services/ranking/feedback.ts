@@ -5,13 +5,19 @@
  * of that author's posts in every ranked feed the reader reads (rank.ts). Marks are the reader's
  * own, one item (model/ranked-feed.ts), kept bounded: the newest MAX_SEEN seen ids, the
  * MAX_WEIGHTS authors changed last. They apply from the next first page (a snapshot is not re-ranked).
+ * A generator feed that asks for interactions also gets them, after they are recorded: POST to its
+ * URL with a token naming the reader. That forward is best effort under the generator's timeout —
+ * a generator that fails it loses nothing of the reader's (the 204 is about tickfeed's own record).
  */
 import { parseActivityId } from '../../model/activity-id.js';
 import { ValidationError } from '../../model/domain-errors.js';
 import { MAX_SEEN, MAX_WEIGHTS } from '../../model/ranked-feed.js';
+import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
 import { getReaderMarks, putReaderMarks, type ReaderMarks } from '../../stores/ranked-feed-store.js';
 import { readableDefinition, type Requester } from './definitions.js';
+import { type Generator, GeneratorFailure, postInteractions } from './generator-call.js';
+import { readerToken } from './generator-token.js';
 
 export type InteractionEvent = 'seen' | 'less' | 'more';
 
@@ -40,8 +46,16 @@ export async function recordInteractions(who: Requester, feedId: string, items: 
     if (key === undefined) throw new ValidationError('Not an activity id.', [{ field: `body.items.${i}.activityId`, message: 'an `id` of an activity' }]);
     return { ...item, author: key.actor };
   });
-  await readableDefinition(feedId, who);
+  const stored = await readableDefinition(feedId, who);
   await retrying(`interactions of ${who.userId}`, RETRY.request, async () =>
     (await putReaderMarks(who.userId, applyInteractions(await getReaderMarks(who.userId), events))) === 'done' ? undefined : AGAIN,
   );
+  const generator = (JSON.parse(stored.body) as { generator?: Generator }).generator;
+  if (generator?.interactions !== true || stored.generatorSecret === undefined) return;
+  const token = await readerToken(stored.generatorSecret, feedId, who.userId, Date.now());
+  const took = await postInteractions(generator, items, token).catch((e: unknown) => {
+    if (e instanceof GeneratorFailure) return false;
+    throw e;
+  });
+  if (!took) logger.warn('feed generator refused interactions', { feedId });
 }

@@ -12,41 +12,37 @@
  * blocked or who blocked them — and never reading more to refill: `filtered` says how many left.
  */
 import { randomBytes } from 'node:crypto';
-import { type Activity, toActivity } from '../../model/activity.js';
-import { parseActivityId } from '../../model/activity-id.js';
 import { invalidCursor, ValidationError } from '../../model/domain-errors.js';
 import { followEdgeKey, parseEdge } from '../../model/follow-edge.js';
 import { decodeRankedCursor, encodeRankedCursor, SNAPSHOT_TTL_SECONDS } from '../../model/ranked-feed.js';
 import { activityOfCounterItem, COMMENT_KIND, countsOf } from '../../model/reaction.js';
 import { ticksOfRangeKey } from '../../model/range-key.js';
-import { isVisibleOriginal } from '../../model/timeline-item.js';
 import { nowTicks } from '../../platform/clock.js';
-import { getOriginals } from '../../stores/feed-store.js';
 import { readGraphKeys } from '../../stores/follow-store.js';
 import { getReaderMarks, getSnapshot, putSnapshot, type Snapshot } from '../../stores/ranked-feed-store.js';
 import { getCounters } from '../../stores/social-store.js';
+import { enriched } from '../reactions.js';
 import { hiddenAuthorsOf } from '../tags/hidden.js';
 import { readCandidates, type SourceSpec } from './candidates.js';
 import { readableDefinition, type Requester } from './definitions.js';
 import { checkExpression } from './expression-check.js';
+import { generatorPage } from './generator-feed.js';
+import type { Generator } from './generator-call.js';
+import { visibleActivities } from './hydrate.js';
+import type { RankedItem, RankedPage } from './ranked-page.js';
 import { type Candidate, type Heuristics, rankCandidates } from './rank.js';
 
 export interface RankedRequest {
   readonly limit: number;
   readonly cursor?: string;
   readonly explain: boolean;
+  /** `reactions`: each item with its counts and the reader's own reactions (as the feeds' `enrich`). */
+  readonly enrich?: 'reactions';
 }
 
-export type RankedItem = Activity & { score: number; variables?: Record<string, number> };
-
-export interface RankedPage {
-  readonly items: RankedItem[];
-  readonly next: string | null;
-  readonly filtered: number;
-}
-
-/** The stored definition's parts a ranking uses (validated by the PUT's schema). */
+/** The stored definition's parts a ranking uses (validated by the PUT's schema); a generator feed has `generator` instead. */
 interface Definition {
+  readonly generator?: Generator;
   readonly sources: readonly SourceSpec[];
   readonly expression: string;
   readonly attributeDefaults: Record<string, number>;
@@ -56,12 +52,21 @@ interface Definition {
 const COUNTED = /^(reactions(\..*)?|comments|popularity)$/;
 
 export async function readRankedFeed(who: Requester, feedId: string, req: RankedRequest): Promise<RankedPage> {
-  return req.cursor === undefined ? firstPage(who, feedId, req) : laterPage(who.userId, feedId, req, req.cursor);
+  return enriched(who.userId, await pageOf(who, feedId, req), req.enrich);
 }
 
-async function firstPage(who: Requester, feedId: string, req: RankedRequest): Promise<RankedPage> {
-  const reader = who.userId;
-  const def = JSON.parse((await readableDefinition(feedId, who)).body) as Definition;
+/** A ranking's later page reads its snapshot alone; any other page reads the definition first. */
+async function pageOf(who: Requester, feedId: string, req: RankedRequest): Promise<RankedPage> {
+  const ranking = req.cursor === undefined ? undefined : decodeRankedCursor(req.cursor);
+  if (ranking !== undefined) return laterPage(who.userId, feedId, req, ranking);
+  const stored = await readableDefinition(feedId, who);
+  const def = JSON.parse(stored.body) as Definition;
+  if (def.generator !== undefined) return generatorPage(stored, def.generator, who.userId, req.limit, req.cursor);
+  if (req.cursor !== undefined) throw invalidCursor();
+  return firstPage(who.userId, feedId, def, req);
+}
+
+async function firstPage(reader: string, feedId: string, def: Definition, req: RankedRequest): Promise<RankedPage> {
   const expr = checkExpression(def.expression, def.attributeDefaults);
   const now = nowTicks();
   const [activities, marks, hidden] = await Promise.all([readCandidates(reader, def.sources, now), getReaderMarks(reader), hiddenAuthorsOf(reader)]);
@@ -98,9 +103,7 @@ async function firstPage(who: Requester, feedId: string, req: RankedRequest): Pr
   return { ...(await hydrate(snapshot, 0, req, hidden)), next };
 }
 
-async function laterPage(reader: string, feedId: string, req: RankedRequest, cursor: string): Promise<RankedPage> {
-  const at = decodeRankedCursor(cursor);
-  if (at === undefined) throw invalidCursor();
+async function laterPage(reader: string, feedId: string, req: RankedRequest, at: { snapshotId: string; position: number }): Promise<RankedPage> {
   const [snapshot, hidden] = await Promise.all([getSnapshot(at.snapshotId), hiddenAuthorsOf(reader)]);
   if (snapshot !== undefined && (snapshot.reader !== reader || snapshot.feedId !== feedId)) throw invalidCursor(); // another reader's or feed's
   if (snapshot === undefined || snapshot.expiresAt <= Math.floor(Date.now() / 1000)) {
@@ -114,18 +117,15 @@ async function laterPage(reader: string, feedId: string, req: RankedRequest, cur
   return { ...page, next: end < snapshot.ids.length ? encodeRankedCursor(at.snapshotId, end) : null };
 }
 
-/** The snapshot's slice from `position`: one BatchGet of the originals, without deleted posts and hidden authors. */
+/** The snapshot's slice from `position`, as the reader may see it now. */
 async function hydrate(snapshot: Snapshot, position: number, req: RankedRequest, hidden: ReadonlySet<string>): Promise<Omit<RankedPage, 'next'>> {
-  const slice = snapshot.ids.slice(position, position + req.limit).map((id, i) => ({ id, at: position + i, key: parseActivityId(id) }));
-  const wanted = slice.filter((s) => s.key !== undefined && !hidden.has(s.key.actor));
-  const originals = await getOriginals(wanted.map((s) => ({ author: s.key!.actor, rk: s.key!.rk })));
-  const nowSeconds = Math.floor(Date.now() / 1000);
+  const ids = snapshot.ids.slice(position, position + req.limit);
+  const activities = await visibleActivities(ids, hidden);
   const items: RankedItem[] = [];
-  wanted.forEach((s, i) => {
-    const original = originals[i];
-    if (!isVisibleOriginal(original, nowSeconds)) return;
-    const variables = req.explain ? snapshot.explain?.[s.at] : undefined;
-    items.push({ ...toActivity(original!), score: snapshot.scores[s.at]!, ...(variables && { variables }) });
+  activities.forEach((a, i) => {
+    if (a === undefined) return;
+    const variables = req.explain ? snapshot.explain?.[position + i] : undefined;
+    items.push({ ...a, score: snapshot.scores[position + i]!, ...(variables && { variables }) });
   });
-  return { items, filtered: slice.length - items.length };
+  return { items, filtered: ids.length - items.length };
 }

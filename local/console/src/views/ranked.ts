@@ -74,6 +74,7 @@ async function renderFeedPage(ctx: ViewContext, root: HTMLElement, feedId: strin
     list.append(
       ...page.items.map((a) => {
         const row = activityRow(a, user);
+        if (a.score === undefined) return row; // a generator feed's items: its generator's order, no score
         row.dataset.score = String(a.score);
         row.append(h('p', { class: 'muted score', 'data-testid': 'score' }, `score ${a.score.toFixed(3)} = ${explanation(a)}`));
         return row;
