@@ -13,4 +13,6 @@ export const benchStackEnv: Readonly<Record<string, string>> = {
   LOCAL_TUMBLING_WINDOW_SECONDS: '2',
   // The scenarios act as a few users at rates no one person would: per-user limits would measure 429s.
   RATE_LIMITS: 'off',
+  // The generator scenario's feed generator serves plain HTTP on loopback.
+  FEED_GENERATOR_LOOPBACK: 'on',
 };

@@ -2,6 +2,7 @@ import { activity } from './activity.js';
 import { cost } from './cost/index.js';
 import { edits } from './edits.js';
 import { fanoutRate } from './fanout-rate.js';
+import { generator } from './generator.js';
 import { postLatency } from './post-latency.js';
 import { reading } from './reading.js';
 import { ranked } from './ranked.js';
@@ -40,5 +41,6 @@ export const scenarios: Scenario[] = [
   edits,
   tags,
   ranked,
+  generator,
   burst,
 ];
