@@ -5,6 +5,7 @@
  * patched: it follows from the edited content (or is given), but it is set and removed with the rest.
  */
 import { type AttributeValue, toActivity } from './activity.js';
+import type { Same } from './same-type.js';
 
 export const EDITABLE_FIELDS = ['content', 'object', 'attributes', 'tags'] as const;
 
@@ -23,7 +24,6 @@ export interface EditedState extends EditableFields {
 }
 
 // The list and the type name the same fields: adding one to either and not the other fails to compile.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const listed: Same<(typeof EDITABLE_FIELDS)[number], keyof EditableFields> = true;
 void listed;
 

@@ -189,6 +189,12 @@ function graphListPage(partition: string, limit: number, after: string | undefin
   );
 }
 
+/**
+ * How many of a reader's tag follows the removers and restorers read in one page (a mute's cleanup,
+ * an unmute's restore): their earliest push follow bounds the posts they look at.
+ */
+export const TAG_FOLLOWS_READ = 1000;
+
 /** One page of the tags `user` follows, by tag key; `last` a tag key. */
 export async function tagFollowsPage(user: string, limit: number, after?: string): Promise<Page<TagFollow, string>> {
   return mapPage(await graphListPage(tagFollowPartition(user), limit, after), (i) => parseTagFollow(i)!, String);

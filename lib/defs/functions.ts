@@ -7,7 +7,7 @@
 import type { ConfigKey } from './config.js';
 import type { FunctionId } from './function-ids.js';
 import { type JobRoute, jobRoutes, lanesOfRoute } from './job-routes.js';
-import { type LaneId, lanes, laneQueue, laneWorker, PRE_LANES_QUEUE } from './lanes.js';
+import { type LaneId, lanes, laneQueue, laneWorker, PRE_LANES_QUEUE, settleLaneOf } from './lanes.js';
 import type { QueueId } from './queues.js';
 import type { TableId } from './tables.js';
 
@@ -438,7 +438,7 @@ export function queuesSentBy(fn: FunctionId): QueueId[] {
   const sent = new Set<LaneId>();
   for (const route of routeList) {
     if (route.sentBy.includes(fn)) sent.add(route.lane);
-    if (route.settledBy?.includes(fn)) sent.add(lanes[route.lane].takesDelayed ? route.lane : 'maintenance');
+    if (route.settledBy?.includes(fn)) sent.add(settleLaneOf(route.lane));
   }
   const lane = (Object.keys(lanes) as LaneId[]).find((l) => laneWorker(l) === fn);
   if (lane !== undefined) {

@@ -129,6 +129,13 @@ export const lanes: Record<LaneId, LaneDef> = {
 export const laneList: readonly LaneDef[] = Object.values(lanes);
 
 /**
+ * Where a settle re-run (a job sent with a delay) of a kind on `lane` goes: nobody waits on it, so
+ * maintenance — unless the lane takes its own delayed jobs (background: a restamp spread over
+ * STAMP_SPREAD). The job router and each function's queue grants both read it from here.
+ */
+export const settleLaneOf = (lane: LaneId): LaneId => (lanes[lane].takesDelayed ? lane : 'maintenance');
+
+/**
  * The lane whose queue held every kind of job before the lanes (the release of 2026-11-23 and
  * earlier): its worker forwards such jobs to their lanes (functions/services/jobs/legacy-queue.ts).
  */

@@ -18,7 +18,7 @@ import { rangeKeyOf } from '../../model/range-key.js';
 import { originalKeysWhile } from '../../stores/feed-store.js';
 import { clearPending, deleteGoneEdge, getEdge } from '../../stores/follow-store.js';
 import { nowTicks } from '../../platform/clock.js';
-import { tagFollowsPage } from '../../stores/tag-store.js';
+import { TAG_FOLLOWS_READ, tagFollowsPage } from '../../stores/tag-store.js';
 import { keptCopies } from '../copy-facts.js';
 import { removeCopies } from '../home-feed-copies.js';
 import { hiddenAuthorsOf } from '../tags/hidden.js';
@@ -69,9 +69,6 @@ export async function muteCleanup(reader: string, author: string): Promise<void>
   if (tagOpened !== undefined || wantsPosts(await getEdge(reader, author)))
     await enqueueJob({ kind: 'backfill', follower: reader, followee: author, tags: true });
 }
-
-/** A reader's tag follows a mute's cleanup reads (their earliest push follow bounds its candidates). */
-const TAG_FOLLOWS_READ = 1000;
 
 const homeFeedTtlMs = () => homeFeedPolicy().ttlMs;
 

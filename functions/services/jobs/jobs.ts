@@ -6,7 +6,7 @@
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { type JobKindId, jobRoutes, lanesOfRoute } from '../../../lib/defs/job-routes.js';
-import { type LaneId, lanes } from '../../../lib/defs/lanes.js';
+import { type LaneId, settleLaneOf } from '../../../lib/defs/lanes.js';
 import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
 import { fanoutJob } from '../fanout/fanout-job.js';
@@ -22,6 +22,7 @@ import { restampJob, stampJob } from '../reader-activity/stamp-job.js';
 import { tagCleanupJob, tagEditJob, tagFanoutJob, tagRetractJob } from '../tags/tag-jobs.js';
 import type { JobOf } from './define.js';
 import { InvalidJobError } from './invalid-job.js';
+import type { Same } from '../../model/same-type.js';
 
 export const jobDefs = [
   fanoutJob,
@@ -49,7 +50,6 @@ export type JobKind = JobDefs['kind'];
 export type Job = JobOf<JobDefs>;
 
 // Every routed kind has its definition here, and only those: a route without one fails to compile.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const everyRouteDefined: Same<JobKind, JobKindId> = true;
 void everyRouteDefined;
 
@@ -85,11 +85,10 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
 /**
  * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
  * tailLane where it has one. A delayed job is a settle re-run (the second cleanup after an
- * unfollow or mute, the erase's settle): nobody waits on it, so it is maintenance — except on a
- * lane that takes its own delayed jobs (background: a restamp spread over STAMP_SPREAD).
+ * unfollow or mute, the erase's settle), routed by settleLaneOf.
  */
 export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string }, delaySeconds = 0): LaneId {
-  if (delaySeconds > 0 && !lanes[laneOfKind(job.kind)].takesDelayed) return 'maintenance';
+  if (delaySeconds > 0 && settleLaneOf(laneOfKind(job.kind)) === 'maintenance') return 'maintenance';
   const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(job.kind)!;
   return job.cursor !== undefined && def.tailLane ? def.tailLane : def.lane;
 }

@@ -23,7 +23,7 @@ import { tagMissingSince } from '../../model/reader-activity.js';
 import type { TagFollow } from '../../model/tag-items.js';
 import type { Item } from '../../platform/dynamo/query.js';
 import { forEachLimit } from '../../platform/pool.js';
-import { stampTagFollowerEntry, tagEntriesSince, tagFollowsPage } from '../../stores/tag-store.js';
+import { stampTagFollowerEntry, tagEntriesSince, TAG_FOLLOWS_READ, tagFollowsPage } from '../../stores/tag-store.js';
 import { newestOriginals } from '../../stores/feed-store.js';
 import { FANOUT_SLACK_MS } from './tag-cleanup.js';
 import { tagKeysOf } from '../../model/tags.js';
@@ -71,9 +71,6 @@ export async function writeBackTagCopies(reader: string, follows: readonly TagFo
     }),
   );
 }
-
-/** A reader's tag follows a restore reads (as a mute's cleanup does). */
-const TAG_FOLLOWS_READ = 1000;
 
 /**
  * After a mute or a block between them is lifted (mutes-blocks.ts unmute, unblock; the follow's
