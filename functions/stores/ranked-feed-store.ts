@@ -98,24 +98,52 @@ export async function deleteDefinition(d: StoredDefinition): Promise<'done' | 'c
   return out.ok ? 'done' : 'changed';
 }
 
-/**
- * Store a generator feed's breaker, if the definition is still the one read (a PUT since closed
- * it; a DELETE since must not bring back a bare item).
- */
-export async function putBreaker(feedId: string, updatedAt: string, state: BreakerState): Promise<void> {
+/** An update of a generator feed's breaker, if the definition is still the one read (a PUT since reset it; a DELETE since must not bring back a bare item). */
+async function updateBreaker(feedId: string, updatedAt: string, update: string, values: Record<string, number>, condition = ''): Promise<Item | undefined> {
   try {
-    await doc.send(
+    const out = await doc.send(
       new UpdateCommand({
         TableName: graph(),
         Key: definitionKey(feedId),
-        UpdateExpression: 'SET failures = :f, openUntil = :o',
-        ConditionExpression: 'updatedAt = :u',
-        ExpressionAttributeValues: { ':f': state.failures, ':o': state.openUntil, ':u': updatedAt },
+        UpdateExpression: update,
+        ConditionExpression: `updatedAt = :u${condition}`,
+        ExpressionAttributeValues: { ...values, ':u': updatedAt },
+        ReturnValues: 'UPDATED_NEW',
       }),
     );
+    return (out.Attributes ?? {}) as Item;
   } catch (e) {
-    if (!isConditionalCheckFailed(e)) throw e;
+    if (isConditionalCheckFailed(e)) return undefined;
+    throw e;
   }
+}
+
+/** One more failure in a row (an atomic count, so concurrent failures all count): the count, or undefined if the definition changed. */
+export async function addGeneratorFailure(feedId: string, updatedAt: string): Promise<number | undefined> {
+  const out = await updateBreaker(feedId, updatedAt, 'ADD failures :one', { ':one': 1 });
+  return out === undefined ? undefined : Number(String(out.failures));
+}
+
+/** Open the breaker until `until` (epoch ms). */
+export async function openBreaker(feedId: string, updatedAt: string, until: number): Promise<void> {
+  await updateBreaker(feedId, updatedAt, 'SET openUntil = :until, failures = :zero', { ':until': until, ':zero': 0 });
+}
+
+/**
+ * Move `openUntil` from `from` to `to` if no one else did: the one call that claims a trial (true),
+ * or a success closing the breaker it read (`to` 0, failures reset) — a late success does not close
+ * a breaker opened since.
+ */
+export async function moveBreaker(feedId: string, updatedAt: string, from: number, to: number): Promise<boolean> {
+  const closes = to === 0 ? ', failures = :zero' : '';
+  const out = await updateBreaker(
+    feedId,
+    updatedAt,
+    `SET openUntil = :to${closes}`,
+    { ':to': to, ':from': from, ...(to === 0 && { ':zero': 0 }) },
+    from === 0 ? ' AND (attribute_not_exists(openUntil) OR openUntil = :from)' : ' AND openUntil = :from',
+  );
+  return out !== undefined;
 }
 
 /** A cached generator answer (its JSON), if not past `expiresAt` (epoch seconds). */

@@ -77,6 +77,8 @@ describe('defining a feed generator', () => {
     const got = await api('GET', `/feeds/${id}`, { as: uid('bob') });
     expect(got.status).toBe(200);
     expect(got.body.generatorSecret).toBeUndefined();
+    expect(got.body.definition.generator).toEqual({ timeoutMs: 5000, personalized: true, interactions: false }); // the URL (and any key in it) is an admin's
+    expect((await api('GET', `/feeds/${id}`, { as: admin, scope: ADMIN })).body.definition.generator.url).toBe(url);
   });
 });
 
@@ -142,16 +144,33 @@ describe('reading a generator feed', () => {
     expect(p2.status).toBe(200);
     expect(p2.body).toEqual({ items: [], filtered: 0, next: null });
     expect((await read(reader, ending.id, { cursor: 'forged' })).status).toBe(400);
+    // A cursor is the reader's own, of the feed that handed it out: passed on by no other.
+    expect((await read(uid('mallory'), ending.id, { limit: 2, cursor: p1.body.next! })).status).toBe(400);
+    expect((await read(reader, id, { limit: 2, cursor: p1.body.next! })).status).toBe(400);
+    expect(generator.calls(ending.id)).toHaveLength(2);
+  });
+
+  it('serves a page of junk entries and reasons too deep to keep as a page that filtered them', async () => {
+    const post = await mustPost(uid('author'), { verb: 'post' });
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const { id } = await generatorFeed(() => ({ text: `{"items":[{"activityId":"${post.id}","reason":${deep}},${Array(60_000).fill('0').join(',')}]}` }));
+    const res = await read(uid('reader'), id, { limit: 50 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items.map((i) => [i.id, i.reason])).toEqual([[post.id, undefined]]);
+    expect(res.body.filtered).toBe(49);
+    expect((await read(uid('reader'), id, { limit: 50 })).body.filtered).toBe(49); // the same from the cache
   });
 
   it('answers a generator that hangs, fails or sends junk with a 502 problem, and opens the breaker after 3 in a row', async () => {
     const reader = uid('reader');
     const cases: [string, GeneratorAnswer, Record<string, unknown>?][] = [
       ['hangs', { hang: true }, { timeoutMs: 300 }],
+      ['sends headers, then a body that never ends', { trickle: true }, { timeoutMs: 300 }],
       ['fails', { status: 500, json: { error: 'boom' } }],
       ['not json', { text: '<html>' }],
       ['no items', { json: { posts: [] } }],
       ['too large', { json: { items: [], pad: 'x'.repeat(300 * 1024) } }],
+      ['too large, said up front', { json: { items: [], pad: 'x'.repeat(300 * 1024) }, contentLength: true }],
     ];
     for (const [what, answer, options] of cases) {
       const { id } = await generatorFeed(() => answer, options);
@@ -163,7 +182,8 @@ describe('reading a generator feed', () => {
 
     let healthy = false;
     const { id } = await generatorFeed(() => (healthy ? skeleton([]) : { status: 503 }));
-    for (let i = 0; i < 3; i++) expect((await read(reader, id)).status).toBe(502);
+    // At once, as readers arrive together: each failure counts.
+    expect((await Promise.all([read(reader, id), read(uid('r2'), id), read(uid('r3'), id)])).map((r) => r.status)).toEqual([502, 502, 502]);
     const open = await read(reader, id);
     expect(open.status).toBe(503);
     expect(Number(open.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -201,6 +221,6 @@ describe('reading a generator feed', () => {
     expect(sent.status).toBe(204);
     const forwarded = generator.calls(personal.id).at(-1)!;
     expect(forwarded).toMatchObject({ method: 'POST', body: { items: [{ activityId: post.id, event: 'less' }] } });
-    expect((await jwtVerify(forwarded.authorization!.slice(7), key)).payload.sub).toBe(ann);
+    expect((await jwtVerify(forwarded.authorization!.slice(7), key, { issuer: 'tickfeed', audience: `tickfeed:feed:${personal.id}` })).payload.sub).toBe(ann);
   });
 });

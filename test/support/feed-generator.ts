@@ -15,8 +15,12 @@ export interface GeneratorCall {
   readonly body: unknown;
 }
 
-/** What a route answers: JSON (`json`), raw text, a status, or nothing at all (`hang`). */
-export type GeneratorAnswer = { status?: number; json?: unknown; text?: string; hang?: true };
+/**
+ * What a route answers: JSON (`json`), raw text, a status; nothing at all (`hang`), or its headers
+ * and the start of a body that never ends (`trickle`). `contentLength`: say the body's length up
+ * front (else it is sent chunked).
+ */
+export type GeneratorAnswer = { status?: number; json?: unknown; text?: string; hang?: true; trickle?: true; contentLength?: true };
 
 export interface TestGenerator {
   /** The URL of route `name`, answering with `answer` from now on. */
@@ -50,12 +54,15 @@ export async function startTestGenerator(): Promise<TestGenerator> {
       };
       calls.set(name, [...(calls.get(name) ?? []), call]);
       const answer = answers.get(name)?.(call) ?? { status: 404 };
-      if (answer.hang) {
+      if (answer.hang || answer.trickle) {
         hanging.add(res);
+        if (answer.trickle) res.writeHead(200, { 'content-type': 'application/json' }).write('{"items":[');
         return;
       }
       const text = answer.text ?? JSON.stringify(answer.json ?? {});
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(text);
+      const length = answer.contentLength ? { 'content-length': String(Buffer.byteLength(text)) } : { 'transfer-encoding': 'chunked' };
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...length });
+      res.end(text);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -38,13 +38,15 @@ export interface FeedDefinitionView {
   readonly generatorSecret?: string;
 }
 
-const view = (d: StoredDefinition): FeedDefinitionView => ({
-  feedId: d.feedId,
-  owner: d.owner,
-  shared: d.shared,
-  updatedAt: d.updatedAt,
-  definition: JSON.parse(d.body) as Record<string, unknown>,
-});
+/** A definition as `who` sees it: a generator's URL (which may carry its key) only an admin does. */
+function view(d: StoredDefinition, who: Requester): FeedDefinitionView {
+  const definition = JSON.parse(d.body) as Record<string, unknown> & { generator?: Record<string, unknown> };
+  if (definition.generator !== undefined && !who.admin) {
+    const { url: _hidden, ...rest } = definition.generator;
+    definition.generator = rest;
+  }
+  return { feedId: d.feedId, owner: d.owner, shared: d.shared, updatedAt: d.updatedAt, definition };
+}
 
 const mayRead = (d: StoredDefinition, who: Requester) => d.shared || d.owner === who.userId;
 
@@ -85,10 +87,10 @@ export async function putFeed(who: Requester, feedId: string, definition: { gene
   const out = await putDefinition(stored);
   if (out === 'taken') throw new ForbiddenError('This feed id belongs to someone else.');
   if (out === 'conflict') throw new UnavailableError('The feed was being written by another request: retry.', 1);
-  return { ...view(stored), ...(stored.generatorSecret !== undefined && { generatorSecret: stored.generatorSecret }) };
+  return { ...view(stored, who), ...(stored.generatorSecret !== undefined && { generatorSecret: stored.generatorSecret }) };
 }
 
-export const getFeed = async (who: Requester, feedId: string): Promise<FeedDefinitionView> => view(await readableDefinition(feedId, who));
+export const getFeed = async (who: Requester, feedId: string): Promise<FeedDefinitionView> => view(await readableDefinition(feedId, who), who);
 
 export async function deleteFeed(who: Requester, feedId: string): Promise<void> {
   const d = await readableDefinition(feedId, who);

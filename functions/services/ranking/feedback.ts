@@ -6,11 +6,13 @@
  * own, one item (model/ranked-feed.ts), kept bounded: the newest MAX_SEEN seen ids, the
  * MAX_WEIGHTS authors changed last. They apply from the next first page (a snapshot is not re-ranked).
  * A generator feed that asks for interactions also gets them, after they are recorded: POST to its
- * URL with a token naming the reader. That forward is best effort under the generator's timeout —
+ * URL with a token naming the reader, unless its breaker is not closed. That forward is best effort (at most 2 s) —
  * a generator that fails it loses nothing of the reader's (the 204 is about tickfeed's own record).
  */
+import { setting } from '../../../lib/defs/config.js';
 import { parseActivityId } from '../../model/activity-id.js';
 import { ValidationError } from '../../model/domain-errors.js';
+import { CLOSED, gateOf } from '../../model/feed-generator.js';
 import { MAX_SEEN, MAX_WEIGHTS } from '../../model/ranked-feed.js';
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
@@ -52,8 +54,9 @@ export async function recordInteractions(who: Requester, feedId: string, items: 
   );
   const generator = (JSON.parse(stored.body) as { generator?: Generator }).generator;
   if (generator?.interactions !== true || stored.generatorSecret === undefined) return;
+  if (gateOf(stored.breaker ?? CLOSED, Date.now()) !== 'closed') return; // a failing generator is not called
   const token = await readerToken(stored.generatorSecret, feedId, who.userId, Date.now());
-  const took = await postInteractions(generator, items, token).catch((e: unknown) => {
+  const took = await postInteractions(generator, items, token, setting('FEED_GENERATOR_LOOPBACK')).catch((e: unknown) => {
     if (e instanceof GeneratorFailure) return false;
     throw e;
   });
