@@ -4,7 +4,6 @@ declare module 'autocannon' {
     average: number;
     p50: number;
     p99: number;
-    max: number;
     total: number;
   }
   interface Request {
@@ -27,7 +26,6 @@ declare module 'autocannon' {
     non2xx: number;
     errors: number;
     timeouts: number;
-    duration: number;
     statusCodeStats: Record<string, { count: number }>;
   }
   function autocannon(opts: Options): Promise<Result>;

@@ -1,14 +1,11 @@
 /**
  * Meters DynamoDB consumed capacity on an SDK client: a middleware asks every call for
- * `ReturnConsumedCapacity: TOTAL` and adds up what comes back, so a scenario can read the exact
- * write/read units an operation cost (snapshot before, delta after). It also counts calls per
- * command, units per table, items read (ScannedCount) and — with a classifier — calls, units and
- * items per kind of call (e.g. "trim key scan", "copy writes"), so a figure can say where the
- * units went. The peak number of calls in flight per command is kept too (resetPeaks to start a
- * window).
+ * `ReturnConsumedCapacity: TOTAL` and adds up what comes back (snapshot before, `since` after):
+ * units, calls per command, units per table, items sent and read, time per command, the peak of
+ * calls in flight, and — with a classifier — the same per kind of call ("trim key scan", …).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { median } from './stats.js';
+import { median, sum } from './stats.js';
 
 export interface TagTotals {
   calls: number;
@@ -25,11 +22,10 @@ export interface CapacityTotals {
   write: number;
   /** Calls per command name (e.g. `QueryCommand`). */
   calls: Record<string, number>;
-  /** Units per table name, as `{ read, write }`. */
   tables: Record<string, { read: number; write: number }>;
-  /** Items sent per command, for the batch and transaction commands (BatchWriteItem, TransactWriteItems). */
+  /** Items sent per batch or transaction command. */
   items: Record<string, number>;
-  /** Milliseconds spent waiting on each command (summed over calls, so concurrent calls add up). */
+  /** Milliseconds waiting on each command (concurrent calls add up). */
   ms: Record<string, number>;
   /** Per kind of call, when the meter has a classifier. */
   tags: Record<string, TagTotals>;
@@ -40,8 +36,10 @@ export interface CapacityTotals {
 export interface CapacityMeter {
   snapshot(): CapacityTotals;
   since(before: CapacityTotals): CapacityTotals;
+  /** What the client spent while `fn` ran. */
+  measure<T>(fn: () => Promise<T>): Promise<{ value: T; spent: CapacityTotals }>;
   resetPeaks(): void;
-  /** Run `fn` with the meter out of the way (no ReturnConsumedCapacity, no bookkeeping): for timings. */
+  /** Runs `fn` with the meter out of the way (no ReturnConsumedCapacity, no bookkeeping): for timings. */
   unmetered<T>(fn: () => Promise<T>): Promise<T>;
 }
 
@@ -52,6 +50,7 @@ type Consumed = { ReadCapacityUnits?: number; WriteCapacityUnits?: number; Capac
 
 const empty = (): CapacityTotals => ({ read: 0, write: 0, calls: {}, tables: {}, items: {}, ms: {}, tags: {}, peaks: {} });
 const emptyTag = (): TagTotals => ({ calls: 0, read: 0, write: 0, items: 0, scanned: 0 });
+const add = (into: Record<string, number>, key: string, n: number) => (into[key] = (into[key] ?? 0) + n);
 
 export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier): CapacityMeter {
   const totals = empty();
@@ -65,25 +64,23 @@ export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier)
       const name = context.commandName ?? 'unknown';
       const tag = classify?.(name, input);
       const sent = itemsIn(input);
-      if (sent) totals.items[name] = (totals.items[name] ?? 0) + sent;
-      inFlight[name] = (inFlight[name] ?? 0) + 1;
-      totals.peaks[name] = Math.max(totals.peaks[name] ?? 0, inFlight[name]);
+      if (sent) add(totals.items, name, sent);
+      totals.peaks[name] = Math.max(totals.peaks[name] ?? 0, add(inFlight, name, 1));
       const started = performance.now();
       let result;
       try {
         result = await next(args);
       } finally {
-        inFlight[name] -= 1;
+        add(inFlight, name, -1);
       }
-      totals.ms[name] = (totals.ms[name] ?? 0) + (performance.now() - started);
+      add(totals.ms, name, performance.now() - started);
       const output = result.output as unknown as { ConsumedCapacity?: Consumed | Consumed[] } & Record<string, unknown>;
-      const consumed = output.ConsumedCapacity;
       let callRead = 0;
       let callWrite = 0;
-      for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      for (const c of [output.ConsumedCapacity ?? []].flat()) {
         let read = c.ReadCapacityUnits ?? 0;
         let write = c.WriteCapacityUnits ?? 0;
-        // Local may only report CapacityUnits; attribute it by operation kind.
+        // Local may only report CapacityUnits: attributed by the operation's kind.
         if (c.ReadCapacityUnits === undefined && c.WriteCapacityUnits === undefined && c.CapacityUnits) {
           if (/Get|Query|Scan/.test(name)) read = c.CapacityUnits;
           else write = c.CapacityUnits;
@@ -96,22 +93,22 @@ export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier)
       }
       totals.read += callRead;
       totals.write += callWrite;
-      totals.calls[name] = (totals.calls[name] ?? 0) + 1;
-      if (tag) {
-        const t = (totals.tags[tag] ??= emptyTag());
-        t.calls += 1;
-        t.read += callRead;
-        t.write += callWrite;
-        t.items += sent;
-        t.scanned += itemsRead(output);
-      }
+      add(totals.calls, name, 1);
+      if (tag) addTag((totals.tags[tag] ??= emptyTag()), { calls: 1, read: callRead, write: callWrite, items: sent, scanned: itemsRead(output) });
       return result;
     },
     { step: 'initialize', name: 'tickfeedCapacityMeter' },
   );
+  const snapshot = () => structuredClone(totals);
+  const since = (before: CapacityTotals) => diff(totals, before);
   return {
-    snapshot: () => structuredClone(totals),
-    since: (before) => diff(totals, before),
+    snapshot,
+    since,
+    measure: async (fn) => {
+      const before = snapshot();
+      const value = await fn();
+      return { value, spent: since(before) };
+    },
     unmetered: async (fn) => {
       paused += 1;
       try {
@@ -126,34 +123,28 @@ export function meterCapacity(client: DynamoDBClient, classify?: CallClassifier)
   };
 }
 
-export function diff(after: CapacityTotals, before: CapacityTotals): CapacityTotals {
+function diff(after: CapacityTotals, before: CapacityTotals): CapacityTotals {
   const out = empty();
   out.read = after.read - before.read;
   out.write = after.write - before.write;
-  for (const [k, v] of Object.entries(after.calls)) if (v - (before.calls[k] ?? 0)) out.calls[k] = v - (before.calls[k] ?? 0);
-  for (const [k, v] of Object.entries(after.ms)) if (v - (before.ms[k] ?? 0)) out.ms[k] = v - (before.ms[k] ?? 0);
-  for (const [k, v] of Object.entries(after.items)) if (v - (before.items[k] ?? 0)) out.items[k] = v - (before.items[k] ?? 0);
+  for (const field of ['calls', 'ms', 'items'] as const) {
+    for (const [k, v] of Object.entries(after[field])) if (v - (before[field][k] ?? 0)) out[field][k] = v - (before[field][k] ?? 0);
+  }
   for (const [k, v] of Object.entries(after.tables)) {
     const b = before.tables[k] ?? { read: 0, write: 0 };
     if (v.read - b.read || v.write - b.write) out.tables[k] = { read: v.read - b.read, write: v.write - b.write };
   }
-  for (const [k, v] of Object.entries(after.tags ?? {})) {
-    const b = before.tags?.[k] ?? emptyTag();
-    if (v.calls - b.calls) {
+  for (const [k, v] of Object.entries(after.tags)) {
+    const b = before.tags[k] ?? emptyTag();
+    if (v.calls - b.calls)
       out.tags[k] = { calls: v.calls - b.calls, read: v.read - b.read, write: v.write - b.write, items: v.items - b.items, scanned: v.scanned - b.scanned };
-    }
   }
-  out.peaks = { ...(after.peaks ?? {}) };
+  out.peaks = { ...after.peaks };
   return out;
 }
 
-/** Adds `from` into `into`. */
 function addTag(into: TagTotals, from: TagTotals): void {
-  into.calls += from.calls;
-  into.read += from.read;
-  into.write += from.write;
-  into.items += from.items;
-  into.scanned += from.scanned;
+  for (const k of ['calls', 'read', 'write', 'items', 'scanned'] as const) into[k] += from[k];
 }
 
 /** The totals of the tags whose names pass `pick`. */
@@ -168,9 +159,7 @@ export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals 
   const out = structuredClone(a);
   out.read += b.read;
   out.write += b.write;
-  for (const [k, v] of Object.entries(b.calls)) out.calls[k] = (out.calls[k] ?? 0) + v;
-  for (const [k, v] of Object.entries(b.items)) out.items[k] = (out.items[k] ?? 0) + v;
-  for (const [k, v] of Object.entries(b.ms)) out.ms[k] = (out.ms[k] ?? 0) + v;
+  for (const field of ['calls', 'items', 'ms'] as const) for (const [k, v] of Object.entries(b[field])) add(out[field], k, v);
   for (const [k, v] of Object.entries(b.tables)) {
     const t = (out.tables[k] ??= { read: 0, write: 0 });
     t.read += v.read;
@@ -180,10 +169,13 @@ export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals 
   return out;
 }
 
+/** DynamoDB calls in all. */
+export const callCount = (t: CapacityTotals) => sum(Object.values(t.calls));
+
 /**
  * Item writes the calls sent (a transaction's condition checks included). With `transactionWeight`
- * 2, the write units DynamoDB's pricing rules charge when every item is under 1 KB: 2 per
- * transaction item, 1 per other write. DynamoDB Local's own figure undercounts transactions.
+ * 2, the write units the pricing rules charge when every item is under 1 KB (DynamoDB Local
+ * undercounts transactions).
  */
 export function itemWrites(t: CapacityTotals, transactionWeight = 1): number {
   const { items, calls } = t;
@@ -199,11 +191,8 @@ export function itemWrites(t: CapacityTotals, transactionWeight = 1): number {
 /** Items a batch or transaction request carries (0 for single-item commands). */
 function itemsIn(input: Record<string, unknown>): number {
   if (Array.isArray(input.TransactItems)) return input.TransactItems.length;
-  const requests = input.RequestItems as Record<string, unknown[] | { Keys?: unknown[] }> | undefined;
-  if (!requests) return 0;
-  let n = 0;
-  for (const r of Object.values(requests)) n += Array.isArray(r) ? r.length : (r.Keys?.length ?? 0);
-  return n;
+  const requests = (input.RequestItems ?? {}) as Record<string, unknown[] | { Keys?: unknown[] }>;
+  return sum(Object.values(requests).map((r) => (Array.isArray(r) ? r.length : (r.Keys?.length ?? 0))));
 }
 
 /** Items a read call read: ScannedCount (Query/Scan), the item of a Get, the responses of a BatchGet. */
@@ -211,18 +200,13 @@ function itemsRead(output: Record<string, unknown>): number {
   if (typeof output.ScannedCount === 'number') return output.ScannedCount;
   if ('Item' in output) return output.Item ? 1 : 0;
   const responses = output.Responses as Record<string, unknown[]> | undefined;
-  if (responses && !Array.isArray(responses)) return Object.values(responses).reduce((s, r) => s + (Array.isArray(r) ? r.length : 0), 0);
-  return 0;
+  return responses && !Array.isArray(responses) ? sum(Object.values(responses).map((r) => (Array.isArray(r) ? r.length : 0))) : 0;
 }
 
-/**
- * Where a request's time went, from medians over samples of (total ms, meter delta): e.g.
- * "QueryCommand 18.2 ms, GetItemCommand 9.1 ms, outside DynamoDB 12.0 ms". Sequential calls
- * only (concurrent calls would add up to more than the wall time).
- */
+/** Where a request's time went, from medians over (total ms, meter delta) samples: "Query 18.2 ms, outside DynamoDB 12.0 ms". Sequential calls only. */
 export function timeSplit(samples: readonly { ms: number; spent: CapacityTotals }[]): string {
   const names = [...new Set(samples.flatMap((s) => Object.keys(s.spent.ms)))];
   const parts = names.map((n) => [n.replace(/Command$/, ''), median(samples.map((s) => s.spent.ms[n] ?? 0))] as const);
-  const outside = median(samples.map((s) => s.ms - Object.values(s.spent.ms).reduce((a, b) => a + b, 0)));
+  const outside = median(samples.map((s) => s.ms - sum(Object.values(s.spent.ms))));
   return [...parts.filter(([, v]) => v > 0).map(([n, v]) => `${n} ${v.toFixed(1)} ms`), `outside DynamoDB ${outside.toFixed(1)} ms`].join(', ');
 }

@@ -1,7 +1,6 @@
 /**
- * What every scenario gets: the running stack, HTTP helpers with tokens, raw SDK clients on the
- * same DynamoDB Local (for side-by-side raw baselines), and a capacity meter on the handlers' own
- * SDK client (they run in this process), so cost figures come from ReturnConsumedCapacity.
+ * What every scenario gets: the stack, HTTP calls with tokens, raw SDK clients on the same
+ * DynamoDB Local (for raw baselines), and a capacity meter on the handlers' own SDK client.
  */
 import { withoutSdkLogging } from '../functions/platform/quiet-client.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -20,12 +19,12 @@ import { type CallClassifier, type CapacityMeter, meterCapacity } from './capaci
 
 export interface BenchContext {
   readonly stack: LocalStack;
-  /** The JWT key pair the local API trusts (the naive baseline's server verifies with it too). */
+  /** The JWT key pair the local API trusts. */
   readonly keys: LocalKeys;
   readonly dynamo: DynamoDBClient;
   readonly doc: DynamoDBDocumentClient;
   readonly sqs: SQSClient;
-  /** Consumed capacity of everything the handlers send to DynamoDB, by command, table and kind of call (see classifyCalls). */
+  /** What the handlers send DynamoDB, by command, table and kind of call (classifyCalls). */
   readonly handlerCapacity: CapacityMeter;
   token(userId: string): Promise<string>;
   /** Calls the local HTTP API as `userId`; returns status, parsed body and latency. */
@@ -35,7 +34,6 @@ export interface BenchContext {
 
 export async function createContext(stack: LocalStack, keys: LocalKeys): Promise<BenchContext> {
   const config = { region: localRegion, credentials: localCredentials };
-  // The baselines' clients are as lean as the handlers' (no SDK logger middleware, see platform/quiet-client.ts).
   const dynamo = withoutSdkLogging(new DynamoDBClient({ ...config, endpoint: stack.dynamoEndpoint }));
   const doc = DynamoDBDocumentClient.from(dynamo, {
     marshallOptions: { removeUndefinedValues: true },
@@ -79,7 +77,7 @@ export async function timedFetch<T = any>(url: string, method: string, token: st
   return { status: res.status, body: text ? JSON.parse(text) : undefined, ms };
 }
 
-/** A Number or String key value in document form (string, bigint, NumberValue) or attribute-value form. */
+/** A key value in document or attribute-value form, as text. */
 function text(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'object' && ('S' in v || 'N' in v)) return String((v as { S?: string; N?: string }).S ?? (v as { N?: string }).N);
@@ -87,14 +85,9 @@ function text(v: unknown): string | undefined {
 }
 
 /** The kinds of call a home-feed trim makes (services/retention/trim.ts). */
-export const TRIM_TAGS: ReadonlySet<string> = new Set(['head read', 'trim key scan', 'copy deletes', 'trim top']);
-export const isTrimTag = (tag: string) => TRIM_TAGS.has(tag);
+export const isTrimTag = (tag: string) => ['head read', 'trim key scan', 'copy deletes', 'trim top'].includes(tag);
 
-/**
- * Names the kind of each handler call from its input, so a figure can say what a post, a page or
- * a trim spent its units on. Partitions are recognised by the model's prefixes through the
- * model's own parsers (authorOfTimelinePk) and key builders (the head at HEAD_RK).
- */
+/** Names the kind of each handler call from its input (partitions recognised by the model's own key builders). */
 export function classifyCalls(tables: LocalStack['tableNames']): CallClassifier {
   const isHome = (pk: string | undefined) => pk !== undefined && pk.startsWith(homeFeedPartition(''));
   const isTimeline = (pk: string | undefined) => authorOfTimelinePk(pk) !== undefined;

@@ -1,9 +1,7 @@
 /**
- * Waiting for a post's copies: every scenario that times a fan-out (post latency, fan-out rate,
- * realtime, cost per post, the workload's drains and probes) waits here, so "delivered" means one
- * thing. Copies are checked with keys-only BatchGetItem; a sample first (cheap while the fan-out
- * runs), then every copy once the sample is complete. An edit's copies are waited for the same
- * way, a copy counting once it holds the edit's `version`.
+ * Waiting for a post's copies, so "delivered" means one thing in every scenario: keys-only
+ * BatchGetItem of a sample first (cheap while the fan-out runs), then of every copy. An edit's
+ * copy counts once it holds the edit's `version`.
  */
 import { type AttributeValue, BatchGetItemCommand, type BatchGetItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -21,7 +19,7 @@ export interface Delivery {
   readonly version?: number;
 }
 
-/** Which of `owners` have no home-feed copy at range key `rk` yet (at `version`, if given) (BatchGetItem, keys and version only). */
+/** Which of `owners` have no home-feed copy at `rk` yet (at `version`, if given). */
 export async function missingCopies(ctx: BenchContext, owners: readonly string[], rk: string, version?: number): Promise<string[]> {
   const table = ctx.stack.tableNames.feed;
   const found = new Set<string>();
@@ -54,10 +52,7 @@ async function stillMissing(ctx: BenchContext, deliveries: readonly Delivery[]):
   return out;
 }
 
-/**
- * The sample polled first: of many posts the last 16 and every (n/8)-th; of each, 16 owners spread
- * over the list and the last one (deduplicated: BatchGetItem rejects duplicate keys).
- */
+/** The sample polled first: of many posts the last 16 and every (n/8)-th; of each, 16 owners spread over the list and the last one. */
 function sampleOf(deliveries: readonly Delivery[]): Delivery[] {
   const posts = deliveries.length > 24 ? [...deliveries.slice(-16), ...deliveries.filter((_, i) => i % Math.ceil(deliveries.length / 8) === 0)] : deliveries;
   return posts.map(({ rk, owners, version }) => ({
@@ -73,10 +68,8 @@ const copiesIn = (deliveries: readonly Delivery[]) => deliveries.reduce((n, d) =
 
 export interface Delivered {
   /**
-   * With `lanesEmpty`, when (fixtures' `now`) the poll round started that found every copy present
-   * and the lane queues empty before and after it (nothing was queued or running while it checked,
-   * so a long full check does not count); without, when the poll that found the last copy ended
-   * (jobs may be writing during the round, so its start would be too early).
+   * With `lanesEmpty`, when the poll round started that found every copy and the lanes empty before
+   * and after it; without, when the poll that found the last copy ended (jobs may write meanwhile).
    */
   readonly doneAt: number;
   /** When the first poll that found a copy ended (the fan-out had started); `doneAt` if none was missing. */
@@ -84,12 +77,9 @@ export interface Delivered {
 }
 
 /**
- * Polls every `pollMs` until every delivery's copies are present. With `lanesEmpty` (the default)
- * it also waits for the job lanes to be empty (nothing waiting, nothing in flight) and polls no
- * copy while they are not: a post's jobs are queued by the stream outbox after its 201, so an
- * empty queue alone could be a moment before the outbox's enqueue, and the copies are what proves
- * the fan-out ran. A probe under load passes `lanesEmpty: false` (other posts' jobs run beside
- * it). Throws after `timeoutMs`.
+ * Polls every `pollMs` until every delivery's copies are present; with `lanesEmpty` (the default)
+ * also until the job lanes are empty (the copies prove the outbox queued the jobs; the empty lanes,
+ * that they are done). A probe under load passes `lanesEmpty: false`. Throws after `timeoutMs`.
  */
 export async function waitForCopies(
   ctx: BenchContext,

@@ -1,6 +1,6 @@
 /**
- * Shared set-up for the scenarios: unique ids per run, follower sets (memoised, so scenarios that
- * run in one process share the 5,000 follows), waiting for the handlers to go quiet, and the raw
+ * Shared set-up for the scenarios: ids unique to the run, follows (seeded or through the API),
+ * posting, model-built items written raw, waiting for the handlers to go quiet, and the raw
  * batch-write loop the baselines use (waiting for a post's copies is copies.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import { type AttributeValue, BatchWriteItemCommand, type BatchWriteItemCommandO
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf } from '../functions/model/feed-copy.js';
+import { feedHeadKey } from '../functions/model/feed-head.js';
 import { activeEdgeItem } from '../functions/model/follow-edge.js';
 import { followListItem } from '../functions/model/follow-lists.js';
 import { profileKey } from '../functions/model/profile.js';
@@ -18,67 +19,62 @@ import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/retention-policy.js';
 import { fanoutBacklog } from '../local/queue-depth.js';
 import type { BenchContext } from './context.js';
-import { type Figure, progress } from './report.js';
+import { progress } from './report.js';
 import { pool } from './stats.js';
+
+export { sleep };
 
 export const runId = Date.now().toString(36);
 
 /** A user id unique to this run. */
 export const uid = (kind: string, i: number | string = 0) => `bench-${runId}-${kind}-${i}`;
 
-/** A row for a figure that could not be measured in this build, saying why. */
-export function notMeasured(scenario: string, metric: string, why: string, target?: string): Figure {
-  return { scenario, metric, value: Number.NaN, unit: '', target, met: undefined, note: `not measured: ${why}` };
-}
-
-export { sleep };
+/** Milliseconds on the hrtime clock, which the fan-out timings (copies.ts) share. */
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 // ---- follows -------------------------------------------------------------------------------
 
-/** Follows in flight when they go through the HTTP API. */
-export const FOLLOW_CONCURRENCY = 16;
-/**
- * Larger follower sets are seeded: PUT /following ran at about 10 follows/s on the shared 2-core machine
- * (one transaction + a backfill job each), so 6,000 of them would take minutes of the 10-minute
- * budget. Seeding writes exactly the items `follow()` writes (edge, both list entries, the
- * followee's counter), built with the model (follow-edge.ts, follow-lists.ts, profile.ts) as
- * test/support/graph-seed.ts does, in BatchWriteItem calls.
- */
+/** A follow to seed; `activeUntil` is the reader's bound a stamp leaves on the followers entry. */
+export interface SeededFollow {
+  readonly follower: string;
+  readonly followee: string;
+  readonly activeUntil?: bigint;
+}
+
+/** Larger follower sets are seeded (PUT /following runs at tens of follows/s here: a transaction and a job each). */
 const HTTP_FOLLOW_MAX = 300;
 const followerSets = new Map<string, Promise<string[]>>();
 
 /** How each follower set was made, for the figures' notes. */
-export const followMethod = (count: number) =>
-  count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : `PUT /following, ${FOLLOW_CONCURRENCY} in flight`;
+export const followMethod = (count: number) => (count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : 'PUT /following, 16 in flight');
 
-/** `count` fresh users following `author`; memoised per (author, count) within the process. */
+/** `count` fresh users following `author`; memoised per (author, count, kind) within the process. */
 export function followersOf(ctx: BenchContext, author: string, count: number, kind = 'f'): Promise<string[]> {
   const key = `${author}:${count}:${kind}`;
-  let set = followerSets.get(key);
-  if (!set) {
-    set = (async () => {
-      const ids = Array.from({ length: count }, (_, i) => uid(`${kind}-${author.split('-').pop()}`, i));
-      if (count > HTTP_FOLLOW_MAX) await seedFollows(ctx, ids, author);
-      else await follow(ctx, ids, author);
-      return ids;
-    })();
-    followerSets.set(key, set);
+  if (!followerSets.has(key)) {
+    const ids = Array.from({ length: count }, (_, i) => uid(`${kind}-${author.split('-').pop()}`, i));
+    const made =
+      count > HTTP_FOLLOW_MAX
+        ? seedFollows(
+            ctx,
+            ids.map((follower) => ({ follower, followee: author })),
+          )
+        : followAll(
+            ctx,
+            ids.map((f) => [f, author] as const),
+          );
+    followerSets.set(
+      key,
+      made.then(() => ids),
+    );
   }
-  return set;
+  return followerSets.get(key)!;
 }
 
-/** The graph items of `followers` following `author`, written in batches (see HTTP_FOLLOW_MAX). */
-export async function seedFollows(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
-  const items = followers.flatMap((f) => followItems(f, author).map((i) => marshall(i)));
-  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, 4);
-  await ctx.doc.send(
-    new UpdateCommand({
-      TableName: ctx.stack.tableNames.graph,
-      Key: profileKey(author),
-      UpdateExpression: 'ADD followers :n',
-      ExpressionAttributeValues: { ':n': followers.length },
-    }),
-  );
+/** An author with `n` followers, shared by the scenarios of one run (5,000 follows are made once). */
+export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
+  const author = uid('author', n);
+  return { author, followers: await followersOf(ctx, author, n) };
 }
 
 /** The three items a follow writes besides counters: the edge and both list entries (model/follow-edge.ts, follow-lists.ts). */
@@ -87,24 +83,61 @@ export function followItems(follower: string, followee: string, ticks = nowTicks
   return [edge, followListItem('followers', followee, edge.order, follower), followListItem('following', follower, edge.order, followee)];
 }
 
-export async function follow(ctx: BenchContext, followers: readonly string[], author: string): Promise<void> {
-  let done = 0;
-  await pool(followers.length, FOLLOW_CONCURRENCY, async (i) => {
-    const res = await ctx.call('PUT', `/following/${encodeURIComponent(author)}`, followers[i]!);
-    if (res.status >= 300) throw new Error(`follow ${followers[i]} → ${author}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    if (++done % 500 === 0) progress(`  following: ${done}/${followers.length}`);
+/** Writes `follows` as a follow would (raw BatchWriteItem), then each user's counts; returns the items written. */
+export async function seedFollows(ctx: BenchContext, follows: readonly SeededFollow[], concurrency = 8): Promise<number> {
+  const items = follows.flatMap(({ follower, followee, activeUntil }) => {
+    const [edge, entry, following] = followItems(follower, followee);
+    return [edge!, activeUntil === undefined ? entry! : { ...entry!, activeUntil }, following!].map((i) => marshall(i));
   });
+  await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, concurrency);
+  const counts = new Map<string, { followers: number; following: number }>();
+  const at = (u: string) => counts.get(u) ?? counts.set(u, { followers: 0, following: 0 }).get(u)!;
+  for (const f of follows) {
+    at(f.followee).followers += 1;
+    at(f.follower).following += 1;
+  }
+  const users = [...counts.entries()];
+  await pool(users.length, 16, async (i) => {
+    const [u, c] = users[i]!;
+    await ctx.doc.send(
+      new UpdateCommand({
+        TableName: ctx.stack.tableNames.graph,
+        Key: profileKey(u),
+        UpdateExpression: 'ADD followers :a, following :b',
+        ExpressionAttributeValues: { ':a': c.followers, ':b': c.following },
+      }),
+    );
+  });
+  return items.length + users.length;
 }
 
-/** Milliseconds on the hrtime clock, which the fan-out timings (copies.ts) share. */
-export const now = () => Number(process.hrtime.bigint()) / 1e6;
+/** PUT /following for each (follower, followee), `inFlight` at once, each answered 204; returns follows/s. */
+export async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, string])[], inFlight = 16, say = progress): Promise<number> {
+  const t0 = now();
+  let done = 0;
+  await pool(pairs.length, inFlight, async (i) => {
+    const [follower, followee] = pairs[i]!;
+    const res = await ctx.call('PUT', `/following/${encodeURIComponent(followee)}`, follower);
+    if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    if (++done % 500 === 0) say(`  following: ${done}/${pairs.length}`);
+  });
+  return pairs.length / ((now() - t0) / 1000);
+}
+
+/** Sets `reader`'s head bound, as a finished stamp leaves it. */
+export const setHeadBound = (ctx: BenchContext, reader: string, until: bigint) =>
+  ctx.doc.send(
+    new UpdateCommand({
+      TableName: ctx.stack.tableNames.feed,
+      Key: feedHeadKey(reader),
+      UpdateExpression: 'SET activeUntil = :u',
+      ExpressionAttributeValues: { ':u': until },
+    }),
+  );
 
 // ---- raw writes ------------------------------------------------------------------------------
 
-/**
- * Writes `items` with BatchWriteItem (25 per request), `concurrency` requests in flight, retrying
- * unprocessed items with backoff: the raw ceiling the scenarios compare against.
- */
+/** Writes `items` with BatchWriteItem (25 a call, `concurrency` calls in flight, unprocessed items retried): the raw ceiling. */
 export async function rawBatchWrite(ctx: BenchContext, table: string, items: readonly Record<string, AttributeValue>[], concurrency: number): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })));
@@ -122,6 +155,21 @@ export async function rawBatchWrite(ctx: BenchContext, table: string, items: rea
   });
 }
 
+/** Items/s of `items` written raw at `concurrency`. */
+export async function rawRate(ctx: BenchContext, table: string, items: readonly Record<string, AttributeValue>[], concurrency: number): Promise<number> {
+  const t0 = now();
+  await rawBatchWrite(ctx, table, items, concurrency);
+  return items.length / ((now() - t0) / 1000);
+}
+
+/** An item in attribute-value form, for the raw client. */
+export const attributes = (item: Record<string, unknown>): Record<string, AttributeValue> => marshall(item, { removeUndefinedValues: true });
+
+/** Writes model-built items with the raw client (BatchWriteItem, 4 in flight). */
+export async function writeModelItems(ctx: BenchContext, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  await rawBatchWrite(ctx, table, items.map(attributes), 4);
+}
+
 // ---- activities and their stored shapes ------------------------------------------------------
 
 /** The activity every scenario posts: a representative size (~300 bytes stored). */
@@ -134,45 +182,35 @@ export function benchActivity(i: number) {
   };
 }
 
+/** POST /activities as `author`, answered 201: the new activity's id and range key, and the request's ms. */
+export async function postActivity(ctx: BenchContext, author: string, body: unknown): Promise<{ id: string; rangeKey: string; ms: number }> {
+  const res = await ctx.call('POST', '/activities', author, body);
+  if (res.status !== 201) throw new Error(`POST /activities as ${author}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  return { id: String(res.body.id), rangeKey: String(res.body.rangeKey), ms: res.ms };
+}
+
 /** The home-feed policy the stack's handlers run with (FEED_MAX_ITEMS, FEED_MAX_SPAN, FEED_TTL). */
 export const stackFeedPolicy = (ctx: BenchContext): HomeFeedPolicy => homeFeedPolicyFromEnv(ctx.stack.env);
 
-const defined = <T extends Record<string, unknown>>(item: T): T => Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as T;
-
-/**
- * The original of bench activity `i` by `author`, positioned at `ticks`, exactly as posting builds
- * it (model/timeline-item.ts; TIMELINE_TTL is off in the bench, so no expiresAt).
- */
+/** The original of bench activity `i` by `author` at `ticks`, as posting builds it (TIMELINE_TTL is off in the bench). */
 export function benchOriginal(author: string, ticks: bigint, i: number): TimelineItem {
-  return defined(timelineItem(author, benchActivity(i), ticks, newDiscriminator(), isoFromTicks(ticks), undefined));
+  const item = timelineItem(author, benchActivity(i), ticks, newDiscriminator(), isoFromTicks(ticks), undefined);
+  return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as TimelineItem;
 }
 
-/** `owner`'s home-feed copy of `original`, as the copy writer builds it (model/feed-copy.ts + the stack's FEED_TTL). */
+/** `owner`'s home-feed copy of `original`, as the copy writer builds it (with the stack's FEED_TTL). */
 export function benchCopy(ctx: BenchContext, original: TimelineItem, owner: string): Record<string, unknown> {
-  const ttl = stackFeedPolicy(ctx).ttlMs;
-  return copyOf(original, owner, expiresAtFor(ticksOfRangeKey(original.rk), ttl));
+  return copyOf(original, owner, expiresAtFor(ticksOfRangeKey(original.rk), stackFeedPolicy(ctx).ttlMs));
 }
 
-/** An item in attribute-value form, for the raw client. */
-export const attributes = (item: Record<string, unknown>): Record<string, AttributeValue> => marshall(item, { removeUndefinedValues: true });
-
-/**
- * `count` copies in `owner`'s home feed, of posts by `author` `spacingNs` apart, newest first from
- * `newest`; returns them in feed order (ascending rk = newest first), built with the model.
- */
-export function benchFeed(ctx: BenchContext, owner: string, author: string, count: number, newest: bigint, spacingNs = 1_000_000n): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => benchCopy(ctx, benchOriginal(author, newest - BigInt(i) * spacingNs, i), owner));
-}
-
-/** Writes model-built items with the raw client (BatchWriteItem, 4 in flight). */
-export async function writeModelItems(ctx: BenchContext, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
-  await rawBatchWrite(ctx, table, items.map(attributes), 4);
+/** `count` copies in `owner`'s feed of posts by `author` 1 ms apart, the newest (at `newest`) first. */
+export function benchFeed(ctx: BenchContext, owner: string, author: string, count: number, newest: bigint): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => benchCopy(ctx, benchOriginal(author, newest - BigInt(i) * 1_000_000n, i), owner));
 }
 
 /**
  * Waits until the handlers are quiet: fan-out queue empty and no DynamoDB call from any handler
- * (HTTP, outbox, fan-out worker, rollups) for `quietMs`. Stream pollers back off to 200 ms when
- * idle, so 600 ms of silence means their last batch is done.
+ * for `quietMs` (idle stream pollers back off to 200 ms, so 600 ms of silence means they are done).
  */
 export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_000): Promise<void> {
   const deadline = now() + timeoutMs;
@@ -188,10 +226,4 @@ export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_
     } else if (now() - quietSince >= quietMs) return;
   }
   throw new Error('handlers did not go quiet');
-}
-
-/** An author with `n` followers, shared by the scenarios of one run (5,000 follows are made once). */
-export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
-  const author = uid('author', n);
-  return { author, followers: await followersOf(ctx, author, n, 'f') };
 }

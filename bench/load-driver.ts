@@ -1,7 +1,6 @@
 /**
  * The steady-load driver, a second process (bench/driver.ts): autocannon for the plan's duration
- * against the local API with a mix of GET /feed and POST /activities (a random user's token per
- * request); prints one JSON line with the results.
+ * with GET /feed and POST /activities (a random user's token each); prints one JSON line.
  */
 import autocannon from 'autocannon';
 import { readPlan } from './driver.js';
@@ -46,12 +45,10 @@ const summary = {
   requestsPerSecond: result.requests.average,
   p50: result.latency.p50,
   p99: result.latency.p99,
-  max: result.latency.max,
   non2xx: result.non2xx,
   errors: result.errors,
   timeouts: result.timeouts,
   statusCodes: result.statusCodeStats,
-  durationSeconds: result.duration,
 };
 /** The result line the parent (scenarios/steady-load.ts) reads. */
 export type LoadResult = typeof summary;

@@ -1,4 +1,4 @@
-/** Benchmark results: one row per figure, printed as a markdown table and saved as JSON (and a full run's table as markdown beside it). */
+/** Benchmark results: one row per figure, printed as a markdown table and saved as JSON (a full run's table also as markdown). */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -15,10 +15,17 @@ export interface Figure {
   readonly note?: string;
 }
 
-/** A figure's target and whether `value` meets it, the bound written once: `...atLeast(ratio, 0.85)`. */
+/** A scenario's figure maker: `fig(metric, value, unit, { target, met, note })`. */
+export const figureOf =
+  (scenario: string) =>
+  (metric: string, value: number, unit: string, more: Partial<Figure> = {}): Figure => ({ scenario, metric, value, unit, ...more });
+
+/** A target and whether `value` meets it, the bound written once: `...atLeast(ratio, 0.85)`. */
 export const atLeast = (value: number, bound: number) => ({ target: `≥ ${bound}`, met: value >= bound });
 /** `unit` follows the bound in the target ("≤ 1.05 × min"). */
 export const atMost = (value: number, bound: number, unit = '') => ({ target: `≤ ${bound}${unit && ` ${unit}`}`, met: value <= bound });
+/** An exact target (`want`), met when `value` is it (or when `ok` says so). */
+export const exactly = (value: number, want: number, ok = value === want) => ({ target: String(want), met: ok });
 
 export function machine() {
   return {
@@ -50,11 +57,8 @@ export interface Results {
 
 /** The run in one line: the machine, when, and how long each scenario took. */
 export function runLine({ machine: m, totalSeconds, durations }: Results): string {
-  const took = durations
-    ? ` · scenarios took ${totalSeconds} s (${Object.entries(durations)
-        .map(([k, v]) => `${k} ${v} s`)
-        .join(', ')})`
-    : '';
+  const each = Object.entries(durations ?? {}).map(([k, v]) => `${k} ${v} s`);
+  const took = durations ? ` · scenarios took ${totalSeconds} s (${each.join(', ')})` : '';
   return `${m.cores} cores · ${m.cpu} · ${m.memoryGiB} GiB · Node ${m.node} · ${m.date}${took}`;
 }
 
@@ -63,10 +67,7 @@ export function save(file: string, results: Results): void {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-/**
- * bench/results/<name>.json → <name>.md beside it: the run's line and its table, which
- * docs/benchmarks.md links to (results live in bench/results/, not in the docs). Returns its path.
- */
+/** bench/results/<name>.json → <name>.md beside it (the run's line and its table, which docs/benchmarks.md links to); returns its path. */
 export function writeTableBeside(jsonFile: string): string {
   const results = JSON.parse(readFileSync(jsonFile, 'utf8')) as Results;
   const file = jsonFile.replace(/\.json$/, '.md');

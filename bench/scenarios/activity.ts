@@ -18,8 +18,6 @@
  *      local stack's one event loop kept callbacks waiting during the burst.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { nowTicks } from '../../functions/platform/clock.js';
@@ -29,7 +27,7 @@ import { sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
 import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
-import { benchActivity, followItems, now, quiesce, rawBatchWrite, sleep, uid } from '../fixtures.js';
+import { benchActivity, now, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
 import { atMost, type Figure, progress } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -54,32 +52,12 @@ const DAY_NS = 86_400_000_000_000n;
 const ahead = () => nowTicks() + BigInt(WINDOW_DAYS) * DAY_NS;
 const passed = () => nowTicks() - DAY_NS;
 
-/**
- * `followers` follow `author` (the items follow() writes, seeded), each entry's activity bound set
- * by `reading(i)` (true: ahead; false: passed — a reader who left).
- */
-async function seedWithBounds(ctx: BenchContext, author: string, followers: readonly string[], reading: (i: number) => boolean): Promise<void> {
-  const items = followers.flatMap((f, i) => {
-    const [edge, entry, following] = followItems(f, author);
-    return [edge!, { ...entry!, activeUntil: reading(i) ? ahead() : passed() }, following!];
-  });
-  await rawBatchWrite(
+/** `followers` follow `author` (seeded), each entry's bound ahead when `reading(i)`, else passed (a reader who left). */
+const seedWithBounds = (ctx: BenchContext, author: string, followers: readonly string[], reading: (i: number) => boolean) =>
+  seedFollows(
     ctx,
-    ctx.stack.tableNames.graph,
-    items.map((i) => marshall(i)),
+    followers.map((follower, i) => ({ follower, followee: author, activeUntil: reading(i) ? ahead() : passed() })),
     4,
-  );
-}
-
-/** Set `reader`'s head bound (what their last stamp left). */
-const setHeadBound = (ctx: BenchContext, reader: string, until: bigint) =>
-  ctx.doc.send(
-    new UpdateCommand({
-      TableName: ctx.stack.tableNames.feed,
-      Key: feedHeadKey(reader),
-      UpdateExpression: 'SET activeUntil = :u',
-      ExpressionAttributeValues: { ':u': until },
-    }),
   );
 
 const headBound = async (ctx: BenchContext, reader: string) =>
@@ -127,10 +105,9 @@ async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
 async function stampCost(ctx: BenchContext): Promise<number> {
   const reader = uid('stamper');
   const authors = Array.from({ length: STAMP_FOLLOWS }, (_, i) => uid('stamped', i));
-  await rawBatchWrite(
+  await seedFollows(
     ctx,
-    ctx.stack.tableNames.graph,
-    authors.flatMap((a) => followItems(reader, a)).map((i) => marshall(i)),
+    authors.map((a) => ({ follower: reader, followee: a })),
     4,
   );
   await quiesce(ctx, 300);

@@ -18,7 +18,6 @@ import { LAMBDA_NODE_MAJOR } from '../../lib/defs/runtime.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { type BundleSet, resolveVariables, synthesizeBundles } from '../../local/bundles.js';
 import type { BenchContext } from '../context.js';
-import { notMeasured } from '../fixtures.js';
 import { httpEvent } from '../invoke.js';
 import { type Figure, progress } from '../report.js';
 import { median, round } from '../stats.js';
@@ -57,7 +56,13 @@ export const bundles: Scenario = {
           env = environment(shipped, def.id, ctx);
         } catch (error) {
           // A variable the local stack has nothing for (e.g. a Cognito issuer): no local cold start.
-          figures.push(notMeasured(S, `${def.id}: cold init`, (error as Error).message.slice(0, 200)));
+          figures.push({
+            scenario: S,
+            metric: `${def.id}: cold init`,
+            value: Number.NaN,
+            unit: '',
+            note: `not measured: ${(error as Error).message.slice(0, 200)}`,
+          });
           continue;
         }
         const event = eventFor(def.id);

@@ -16,9 +16,9 @@
 import { resolve } from 'node:path';
 import { runDriver } from '../driver.js';
 import { atMost, type Figure } from '../report.js';
-import { round } from '../stats.js';
+import { round, stats } from '../stats.js';
 import type { VariantPlan, VariantResult } from '../workload/burst-variant.js';
-import { env, stats } from '../workload/run.js';
+import { env } from '../workload/run.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'burst';

@@ -2,7 +2,7 @@
  * Scenario — follows (hot users, bulk import), side by side in one run:
  *
  * 1. Hot user: follows of one user vs follows spread over as many users, through the API
- *    (PUT /following, FOLLOW_CONCURRENCY in flight), as follows/s from the first request to the
+ *    (PUT /following, 16 in flight), as follows/s from the first request to the
  *    last answer; runs alternate so noise hits both alike; the hot user's count is checked exact.
  *
  * 2. Bulk import: a generated follow graph (followers with FOLLOWS_EACH follows each, followees
@@ -21,7 +21,7 @@ import { followerShardKey } from '../../functions/model/profile.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { mintToken } from '../../local/jwt.js';
 import { type BenchContext, timedFetch } from '../context.js';
-import { FOLLOW_CONCURRENCY, followItems, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
+import { followAll, followItems, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
 import { atLeast, type Figure, progress } from '../report.js';
 import { median, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -36,16 +36,6 @@ const FOLLOWS_EACH = 50;
 const BATCH = 1000;
 const IMPORT_IN_FLIGHT = 4;
 const IMPORT_REPS = 3;
-
-async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, string])[]): Promise<number> {
-  const t0 = now();
-  await pool(pairs.length, FOLLOW_CONCURRENCY, async (i) => {
-    const [follower, followee] = pairs[i]!;
-    const res = await ctx.call('PUT', `/following/${encodeURIComponent(followee)}`, follower);
-    if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-  });
-  return pairs.length / ((now() - t0) / 1000);
-}
 
 const followersOf = async (ctx: BenchContext, user: string): Promise<number> =>
   (await ctx.call('GET', `/users/${encodeURIComponent(user)}`, user)).body.followers;
@@ -68,7 +58,7 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
   return [
     {
       scenario: S,
-      metric: `follows of one user (${HOT_FOLLOWS}, ${FOLLOW_CONCURRENCY} in flight, p50 of ${HOT_REPS})`,
+      metric: `follows of one user (${HOT_FOLLOWS}, 16 in flight, p50 of ${HOT_REPS})`,
       value: Math.round(median(hot)),
       unit: 'follows/s',
     },

@@ -10,7 +10,8 @@ import { queueDepth } from '../../local/queue-depth.js';
 import { atMost, type Figure } from '../report.js';
 import { emptyHeldLane, fillLane, holdLanes } from './backlog.js';
 import { probe, type ProbeResult } from './probes.js';
-import { S, stats, type WorkloadRun } from './run.js';
+import { S, type WorkloadRun } from './run.js';
+import { stats } from '../stats.js';
 
 const BACKLOG_LANES: Exclude<LaneId, 'fanout'>[] = ['followup', 'notify', 'maintenance'];
 const BACKLOG_PER_LANE = 20_000;

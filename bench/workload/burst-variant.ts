@@ -8,14 +8,12 @@
  * burst reads no feed (probes look at the table), so a cold stack is still cold at the mix.
  * Prints one JSON line: the burst's and the mix's figures.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { feedHeadKey } from '../../functions/model/feed-head.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { generateLocalKeys } from '../../local/jwt.js';
 import { startLocalStack } from '../../local/stack.js';
 import { createContext } from '../context.js';
 import { readPlan } from '../driver.js';
-import { now, uid } from '../fixtures.js';
+import { now, setHeadBound, uid } from '../fixtures.js';
 import { progress } from '../report.js';
 import { benchStackEnv } from '../stack-env.js';
 import { pool } from '../stats.js';
@@ -55,7 +53,7 @@ try {
   say(`seeding ${w.edges.length} follows${plan.warm ? ', every reader stamped' : ''}…`);
   const until = plan.warm ? nowTicks() + 30n * 86_400_000_000_000n : undefined;
   await seedFollows(ctx, w.edges, idOf, 8, until);
-  if (until !== undefined) await pool(w.shape.users, 16, (u) => setHeadBound(run, idOf(u), until));
+  if (until !== undefined) await pool(w.shape.users, 16, (u) => setHeadBound(ctx, idOf(u), until).then(() => undefined));
   const authors = probeAuthors(
     w.followersOf.map((f) => f.length),
     plan.probeAuthors,
@@ -68,16 +66,4 @@ try {
 } finally {
   ctx.close();
   await stack.stop();
-}
-
-/** The head's bound, written last by a stamp (never more than every entry holds). */
-async function setHeadBound(run: WorkloadRun, reader: string, until: bigint): Promise<void> {
-  await run.ctx.doc.send(
-    new UpdateCommand({
-      TableName: run.ctx.stack.tableNames.feed,
-      Key: feedHeadKey(reader),
-      UpdateExpression: 'SET activeUntil = :u',
-      ExpressionAttributeValues: { ':u': until },
-    }),
-  );
 }

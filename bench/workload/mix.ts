@@ -11,13 +11,13 @@ import { queueDepth } from '../../local/queue-depth.js';
 import { waitForCopies } from '../copies.js';
 import { now, runId, sleep } from '../fixtures.js';
 import type { Figure } from '../report.js';
-import { percentile, round } from '../stats.js';
+import { percentile, round, stats } from '../stats.js';
 import { meterCpu } from './cpu.js';
 import { contentOf, type PlannedPost } from './graph.js';
 import type { DriverPlan, DriverRequest, DriverResult } from './mix-driver.js';
 import { probe, probeAuthors, type ProbeResult } from './probes.js';
 import { seededRandom } from './random.js';
-import { cpuNote, DRAIN, env, S, stats, type WorkloadRun } from './run.js';
+import { cpuNote, DRAIN, env, S, type WorkloadRun } from './run.js';
 import { followBurst, mergeSchedules, openLoopSchedule, type Scheduled } from './schedule.js';
 
 const MIX_RATE = 150;

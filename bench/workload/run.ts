@@ -3,7 +3,7 @@
  * progress line) and small figure helpers.
  */
 import type { BenchContext } from '../context.js';
-import { percentile, round } from '../stats.js';
+import { round } from '../stats.js';
 import type { Workload } from './graph.js';
 
 /** A size the environment may change for a longer or shorter run (docs/workload.md). */
@@ -22,9 +22,6 @@ export interface WorkloadRun {
   /** A progress line. */
   say(text: string): void;
 }
-
-/** p50, p99 and worst of some latencies (ms), rounded. */
-export const stats = (ms: readonly number[]) => ({ p50: round(percentile(ms, 50), 0), p99: round(percentile(ms, 99), 0), max: round(Math.max(...ms), 0) });
 
 export const cpuNote = (c: { node: number; jvm: number }) => `CPU: this process ${round(c.node, 2)} cores, DynamoDB Local ${round(c.jvm, 2)} cores`;
 

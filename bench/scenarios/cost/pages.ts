@@ -31,7 +31,7 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
   const cold = Array.from({ length: COLD_READERS }, (_, i) => uid('cost-reader-cold', i));
   const seeded = new Map<string, Record<string, unknown>[]>();
   for (const reader of [withHead, noHead, ...cold]) {
-    const items = benchFeed(ctx, reader, uid('cost-page-author'), 200, nowTicks(), 1_000_000n);
+    const items = benchFeed(ctx, reader, uid('cost-page-author'), 200, nowTicks());
     seeded.set(reader, items);
     await writeModelItems(ctx, feed, items);
   }

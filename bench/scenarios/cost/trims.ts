@@ -80,7 +80,7 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
   };
   /** Seeds `count` copies ending `agoNs` before t0, trims once, checks the N newest are kept; returns its figures. */
   const measuredTrim = async (label: string, count: number, agoNs: bigint): Promise<Figure[]> => {
-    const items = track(benchFeed(ctx, owner, author, count, t0 - agoNs, 1_000_000n));
+    const items = track(benchFeed(ctx, owner, author, count, t0 - agoNs));
     await writeModelItems(ctx, feed, items);
     await quiesce(ctx);
     const keysBefore = await feedKeys(ctx, owner);
@@ -132,7 +132,7 @@ export async function trimCost(ctx: BenchContext, figures: Figure[]): Promise<St
   const owners = [owner];
   for (let k = 1; k < STEADY_FEEDS; k++) {
     const other = uid('cost-trim', k);
-    const items = track(benchFeed(ctx, other, author, n, t0 - 20_000_000_000n, 1_000_000n));
+    const items = track(benchFeed(ctx, other, author, n, t0 - 20_000_000_000n));
     await writeModelItems(ctx, feed, items);
     await recordTrimTop(other, items[0]!.rk as bigint);
     owners.push(other);
