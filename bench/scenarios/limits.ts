@@ -1,20 +1,18 @@
 /**
- * Scenario — limits. What the per-caller rate limiter (RATE_LIMITS) costs per request, measured on
- * the limiter itself in this process with the deployment's default limits and a frozen clock (the
- * bench stack runs with RATE_LIMITS off, so no other scenario pays for it): DynamoDB calls to the
- * limits table per request for a person (within the Lambda instance's own allowance), for a script
- * (one conditional UpdateItem per lease of 20), for a refused request, and none without limits.
- * Write units by the pricing rules: 1 per UpdateItem of an item under 1 KB, failed conditions included.
+ * Limits: what the per-caller rate limiter (RATE_LIMITS) costs per request, measured on the limiter
+ * itself in this process with the default limits and a frozen clock (the bench stack runs with
+ * RATE_LIMITS off): calls to the limits table for a person (within the instance's own allowance), a
+ * script (one conditional UpdateItem per lease of 20), a refused request, and with limits off.
  */
 import { readConfig } from '../../lib/defs/config.js';
 import { DEFAULT_RATE_LIMITS, parseRateLimits } from '../../lib/defs/rate-limits.js';
 import type { BenchContext } from '../context.js';
 import { uid } from '../fixtures.js';
-import type { Figure } from '../report.js';
+import { exactly, type Figure, figureOf } from '../report.js';
 import { round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
-const S = 'limits';
+const fig = figureOf('limits');
 
 export const limits: Scenario = {
   id: 'limits',
@@ -27,76 +25,53 @@ export const limits: Scenario = {
     const name = 'benchLimitsCalls';
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {
-        if ((args.input as { TableName?: string }).TableName === table) {
-          if (/Update|Put|Delete/.test(String(context.commandName))) calls.writes += 1;
-          else calls.reads += 1;
-        }
+        if ((args.input as { TableName?: string }).TableName === table) calls[/Update|Put|Delete/.test(String(context.commandName)) ? 'writes' : 'reads'] += 1;
         return next(args);
       },
       { step: 'initialize', name },
     );
-    const restoreClock = service.setRateLimitClock(() => frozen);
     const frozen = Date.now();
+    const restoreClock = service.setRateLimitClock(() => frozen);
     const defaults = parseRateLimits(DEFAULT_RATE_LIMITS)!;
-    const reads = defaults.reads;
+    /** Write units per request (1 per UpdateItem of an item under 1 KB, failed conditions included) of `requests` admissions. */
+    const writesOf = async (requests: number, admit: (i: number) => Promise<unknown>) => {
+      const before = calls.writes;
+      for (let i = 0; i < requests; i++) await admit(i);
+      return calls.writes - before;
+    };
     const figures: Figure[] = [];
-    const per = (n: number, requests: number) => round(n / requests, 3);
     try {
-      // A person: a handful of reads on one instance — within its own allowance (a tenth of 600).
-      let before = { ...calls };
+      // A person: a handful of reads, within the instance's own allowance (a tenth of 600).
       const person = uid('limits-person');
-      for (let i = 0; i < 30; i++) await service.admit(person, 'reads', defaults);
+      const personWrites = await writesOf(30, () => service.admit(person, 'reads', defaults));
       figures.push(
-        {
-          scenario: S,
-          metric: 'a person (30 reads): write units per request on the limits table',
-          value: per(calls.writes - before.writes, 30),
-          unit: 'WCU',
-          target: '0',
-          met: calls.writes === before.writes,
-        },
-        { scenario: S, metric: 'read units per request, any caller', value: calls.reads, unit: 'RCU', target: '0', met: calls.reads === 0 },
+        fig('a person (30 reads): write units per request on the limits table', round(personWrites / 30, 3), 'WCU', exactly(personWrites, 0)),
+        fig('read units per request, any caller', calls.reads, 'RCU', exactly(calls.reads, 0)),
       );
-
       // A script: the whole burst of reads at once (600 shared + 60 of the instance's own).
-      before = { ...calls };
       const script = uid('limits-script');
-      const burst = reads.burst + Math.floor(reads.burst / 10);
-      for (let i = 0; i < burst; i++) await service.admit(script, 'reads', defaults);
-      const scriptWrites = calls.writes - before.writes;
-      figures.push({
-        scenario: S,
-        metric: `a script (${burst} reads at once): write units per request`,
-        value: per(scriptWrites, burst),
-        unit: 'WCU',
-        note: `${scriptWrites} conditional UpdateItems for ${burst} requests: one per lease of 20; at $0.625 per million write units, $${round((0.625 * scriptWrites) / burst, 4)} per million requests`,
-      });
-
+      const burst = defaults.reads.burst + Math.floor(defaults.reads.burst / 10);
+      const scriptWrites = await writesOf(burst, () => service.admit(script, 'reads', defaults));
+      figures.push(
+        fig(`a script (${burst} reads at once): write units per request`, round(scriptWrites / burst, 3), 'WCU', {
+          note: `${scriptWrites} conditional UpdateItems for ${burst} requests: one per lease of 20; at $0.625 per million write units, $${round((0.625 * scriptWrites) / burst, 4)} per million requests`,
+        }),
+      );
       // Past the burst: refused without a write (the instance saw the bucket empty; it only fills with time).
-      before = { ...calls };
       let refused = 0;
-      for (let i = 0; i < 10; i++) await service.admit(script, 'reads', defaults).catch(() => (refused += 1));
-      figures.push({
-        scenario: S,
-        metric: 'a refused request (429): write units',
-        value: per(calls.writes - before.writes, 10),
-        unit: 'WCU',
-        note: `${refused}/10 refused`,
-        target: '0',
-        met: refused === 10 && calls.writes === before.writes,
-      });
-
+      const refusedWrites = await writesOf(10, () => service.admit(script, 'reads', defaults).catch(() => (refused += 1)));
+      figures.push(
+        fig('a refused request (429): write units', round(refusedWrites / 10, 3), 'WCU', {
+          note: `${refused}/10 refused`,
+          ...exactly(refusedWrites, 0, refused === 10 && refusedWrites === 0),
+        }),
+      );
       // Without limits (RATE_LIMITS off, as this bench stack runs): nothing at all.
-      before = { ...calls };
-      for (let i = 0; i < 100; i++) await service.admit(uid('limits-off', i), 'posts', readConfig('RATE_LIMITS', { RATE_LIMITS: 'off' }));
-      figures.push({
-        scenario: S,
-        metric: 'RATE_LIMITS off: DynamoDB calls per request',
-        value: calls.writes + calls.reads - before.writes - before.reads,
-        unit: 'calls',
-        target: '0',
-        met: calls.writes === before.writes,
-      });
+      const before = calls.writes + calls.reads;
+      const off = readConfig('RATE_LIMITS', { RATE_LIMITS: 'off' });
+      for (let i = 0; i < 100; i++) await service.admit(uid('limits-off', i), 'posts', off);
+      const offCalls = calls.writes + calls.reads - before;
+      figures.push(fig('RATE_LIMITS off: DynamoDB calls per request', offCalls, 'calls', exactly(offCalls, 0)));
     } finally {
       restoreClock();
       dynamo.middlewareStack.remove(name);

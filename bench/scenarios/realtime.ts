@@ -1,19 +1,9 @@
 /**
- * Scenario — realtime. An author with 1,000 followers, every follower connected over a
- * WebSocket (the `ws` package, to the local realtime API on loopback: the same $connect handler
- * and @connections sends as in AWS). Measured:
- * - 201 of a post → its `feed.item` at each subscriber (p50/p99 over every subscriber of every
- *   post), and at the last of them; deliveries per subscriber per post (exactly once: 1);
- * - the push cost per post per connected follower — DynamoDB reads and writes (the meter on the
- *   handlers' own client, trims left out: they start at random) and PostToConnection sends — as
- *   the difference between the same author's posts with all followers connected and with all of
- *   them offline, side by side in this run;
- * - the push cost of an offline follower: the fan-out's push (services/realtime/push.ts) for
- *   1,000 offline followers against 1 — the difference per follower, which must be zero;
- * - the push alone to the 1,000 connected (no fan-out around it): how much of a delivery's time
- *   is the sends themselves.
- * The clients run in the bench process, beside the handlers: a delivery's time includes their
- * share of one event loop.
+ * Realtime: an author with 1,000 followers, each connected over a WebSocket (`ws`, loopback, to the
+ * local realtime API): 201 → `feed.item` at each subscriber and at the last, deliveries per
+ * subscriber per post; the push cost per connected follower (all connected vs all offline, trims
+ * left out) and per offline follower (the push to 1,000 offline vs 1: must be zero); and the push
+ * alone to the 1,000 connected. The clients share the bench process's event loop.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { WebSocket } from 'ws';
@@ -24,11 +14,11 @@ import { type CapacityTotals, sumTags } from '../capacity.js';
 import { type BenchContext, isTrimTag } from '../context.js';
 import { benchOriginal, followersOf, now, quiesce, sleep, uid } from '../fixtures.js';
 import { waitForCopies } from '../copies.js';
-import { type Figure, progress } from '../report.js';
+import { figureOf, progress } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
-const S = 'realtime';
+const fig = figureOf('realtime');
 const SUBSCRIBERS = 1000;
 const POSTS = 8;
 const CONNECT_CONCURRENCY = 16;
@@ -202,103 +192,63 @@ export const realtime: Scenario = {
     }
 
     const med = (runs: Spent[], pick: (s: Spent) => number) => median(runs.map(pick));
-    const perConnected = (pick: (s: Spent) => number) => (med(connected, pick) - med(offline, pick)) / SUBSCRIBERS;
-    const perOffline = (pick: (s: Spent) => number) => (pick(pushMany) - pick(pushOne)) / (SUBSCRIBERS - 1);
+    const perConnected = (pick: (s: Spent) => number) => round((med(connected, pick) - med(offline, pick)) / SUBSCRIBERS, 4);
+    const perOffline = (pick: (s: Spent) => number) => round((pick(pushMany) - pick(pushOne)) / (SUBSCRIBERS - 1), 4);
+    const zero = (value: number) => ({ target: '= 0', met: value === 0 });
     const presence = (s: Spent) => s.tags['connected set read'] ?? { calls: 0, read: 0 };
+    const perRead = (s: Spent) => round(presence(s).read / Math.max(1, presence(s).calls), 2);
     const calls = (s: Spent) => JSON.stringify(s.calls);
-    const typicalConnected = connected[Math.floor(POSTS / 2)]!;
-    const typicalOffline = offline[Math.floor(POSTS / 2)]!;
+    const [typicalConnected, typicalOffline] = [connected[Math.floor(POSTS / 2)]!, offline[Math.floor(POSTS / 2)]!];
     const setup = `${SUBSCRIBERS} followers each with one WebSocket (ws, loopback), ${POSTS} posts`;
-    const figures: Figure[] = [
-      { scenario: S, metric: `201 → feed.item at a subscriber, p50 (${setup})`, value: round(percentile(latencies, 50)), unit: 'ms' },
-      { scenario: S, metric: `201 → feed.item at a subscriber, p99 (${setup})`, value: round(percentile(latencies, 99)), unit: 'ms' },
-      { scenario: S, metric: `201 → feed.item at the last of ${SUBSCRIBERS} subscribers (p50 of ${POSTS} posts)`, value: round(median(lastAt)), unit: 'ms' },
-      {
-        scenario: S,
-        metric: `the push alone: ${SUBSCRIBERS} feed.item sent (PostToConnection through the SDK to the local @connections endpoint) and received`,
-        value: round(pushAloneMs),
-        unit: 'ms',
-        note: `${Math.round(SUBSCRIBERS / (pushAloneMs / 1000))} sends/s: the sender's SDK calls, the local API and the clients share one Node process on 2 cores; in AWS each sender is a Lambda and API Gateway delivers`,
-      },
-      {
-        scenario: S,
-        metric: 'feed.item deliveries per subscriber per post',
-        value: round(Math.max(...deliveries), 3),
-        unit: '',
-        target: '= 1',
-        met: deliveries.every((d) => d === 1),
-      },
-      {
-        scenario: S,
-        metric: 'push cost per post per connected follower: reads',
-        value: round(
-          perConnected((s) => s.read),
-          4,
-        ),
-        unit: 'RCU',
-        note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page of 500`,
-      },
-      {
-        scenario: S,
-        metric: `connected-set read per fan-out page with ${SUBSCRIBERS} users connected (paid per connected user, follower or not)`,
-        value: round(presence(typicalConnected).read / Math.max(1, presence(typicalConnected).calls), 2),
-        unit: 'RCU',
-        note: `${presence(typicalConnected).calls} reads per post of a ${SUBSCRIBERS}-follower author; with none connected DynamoDB Local reports ${round(presence(typicalOffline).read / Math.max(1, presence(typicalOffline).calls), 2)}, the pricing rules 0.5`,
-      },
-      {
-        scenario: S,
-        metric: 'push cost per post per connected follower: writes',
-        value: round(
-          perConnected((s) => s.write),
-          4,
-        ),
-        unit: 'WCU',
-      },
-      {
-        scenario: S,
-        metric: 'push cost per post per connected follower: sends',
-        value: round(
-          perConnected((s) => s.sends),
-          4,
-        ),
-        unit: 'PostToConnection',
-        note: `calls per post connected ${calls(typicalConnected)}, offline ${calls(typicalOffline)}`,
-      },
-      {
-        scenario: S,
-        metric: 'push cost per offline follower: reads',
-        value: round(
-          perOffline((s) => s.read),
-          4,
-        ),
-        unit: 'RCU',
-        target: '= 0',
-        met: perOffline((s) => s.read) === 0,
-        note: `the fan-out's push to ${SUBSCRIBERS} offline followers vs 1, ${SUBSCRIBERS} others connected: ${round(pushMany.read, 2)} vs ${round(pushOne.read, 2)} RCU (one Query of the connected set either way), calls ${calls(pushMany)} vs ${calls(pushOne)}`,
-      },
-      {
-        scenario: S,
-        metric: 'push cost per offline follower: writes',
-        value: round(
-          perOffline((s) => s.write),
-          4,
-        ),
-        unit: 'WCU',
-        target: '= 0',
-        met: perOffline((s) => s.write) === 0,
-      },
-      {
-        scenario: S,
-        metric: 'push cost per offline follower: sends',
-        value: round(
-          perOffline((s) => s.sends),
-          4,
-        ),
-        unit: 'PostToConnection',
-        target: '= 0',
-        met: perOffline((s) => s.sends) === 0,
-      },
+    const [offRead, offWrite, offSends] = [perOffline((s) => s.read), perOffline((s) => s.write), perOffline((s) => s.sends)];
+    return [
+      fig(`201 → feed.item at a subscriber, p50 (${setup})`, round(percentile(latencies, 50)), 'ms'),
+      fig(`201 → feed.item at a subscriber, p99 (${setup})`, round(percentile(latencies, 99)), 'ms'),
+      fig(`201 → feed.item at the last of ${SUBSCRIBERS} subscribers (p50 of ${POSTS} posts)`, round(median(lastAt)), 'ms'),
+      fig(
+        `the push alone: ${SUBSCRIBERS} feed.item sent (PostToConnection through the SDK to the local @connections endpoint) and received`,
+        round(pushAloneMs),
+        'ms',
+        {
+          note: `${Math.round(SUBSCRIBERS / (pushAloneMs / 1000))} sends/s: the sender's SDK calls, the local API and the clients share one Node process on 2 cores; in AWS each sender is a Lambda and API Gateway delivers`,
+        },
+      ),
+      fig('feed.item deliveries per subscriber per post', round(Math.max(...deliveries), 3), '', { target: '= 1', met: deliveries.every((d) => d === 1) }),
+      fig(
+        'push cost per post per connected follower: reads',
+        perConnected((s) => s.read),
+        'RCU',
+        {
+          note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page of 500`,
+        },
+      ),
+      fig(
+        `connected-set read per fan-out page with ${SUBSCRIBERS} users connected (paid per connected user, follower or not)`,
+        perRead(typicalConnected),
+        'RCU',
+        {
+          note: `${presence(typicalConnected).calls} reads per post of a ${SUBSCRIBERS}-follower author; with none connected DynamoDB Local reports ${perRead(typicalOffline)}, the pricing rules 0.5`,
+        },
+      ),
+      fig(
+        'push cost per post per connected follower: writes',
+        perConnected((s) => s.write),
+        'WCU',
+      ),
+      fig(
+        'push cost per post per connected follower: sends',
+        perConnected((s) => s.sends),
+        'PostToConnection',
+        {
+          note: `calls per post connected ${calls(typicalConnected)}, offline ${calls(typicalOffline)}`,
+        },
+      ),
+      fig('push cost per offline follower: reads', offRead, 'RCU', {
+        ...zero(offRead),
+        note: `the fan-out's push to ${SUBSCRIBERS} offline followers vs 1, ${SUBSCRIBERS} others connected: ${round(pushMany.read)} vs ${round(pushOne.read)} RCU (one Query of the connected set either way), calls ${calls(pushMany)} vs ${calls(pushOne)}`,
+      }),
+      fig('push cost per offline follower: writes', offWrite, 'WCU', zero(offWrite)),
+      fig('push cost per offline follower: sends', offSends, 'PostToConnection', zero(offSends)),
     ];
-    return figures;
   },
 };
