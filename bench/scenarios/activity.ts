@@ -28,11 +28,12 @@ import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
 import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
 import { benchActivity, now, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
-import { atMost, type Figure, progress } from '../report.js';
+import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'activity-aware fan-out';
+const fig = figureOf(S);
 const FOLLOWERS = 200;
 const POSTS = 5;
 const SHARES = [0.1, 0.3, 0.6, 1] as const;
@@ -145,36 +146,22 @@ async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
   // The issue's bound: the home feed's Query and one per followee with posts in the window.
   const queries = 1 + RETURN_AUTHORS;
   return [
-    {
-      scenario: S,
-      metric: `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`,
-      value: complete,
-      unit: `of ${RETURNING}`,
-      target: `${RETURNING}`,
-      met: complete === RETURNING,
-    },
-    {
-      scenario: S,
-      metric: "returning reader's first page: DynamoDB calls (p50)",
-      value: median(calls),
-      unit: 'calls',
+    fig(
+      `returning reader's first page: same items as a reader who never left (${RETURNING} readers, ${RETURN_AUTHORS} followees × 3 posts)`,
+      complete,
+      `of ${RETURNING}`,
+      { target: `${RETURNING}`, met: complete === RETURNING },
+    ),
+    fig("returning reader's first page: DynamoDB calls (p50)", median(calls), 'calls', {
       ...atMost(median(calls), queries),
       note: `home feed + the reader's follows (one Query of their edges) and followed tags (one Query, none here) + one Query per followee (${RETURN_AUTHORS}); the target is the issue's 1 + followees: the two Queries of the reader's follows are over it`,
-    },
-    {
-      scenario: S,
-      metric: "returning reader's first page p50 / p99",
-      value: round(median(ms)),
-      unit: 'ms',
+    }),
+    fig("returning reader's first page p50 / p99", round(median(ms)), 'ms', {
       note: `p99 ${round(percentile(ms, 99))} ms; a page of a reader who never left is one Query`,
-    },
-    {
-      scenario: S,
-      metric: 'returning reader: read → copies written back (stamp job done, p50)',
-      value: round(median(back)),
-      unit: 'ms',
+    }),
+    fig('returning reader: read → copies written back (stamp job done, p50)', round(median(back)), 'ms', {
       note: `p99 ${round(percentile(back, 99))} ms (followup lane)`,
-    },
+    }),
   ];
 }
 
@@ -254,48 +241,25 @@ async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
   const fresh = probes.map((x) => x.shown);
   const slowest = [...probes].sort((a, b) => b.shown - a.shown).slice(0, 3);
   return [
-    {
-      scenario: S,
-      metric: `burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`,
-      value: messages,
-      unit: 'messages',
+    fig(`burst: fan-out messages queued by ${BURST_POSTS} posts of authors with ${BURST_FOLLOWERS} followers`, messages, 'messages', {
       note: `peak queued at once ${peak} (fanout + fanoutTail, sampled every 250 ms), of which first pages (the fanout lane, where a probe's own job waits) at most ${peakFirst}; ${tailAtEnd} still on fanoutTail when the probes ended`,
-    },
-    {
-      scenario: S,
-      metric: "burst: a probe post → in each of its readers' first page, p50",
-      value: round(median(fresh)),
-      unit: 'ms',
+    }),
+    fig("burst: a probe post → in each of its readers' first page, p50", round(median(fresh)), 'ms', {
       note: `${fresh.length} probes, ${PROBE_READERS} readers each, polled every 50 ms`,
-    },
-    {
-      scenario: S,
-      metric: "burst: a probe post → in each of its readers' first page, p99",
-      value: p99Of(fresh),
-      unit: 'ms',
-      ...atMost(percentile(fresh, 99), 5000, 'ms'),
-    },
-    {
-      scenario: S,
-      metric: 'burst: a probe post 201 → every reader’s copy stored (read from the table), p99',
-      value: p99Of(probes.map((x) => x.stored)),
-      unit: 'ms',
+    }),
+    fig("burst: a probe post → in each of its readers' first page, p99", p99Of(fresh), 'ms', { ...atMost(percentile(fresh, 99), 5000, 'ms') }),
+    fig('burst: a probe post 201 → every reader’s copy stored (read from the table), p99', p99Of(probes.map((x) => x.stored)), 'ms', {
       note: `p50 ${round(median(probes.map((x) => x.stored)))} ms; the 3 slowest probes (POST → shown / 201 → stored): ${slowest.map((x) => `${round(x.shown)}/${round(x.stored)} ms`).join(', ')}`,
-    },
-    {
-      scenario: S,
-      metric: 'floor: the same probe with no burst, POST → shown p99',
-      value: p99Of(idle.map((x) => x.shown)),
-      unit: 'ms',
+    }),
+    fig('floor: the same probe with no burst, POST → shown p99', p99Of(idle.map((x) => x.shown)), 'ms', {
       note: `${idle.length} probes; p50 ${round(median(idle.map((x) => x.shown)))} ms; 201 → stored p99 ${p99Of(idle.map((x) => x.stored))} ms`,
-    },
-    {
-      scenario: S,
-      metric: 'burst: the local stack’s event-loop delay (one Node process runs every handler, poller and the queue server), p99',
-      value: round(loopDelay.percentile(99) / 1e6),
-      unit: 'ms',
-      note: `max ${round(loopDelay.max / 1e6)} ms, mean ${round(loopDelay.mean / 1e6)} ms (sampled every 20 ms while the burst and the probes ran)`,
-    },
+    }),
+    fig(
+      'burst: the local stack’s event-loop delay (one Node process runs every handler, poller and the queue server), p99',
+      round(loopDelay.percentile(99) / 1e6),
+      'ms',
+      { note: `max ${round(loopDelay.max / 1e6)} ms, mean ${round(loopDelay.mean / 1e6)} ms (sampled every 20 ms while the burst and the probes ran)` },
+    ),
   ];
 }
 
@@ -314,35 +278,23 @@ export const activity: Scenario = {
     const postsPerHalfWindow = POSTS_PER_USER_PER_DAY * (WINDOW_DAYS / 2);
     const stampPerFollow = stamp / STAMP_FOLLOWS;
     const figures: Figure[] = [
-      {
-        scenario: S,
-        metric: `a stamp: write units for a reader of ${STAMP_FOLLOWS} follows`,
-        value: round(stamp),
-        unit: 'WCU',
+      fig(`a stamp: write units for a reader of ${STAMP_FOLLOWS} follows`, round(stamp), 'WCU', {
         note: `${round(stampPerFollow, 3)} per follow: one UpdateItem per follow and the head's transaction`,
-      },
+      }),
     ];
     for (const c of costs.filter((x) => x.share < 1)) {
       const bookkeeping = (c.share * stampPerFollow * FOLLOWERS) / postsPerHalfWindow;
       const total = c.wcuPerPost + bookkeeping;
       const ratio = total / everyone.wcuPerPost;
       figures.push(
-        {
-          scenario: S,
-          metric: `${c.share * 100} % reading: write units per post (bookkeeping included) / copy-everyone`,
-          value: round(ratio, 3),
-          unit: '×',
+        fig(`${c.share * 100} % reading: write units per post (bookkeeping included) / copy-everyone`, round(ratio, 3), '×', {
           ...(c.share === 0.3 ? atMost(ratio, 0.5) : {}),
           note: `${round(c.wcuPerPost)} WCU per post + ${round(bookkeeping, 2)} bookkeeping vs ${round(everyone.wcuPerPost)} at 100 % (${FOLLOWERS} followers); $${round(dollars(1e6, total, 0))} vs $${round(dollars(1e6, everyone.wcuPerPost, 0))} per million posts; bookkeeping: each reader stamped once per ${WINDOW_DAYS / 2} days, ${POSTS_PER_USER_PER_DAY} post per user per day`,
-        },
-        {
-          scenario: S,
-          metric: `${c.share * 100} % reading: copy write units / pricing minimum for the copies written`,
-          value: round(c.copyWcu / c.copyMin, 3),
-          unit: '×',
+        }),
+        fig(`${c.share * 100} % reading: copy write units / pricing minimum for the copies written`, round(c.copyWcu / c.copyMin, 3), '×', {
           ...atMost(c.copyWcu / c.copyMin, 1.05),
           note: `${c.copies} copies (own copies included)`,
-        },
+        }),
       );
     }
     figures.push(...(await returningReaders(ctx)), ...(await burstFreshness(ctx)));

@@ -19,11 +19,12 @@ import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { type BundleSet, resolveVariables, synthesizeBundles } from '../../local/bundles.js';
 import type { BenchContext } from '../context.js';
 import { httpEvent } from '../invoke.js';
-import { type Figure, progress } from '../report.js';
+import { type Figure, progress, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'bundles';
+const fig = figureOf(S);
 const COLD_STARTS = 3;
 const root = resolve(import.meta.dirname, '../..');
 
@@ -44,25 +45,13 @@ export const bundles: Scenario = {
         const files = { bundled: shipped.functions[def.id].file, runtime: runtimeSdk[def.id] };
         const kb = (file: string) => round(statSync(file).size / 1024, 0);
         shippedTotal += statSync(files.bundled).size;
-        figures.push({
-          scenario: S,
-          metric: `${def.id}: bundle size`,
-          value: kb(files.bundled),
-          unit: 'KB',
-          note: `SDK left to the runtime: ${kb(files.runtime)} KB`,
-        });
+        figures.push(fig(`${def.id}: bundle size`, kb(files.bundled), 'KB', { note: `SDK left to the runtime: ${kb(files.runtime)} KB` }));
         let env: Record<string, string>;
         try {
           env = environment(shipped, def.id, ctx);
         } catch (error) {
           // A variable the local stack has nothing for (e.g. a Cognito issuer): no local cold start.
-          figures.push({
-            scenario: S,
-            metric: `${def.id}: cold init`,
-            value: Number.NaN,
-            unit: '',
-            note: `not measured: ${(error as Error).message.slice(0, 200)}`,
-          });
+          figures.push(fig(`${def.id}: cold init`, Number.NaN, '', { note: `not measured: ${(error as Error).message.slice(0, 200)}` }));
           continue;
         }
         const event = eventFor(def.id);
@@ -74,22 +63,18 @@ export const bundles: Scenario = {
         const importMs = (variant: 'bundled' | 'runtime') => round(median(runs[variant].map((r) => r.importMs)), 0);
         ratios.push(init('bundled') / init('runtime'));
         const served = runs.bundled[0]!.outcome;
-        figures.push({
-          scenario: S,
-          metric: `${def.id}: cold init (import + first event: ${served})`,
-          value: init('bundled'),
-          unit: 'ms',
-          note: `import ${importMs('bundled')} ms; SDK from the runtime: ${init('runtime')} ms (import ${importMs('runtime')} ms)`,
-        });
+        figures.push(
+          fig(`${def.id}: cold init (import + first event: ${served})`, init('bundled'), 'ms', {
+            note: `import ${importMs('bundled')} ms; SDK from the runtime: ${init('runtime')} ms (import ${importMs('runtime')} ms)`,
+          }),
+        );
       }
-      figures.push({
-        scenario: S,
-        metric: 'cold init, SDK bundled ÷ SDK from the runtime (median over the functions)',
-        value: round(median(ratios), 2),
-        unit: '×',
-        note: 'below 1: bundling the SDK starts faster (what the stack ships)',
-      });
-      figures.push({ scenario: S, metric: 'all bundles together', value: round(shippedTotal / 2 ** 20, 1), unit: 'MB' });
+      figures.push(
+        fig('cold init, SDK bundled ÷ SDK from the runtime (median over the functions)', round(median(ratios), 2), '×', {
+          note: 'below 1: bundling the SDK starts faster (what the stack ships)',
+        }),
+      );
+      figures.push(fig('all bundles together', round(shippedTotal / 2 ** 20, 1), 'MB'));
       return figures;
     } finally {
       rmSync(work, { recursive: true, force: true });

@@ -15,13 +15,14 @@
  */
 import { resolve } from 'node:path';
 import { runDriver } from '../driver.js';
-import { atMost, type Figure } from '../report.js';
+import { atMost, type Figure, figureOf } from '../report.js';
 import { round, stats } from '../stats.js';
 import type { VariantPlan, VariantResult } from '../workload/burst-variant.js';
 import { env } from '../workload/run.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'burst';
+const fig = figureOf(S);
 const BURST_POSTS = env('BENCH_BURST_POSTS', 9000);
 const PROBE_AUTHORS = 24;
 const DEFAULTS = { FANOUT_ACTIVE_WINDOW: '30d', FANOUT_BACKLOG_AFTER: '1s', STAMP_SPREAD: '15m' };
@@ -55,64 +56,54 @@ function figuresOf(off: VariantResult, cold: VariantResult, warm: VariantResult)
     `${r.name}: probes p50 ${probe(r).p50} ms, p99 ${probe(r).p99} ms of ${r.burst.probeMs.length}${r.burst.probesLost ? ` (${r.burst.probesLost} never arrived)` : ''}; drained in ${round(r.burst.drainSeconds, 1)} s (posted in ${round(r.burst.postedSeconds, 1)} s)`;
   const figures: Figure[] = [];
   for (const r of [cold, warm]) {
-    figures.push({
-      scenario: S,
-      metric: `${r.name}: probes during a burst of ${r.burst.posts} posts (${r.burst.fanoutJobs} fan-out jobs, ${r.burst.copies} copies): 201 → in every follower's feed, p99 of ${r.burst.probeMs.length}`,
-      value: probe(r).p99,
-      unit: 'ms',
-      ...atMost(probe(r).p99, 5000),
-      met: r.burst.probesLost === 0 && probe(r).p99 <= 5000,
-      note: `${burstNote(r)}; beside ${burstNote(off)}; probe authors with ${Math.min(...r.burst.probeFollowers)}–${Math.max(...r.burst.probeFollowers)} followers`,
-    });
-    figures.push({
-      scenario: S,
-      metric: `${r.name}: the burst drained (first post → every copy), ÷ off's`,
-      value: ratio(r.burst.drainSeconds, off.burst.drainSeconds),
-      unit: '×',
-      ...atMost(ratio(r.burst.drainSeconds, off.burst.drainSeconds), 1.1),
-      note: `${round(r.burst.drainSeconds, 1)} s against ${round(off.burst.drainSeconds, 1)} s`,
-    });
+    figures.push(
+      fig(
+        `${r.name}: probes during a burst of ${r.burst.posts} posts (${r.burst.fanoutJobs} fan-out jobs, ${r.burst.copies} copies): 201 → in every follower's feed, p99 of ${r.burst.probeMs.length}`,
+        probe(r).p99,
+        'ms',
+        {
+          ...atMost(probe(r).p99, 5000),
+          met: r.burst.probesLost === 0 && probe(r).p99 <= 5000,
+          note: `${burstNote(r)}; beside ${burstNote(off)}; probe authors with ${Math.min(...r.burst.probeFollowers)}–${Math.max(...r.burst.probeFollowers)} followers`,
+        },
+      ),
+    );
+    figures.push(
+      fig(`${r.name}: the burst drained (first post → every copy), ÷ off's`, ratio(r.burst.drainSeconds, off.burst.drainSeconds), '×', {
+        ...atMost(ratio(r.burst.drainSeconds, off.burst.drainSeconds), 1.1),
+        note: `${round(r.burst.drainSeconds, 1)} s against ${round(off.burst.drainSeconds, 1)} s`,
+      }),
+    );
   }
   const wrong = [off, cold, warm].reduce((n, r) => n + r.burst.wrongFeeds, 0);
-  figures.push({
-    scenario: S,
-    metric: 'exactly once: home feeds holding a burst post twice, missing one, or one they are not owed (whole feeds checked)',
-    value: wrong,
-    unit: `of ${[off, cold, warm].reduce((n, r) => n + r.burst.checkedFeeds, 0)}`,
-    target: '0',
-    met: wrong === 0,
-  });
+  figures.push(
+    fig(
+      'exactly once: home feeds holding a burst post twice, missing one, or one they are not owed (whole feeds checked)',
+      wrong,
+      `of ${[off, cold, warm].reduce((n, r) => n + r.burst.checkedFeeds, 0)}`,
+      { target: '0', met: wrong === 0 },
+    ),
+  );
   const mixNote = (r: VariantResult) =>
     `${r.name}: reads p50 ${r.mix.readP50} / p99 ${r.mix.readP99} ms, freshness p50 ${r.mix.freshnessP50} / p99 ${r.mix.freshnessP99} ms (${r.mix.probes} probes, ${r.mix.probeErrors} never arrived), ${r.mix.failed} of ${r.mix.total} failed, the driver sent p99 ${r.mix.sendLagP99} ms late`;
   for (const r of [cold, warm]) {
     const worst = Math.max(ratio(r.mix.readP50, off.mix.readP50), ratio(r.mix.readP99, off.mix.readP99), ratio(r.mix.freshnessP99, off.mix.freshnessP99));
-    figures.push({
-      scenario: S,
-      metric: `mix from ${r.name} ÷ off: the worst of read p50, read p99 and freshness p99`,
-      value: worst,
-      unit: '×',
-      ...atMost(worst, 1.2),
-      note: `${mixNote(r)}; ${mixNote(off)}`,
-    });
-    figures.push({
-      scenario: S,
-      metric: `mix from ${r.name}: failed requests`,
-      value: r.mix.failed,
-      unit: `of ${r.mix.total}`,
-      target: '0',
-      met: r.mix.failed === 0,
-    });
+    figures.push(
+      fig(`mix from ${r.name} ÷ off: the worst of read p50, read p99 and freshness p99`, worst, '×', {
+        ...atMost(worst, 1.2),
+        note: `${mixNote(r)}; ${mixNote(off)}`,
+      }),
+    );
+    figures.push(fig(`mix from ${r.name}: failed requests`, r.mix.failed, `of ${r.mix.total}`, { target: '0', met: r.mix.failed === 0 }));
   }
   for (const r of [off, cold, warm]) {
     const bound = Math.max(5000, 2 * r.mix.readP99);
-    figures.push({
-      scenario: S,
-      metric: `${r.name}: freshness p99 during the mix (201 → in every follower's feed), against 5 s or 2× the mix's own read p99`,
-      value: r.mix.freshnessP99,
-      unit: 'ms',
-      ...atMost(r.mix.freshnessP99, bound),
-      met: r.mix.probeErrors === 0 && r.mix.freshnessP99 <= bound,
-    });
+    figures.push(
+      fig(`${r.name}: freshness p99 during the mix (201 → in every follower's feed), against 5 s or 2× the mix's own read p99`, r.mix.freshnessP99, 'ms', {
+        ...atMost(r.mix.freshnessP99, bound),
+        met: r.mix.probeErrors === 0 && r.mix.freshnessP99 <= bound,
+      }),
+    );
   }
   return figures;
 }

@@ -21,11 +21,12 @@ import type { BenchContext } from '../context.js';
 import { waitForCopies } from '../copies.js';
 import { itemSize, writeUnits } from '../dynamo-cost.js';
 import { attributes, authorWithFollowers, benchActivity, now, quiesce } from '../fixtures.js';
-import { atMost, type Figure, progress } from '../report.js';
+import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'edits';
+const fig = figureOf(S);
 const FOLLOWERS = 1000;
 const REPS = 3;
 /** A transactional write costs this many times a plain write's units (DynamoDB pricing). */
@@ -86,23 +87,15 @@ export const edits: Scenario = {
     }
     const ratio = median(ratios);
     return [
-      {
-        scenario: S,
-        metric: `write units per edit / pricing minimum (one per existing copy, the original and the history entry; ${REPS} edits, p50)`,
-        value: round(ratio, 3),
-        unit: '×',
+      fig(`write units per edit / pricing minimum (one per existing copy, the original and the history entry; ${REPS} edits, p50)`, round(ratio, 3), '×', {
         ...atMost(ratio, 1.05),
         note: spentNotes[Math.floor(spentNotes.length / 2)],
-      },
-      { scenario: S, metric: `200 → last of ${owners.length} copies at the new version (p50)`, value: round(median(editMs)), unit: 'ms' },
-      { scenario: S, metric: `beside it: the post's own 201 → last of ${FOLLOWERS} copies (p50)`, value: round(median(postMs)), unit: 'ms' },
-      {
-        scenario: S,
-        metric: 'edit 200 → last copy / post 201 → last copy',
-        value: round(median(editMs) / median(postMs)),
-        unit: '×',
+      }),
+      fig(`200 → last of ${owners.length} copies at the new version (p50)`, round(median(editMs)), 'ms'),
+      fig(`beside it: the post's own 201 → last of ${FOLLOWERS} copies (p50)`, round(median(postMs)), 'ms'),
+      fig('edit 200 → last copy / post 201 → last copy', round(median(editMs) / median(postMs)), '×', {
         note: 'an edit writes each copy with its own conditional UpdateItem (32 in flight per page); a post batches 25 copies per BatchWriteItem',
-      },
+      }),
     ] satisfies Figure[];
   },
 };

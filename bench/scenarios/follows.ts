@@ -22,11 +22,12 @@ import { nowTicks } from '../../functions/platform/clock.js';
 import { mintToken } from '../../local/jwt.js';
 import { type BenchContext, timedFetch } from '../context.js';
 import { followAll, followItems, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
-import { atLeast, type Figure, progress } from '../report.js';
+import { atLeast, type Figure, progress, figureOf } from '../report.js';
 import { median, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'follows';
+const fig = figureOf(S);
 const HOT_FOLLOWS = 400;
 const HOT_REPS = 3;
 
@@ -56,21 +57,12 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
   }
   const ratio = median(hot) / median(spread);
   return [
-    {
-      scenario: S,
-      metric: `follows of one user (${HOT_FOLLOWS}, 16 in flight, p50 of ${HOT_REPS})`,
-      value: Math.round(median(hot)),
-      unit: 'follows/s',
-    },
-    { scenario: S, metric: `follows spread over ${HOT_FOLLOWS} users (p50 of ${HOT_REPS})`, value: Math.round(median(spread)), unit: 'follows/s' },
-    {
-      scenario: S,
-      metric: 'hot user: follows of one user / spread',
-      value: round(ratio),
-      unit: '×',
+    fig(`follows of one user (${HOT_FOLLOWS}, 16 in flight, p50 of ${HOT_REPS})`, Math.round(median(hot)), 'follows/s'),
+    fig(`follows spread over ${HOT_FOLLOWS} users (p50 of ${HOT_REPS})`, Math.round(median(spread)), 'follows/s'),
+    fig('hot user: follows of one user / spread', round(ratio), '×', {
       ...atLeast(ratio, 0.8),
       note: `runs ${hot.map(Math.round).join(', ')} vs ${spread.map(Math.round).join(', ')} follows/s; the hot user's count exact after each run`,
-    },
+    }),
   ];
 }
 
@@ -182,27 +174,19 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
   }
   const ratio = median(ours);
   return [
-    {
-      scenario: S,
-      metric: `bulk import: ${follows} follows (${IMPORT_FOLLOWERS} followers × ${FOLLOWS_EACH}, power law over ${POPULATION}) in batches of ${BATCH}, ${IMPORT_IN_FLIGHT} in flight`,
-      value: Math.round((follows * median(ours) * median(rawBest)) / minimum),
-      unit: 'follows/s',
-      note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(', ')} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
-    },
-    {
-      scenario: S,
-      metric: 'raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)',
-      value: Math.round(median(rawBest)),
-      unit: 'items/s',
-    },
-    {
-      scenario: S,
-      metric: 'bulk import: (minimum item writes ÷ raw items/s) ÷ elapsed',
-      value: round(ratio),
-      unit: '×',
+    fig(
+      `bulk import: ${follows} follows (${IMPORT_FOLLOWERS} followers × ${FOLLOWS_EACH}, power law over ${POPULATION}) in batches of ${BATCH}, ${IMPORT_IN_FLIGHT} in flight`,
+      Math.round((follows * median(ours) * median(rawBest)) / minimum),
+      'follows/s',
+      {
+        note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(', ')} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
+      },
+    ),
+    fig('raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)', Math.round(median(rawBest)), 'items/s'),
+    fig('bulk import: (minimum item writes ÷ raw items/s) ÷ elapsed', round(ratio), '×', {
       ...atLeast(ratio, 0.8),
       note: `runs ${ours.map((r) => round(r)).join(', ')}; every followee's count checked exact (the 20 most followed)`,
-    },
+    }),
   ];
 }
 

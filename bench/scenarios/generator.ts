@@ -5,6 +5,7 @@
  * call of the generator (same URL and query) p50, and its read units and calls. A personalized
  * feed calls the generator on every page; a shared one answers from its 30 s cache after the first.
  */
+import { figureOf } from '../report.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toActivity } from '../../functions/model/activity.js';
@@ -19,6 +20,7 @@ import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'generator';
+const fig = figureOf(S);
 const LIMIT = 20;
 const SAMPLES = 15;
 
@@ -58,20 +60,12 @@ export const generator: Scenario = {
       const of = (xs: readonly { read: number; calls: number }[]) =>
         `${round(median(xs.map((x) => x.read)))} read units in ${median(xs.map((x) => x.calls))} calls`;
       return [
-        {
-          scenario: S,
-          metric: `generator page of ${LIMIT} (personalized: called every page): p50 − the generator's own p50`,
-          value: round(p50(pages) - median(own)),
-          unit: 'ms',
+        fig(`generator page of ${LIMIT} (personalized: called every page): p50 − the generator's own p50`, round(p50(pages) - median(own)), 'ms', {
           note: `page ${round(p50(pages))} ms, the generator called directly ${round(median(own))} ms; ${of(pages)} (the definition, the reader's controls, one BatchGet of ${LIMIT} originals)`,
-        },
-        {
-          scenario: S,
-          metric: `generator page of ${LIMIT} from the 30 s cache (not personalized): p50`,
-          value: round(p50(cached)),
-          unit: 'ms',
+        }),
+        fig(`generator page of ${LIMIT} from the 30 s cache (not personalized): p50`, round(p50(cached)), 'ms', {
           note: `${of(cached)} (the cached answer's GetItem instead of the call)`,
-        },
+        }),
       ];
     } finally {
       server.closeAllConnections();

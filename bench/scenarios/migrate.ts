@@ -15,11 +15,12 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { rawBatchWrite, uid } from '../fixtures.js';
-import { atMost, type Figure } from '../report.js';
+import { atMost, type Figure, figureOf } from '../report.js';
 import { round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'migrate';
+const fig = figureOf(S);
 const FILLER = 4000;
 
 interface Kind {
@@ -89,27 +90,14 @@ export const migrate: Scenario = {
       const readPerItem = round(graphUnits.read / scanned, 3);
       const writePerChanged = round(graphUnits.write / Math.max(1, changed), 2);
       figures.push(
-        {
-          scenario: S,
-          metric: `${kind.name}: items read per second (${scanned} items, ${changed} changed)`,
-          value: round(scanned / seconds, 0),
-          unit: 'items/s',
-        },
-        {
-          scenario: S,
-          metric: `${kind.name}: read units per item read (minimum: one eventually consistent read, 0.5 per 4 KB)`,
-          value: readPerItem,
-          unit: 'RCU',
+        fig(`${kind.name}: items read per second (${scanned} items, ${changed} changed)`, round(scanned / seconds, 0), 'items/s'),
+        fig(`${kind.name}: read units per item read (minimum: one eventually consistent read, 0.5 per 4 KB)`, readPerItem, 'RCU', {
           ...atMost(readPerItem, 0.5),
-        },
-        {
-          scenario: S,
-          metric: `${kind.name}: write units per item changed vs the model's minimum (${kind.minimumWrites})`,
-          value: round(writePerChanged / kind.minimumWrites, 2),
-          unit: '×',
+        }),
+        fig(`${kind.name}: write units per item changed vs the model's minimum (${kind.minimumWrites})`, round(writePerChanged / kind.minimumWrites, 2), '×', {
           ...atMost(writePerChanged / kind.minimumWrites, 1.05),
           note: `${writePerChanged} WCU per item${kind.why ? `; ${kind.why}` : ''}`,
-        },
+        }),
       );
       // The next kind is measured alone: this one's items go (and every item they made).
       await removeSeeded(ctx, items);
@@ -118,14 +106,9 @@ export const migrate: Scenario = {
     const before = ctx.handlerCapacity.snapshot();
     const again = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
     const used = ctx.handlerCapacity.since(before);
-    figures.push({
-      scenario: S,
-      metric: 'a second run: write units (the tables are current)',
-      value: used.write,
-      unit: 'WCU',
-      target: '0',
-      met: again.state === 'current' && used.write === 0,
-    });
+    figures.push(
+      fig('a second run: write units (the tables are current)', used.write, 'WCU', { target: '0', met: again.state === 'current' && used.write === 0 }),
+    );
     return figures;
   },
 };

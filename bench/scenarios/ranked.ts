@@ -18,11 +18,12 @@ import { nowTicks } from '../../functions/platform/clock.js';
 import type { BenchContext } from '../context.js';
 import { benchCopy, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
 import { invokeRoute } from '../invoke.js';
-import { atMost } from '../report.js';
+import { atMost, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'ranked';
+const fig = figureOf(S);
 const CANDIDATES = MAX_CANDIDATES;
 const AUTHORS = 50;
 const LIMIT = 20;
@@ -81,37 +82,21 @@ export const ranked: Scenario = {
     const firstTime = ms(first) / median(raw);
     const laterRead = m(later) / m(chronoLater);
     return [
-      {
-        scenario: S,
-        metric: `ranked first page: read units / reading the ${CANDIDATES} candidates once (${round(rawRead)} units, raw Queries)`,
-        value: round(firstRead),
-        unit: '×',
+      fig(`ranked first page: read units / reading the ${CANDIDATES} candidates once (${round(rawRead)} units, raw Queries)`, round(firstRead), '×', {
         ...atMost(firstRead, 1.1),
         note: `ranked ${round(m(first))} units in ${calls(first)} calls; chronological first page ${round(m(chronoFirst))} units in ${calls(chronoFirst)} calls`,
-      },
-      {
-        scenario: S,
-        metric: 'ranked first page: p50 / raw candidate Queries p50',
-        value: round(firstTime),
-        unit: '×',
+      }),
+      fig('ranked first page: p50 / raw candidate Queries p50', round(firstTime), '×', {
         ...atMost(firstTime, 1.5),
         note: `ranked ${round(ms(first))} ms, raw ${round(median(raw))} ms, chronological first page ${round(ms(chronoFirst))} ms`,
-      },
-      {
-        scenario: S,
-        metric: 'ranked later page: read units / the chronological page after the first',
-        value: round(laterRead),
-        unit: '×',
+      }),
+      fig('ranked later page: read units / the chronological page after the first', round(laterRead), '×', {
         ...atMost(laterRead, 1.1),
         note: `ranked ${round(m(later))} units in ${calls(later)} calls (the snapshot and one BatchGet of its ${LIMIT} originals); chronological ${round(m(chronoLater))} units in ${calls(chronoLater)} calls`,
-      },
-      {
-        scenario: S,
-        metric: `ranked first page with a counted variable (popularity): read units / reading the candidates once`,
-        value: round(m(popular) / rawRead),
-        unit: '×',
+      }),
+      fig(`ranked first page with a counted variable (popularity): read units / reading the candidates once`, round(m(popular) / rawRead), '×', {
         note: `${round(m(popular))} units in ${calls(popular)} calls: a BatchGet of every candidate's counters (0.5 units per key, found or not)`,
-      },
+      }),
     ];
   },
 };

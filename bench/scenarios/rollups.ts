@@ -44,11 +44,12 @@ import { fanoutDlqDepth } from '../../local/queue-depth.js';
 import { now, quiesce, runId, uid, writeModelItems } from '../fixtures.js';
 import { actorIndexOf, originalFor } from '../rollup-data.js';
 import { byWindow, minimumItems, ratedPosts } from '../rollup-rate.js';
-import { atLeast, atMost, type Figure } from '../report.js';
+import { atLeast, atMost, type Figure, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'rollups';
+const fig = figureOf(S);
 const ACTIVITIES = 3000;
 /** GetRecords' maximum: the raw drain is the ceiling. */
 const RAW_LIMIT = 1000;
@@ -127,42 +128,32 @@ export const rollups: Scenario = {
       const ratio = median(ourRates) / median(rawRates);
       const handlerTotal = handlerMs.reduce((a, b) => a + b, 0) / REPS;
       return [
-        {
-          scenario: S,
-          metric: `fan-out jobs dead-lettered for these ${written} originals (a third have an empty attributes map)`,
-          value: deadLettered,
-          unit: 'msgs',
+        fig(`fan-out jobs dead-lettered for these ${written} originals (a third have an empty attributes map)`, deadLettered, 'msgs', {
           target: '0',
           met: deadLettered === 0,
           note: deadLettered
             ? 'the worker throws "No value defined: {}" unmarshalling a stream image with attributes {} (also reproduced through POST /activities with attributes: {}), so those posts are never fanned out'
             : undefined,
-        },
-        { scenario: S, metric: `raw GetRecords drain (Limit ${RAW_LIMIT})`, value: Math.round(median(rawRates)), unit: 'records/s' },
-        { scenario: S, metric: 'through the rollup handler (drain + handler, sequential per shard)', value: Math.round(median(ourRates)), unit: 'records/s' },
-        {
-          scenario: S,
-          metric: `rollup handler alone (the ${written} originals the filters pass, ${batches} invocations + the final one)`,
-          value: Math.round(written / (handlerTotal / 1000)),
-          unit: 'activities/s',
-        },
-        {
-          scenario: S,
-          metric: `items written per window for these ${written} originals (3 verbs, 200 actors, 2 minutes; rows per series and minute + entries per actor and hour)`,
-          value: round(itemsPerWindow, 1),
-          unit: 'items',
-        },
-        {
-          scenario: S,
-          metric: 'ours / raw drain',
-          value: round(ratio),
-          unit: '×',
+        }),
+        fig(`raw GetRecords drain (Limit ${RAW_LIMIT})`, Math.round(median(rawRates)), 'records/s'),
+        fig('through the rollup handler (drain + handler, sequential per shard)', Math.round(median(ourRates)), 'records/s'),
+        fig(
+          `rollup handler alone (the ${written} originals the filters pass, ${batches} invocations + the final one)`,
+          Math.round(written / (handlerTotal / 1000)),
+          'activities/s',
+        ),
+        fig(
+          `items written per window for these ${written} originals (3 verbs, 200 actors, 2 minutes; rows per series and minute + entries per actor and hour)`,
+          round(itemsPerWindow, 1),
+          'items',
+        ),
+        fig('ours / raw drain', round(ratio), '×', {
           ...atLeast(ratio, 0.9),
           note:
             ratio >= 0.9
               ? undefined
               : `per ${records} records (${written} of them originals): GetRecords ${round(median(drainMs), 0)} ms, handler ${round(handlerTotal, 0)} ms over ${batches} calls and the final one`,
-        },
+        }),
         ...(await costAtRate(ctx, source, windowSeconds)),
       ];
     } finally {
@@ -268,21 +259,21 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
   const trickleWcu = (trickleSpent.tables[stats]?.write ?? 0) / trickle.records.length;
   const trickleMin = minimumItems(trickleWindows) / trickle.records.length;
   return [
-    {
-      scenario: S,
-      metric: `rollup WCU per post at ${POST_RATE} posts/s (${n} posts by ${POST_USERS} power-law actors over ${windows.length} windows of ${windowSeconds} s): meter ${round(wcu, 3)} vs rule minimum ${round(minimum, 3)}`,
-      value: round(wcu, 3),
-      unit: 'WCU',
-      ...atMost(wcu, 0.5),
-      note: `minimum: one ≤ 1 KB item per (series, minute) and per (actor, hour) each window touches; ours adds a commit mark per window (${windows.length} WCU in all); reads by the rules ${round(reads, 3)} RCU per post (${queries} strongly consistent Query for the shard's newest mark, ${keys} keys read for the erase marks of each window's actors); was 8 WCU per post (a transactional claim + rows per activity)`,
-    },
-    {
-      scenario: S,
-      metric: `rollup WCU per post when posts trickle in (one per ${windowSeconds} s window): meter ${round(trickleWcu, 3)} vs rule minimum ${round(trickleMin, 3)}`,
-      value: round(trickleWcu, 3),
-      unit: 'WCU',
-      note: "a lone post still writes its rows (count, score sum and max), its actor's entry and the commit mark: 1 WCU each, not 2 (no transaction)",
-    },
+    fig(
+      `rollup WCU per post at ${POST_RATE} posts/s (${n} posts by ${POST_USERS} power-law actors over ${windows.length} windows of ${windowSeconds} s): meter ${round(wcu, 3)} vs rule minimum ${round(minimum, 3)}`,
+      round(wcu, 3),
+      'WCU',
+      {
+        ...atMost(wcu, 0.5),
+        note: `minimum: one ≤ 1 KB item per (series, minute) and per (actor, hour) each window touches; ours adds a commit mark per window (${windows.length} WCU in all); reads by the rules ${round(reads, 3)} RCU per post (${queries} strongly consistent Query for the shard's newest mark, ${keys} keys read for the erase marks of each window's actors); was 8 WCU per post (a transactional claim + rows per activity)`,
+      },
+    ),
+    fig(
+      `rollup WCU per post when posts trickle in (one per ${windowSeconds} s window): meter ${round(trickleWcu, 3)} vs rule minimum ${round(trickleMin, 3)}`,
+      round(trickleWcu, 3),
+      'WCU',
+      { note: "a lone post still writes its rows (count, score sum and max), its actor's entry and the commit mark: 1 WCU each, not 2 (no transaction)" },
+    ),
   ];
 }
 

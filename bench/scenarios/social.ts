@@ -8,11 +8,12 @@
 import { type CapacityTotals, itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { quiesce, uid } from '../fixtures.js';
-import { atMost, type Figure } from '../report.js';
+import { atMost, type Figure, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'social';
+const fig = figureOf(S);
 const SAMPLES = 10;
 const PAGE = 20;
 
@@ -97,76 +98,46 @@ export const social: Scenario = {
 
     const wcu = (xs: { total: CapacityTotals }[]) => median(xs.map((x) => x.total.write));
     const figures: Figure[] = [
-      {
-        scenario: S,
-        metric: 'WCU per reaction, the API call alone (PUT /activities/{id}/reactions/{kind}), by the pricing rules',
-        value: median(next.map((x) => rulesWcu(x.api))),
-        unit: 'WCU',
-        note: `${callsOf(next[0]!.api)}: the reaction item, the counter and the user's ledger entry in one transaction of ${txItems(next[0]!.api)} items; RCU ${round(median(next.map((x) => x.api.read)), 2)}; DynamoDB Local reports ${round(median(next.map((x) => x.api.write)), 2)} WCU`,
-      },
-      {
-        scenario: S,
-        metric: 'WCU per reaction with its notification, into an existing group, by the pricing rules',
-        value: median(next.map((x) => rulesWcu(x.total))),
-        unit: 'WCU',
+      fig(
+        'WCU per reaction, the API call alone (PUT /activities/{id}/reactions/{kind}), by the pricing rules',
+        median(next.map((x) => rulesWcu(x.api))),
+        'WCU',
+        {
+          note: `${callsOf(next[0]!.api)}: the reaction item, the counter and the user's ledger entry in one transaction of ${txItems(next[0]!.api)} items; RCU ${round(median(next.map((x) => x.api.read)), 2)}; DynamoDB Local reports ${round(median(next.map((x) => x.api.write)), 2)} WCU`,
+        },
+      ),
+      fig('WCU per reaction with its notification, into an existing group, by the pricing rules', median(next.map((x) => rulesWcu(x.total))), 'WCU', {
         note: `${callsOf(next[0]!.total)}, ${txItems(next[0]!.total)} transaction items; RCU ${round(median(next.map((x) => x.total.read)), 2)}; DynamoDB Local reports ${round(wcu(next), 2)} WCU`,
-      },
-      {
-        scenario: S,
-        metric: 'WCU per reaction with its notification, first of its group, by the pricing rules',
-        value: rulesWcu(first.total),
-        unit: 'WCU',
+      }),
+      fig('WCU per reaction with its notification, first of its group, by the pricing rules', rulesWcu(first.total), 'WCU', {
         note: `${callsOf(first.total)}, ${txItems(first.total)} transaction items; RCU ${round(first.total.read, 2)}; DynamoDB Local reports ${round(first.total.write, 2)} WCU`,
-      },
-      {
-        scenario: S,
-        metric: 'WCU the stranger bound adds to a notification event that starts a group (stranger vs followed sender), by the pricing rules',
-        value: boundWcu,
-        unit: 'WCU',
+      }),
+      fig('WCU the stranger bound adds to a notification event that starts a group (stranger vs followed sender), by the pricing rules', boundWcu, 'WCU', {
         ...atMost(boundWcu, 2, '(one transaction item)'),
         note: `stranger ${median(byStranger.map((x) => rulesWcu(x.total)))} WCU (${txItems(byStranger[0]!.total)} transaction items) vs followed ${median(byFriend.map((x) => rulesWcu(x.total)))} WCU (${txItems(byFriend[0]!.total)}); an event joining an existing group adds none`,
-      },
-      {
-        scenario: S,
-        metric: 'RCU the stranger bound adds per notification event (the follow edge in the BatchGet the job makes anyway)',
-        value: round(readWith.read - readWithout.read, 2),
-        unit: 'RCU',
-        target: '≤ 1, no extra call',
-        met: readWith.read - readWithout.read <= 1 && total(readWith.calls) === total(readWithout.calls),
-        note: `${callsOf(readWith)} of ${readWith.items.BatchGetItemCommand ?? 0} keys, ${round(readWith.read, 2)} RCU, vs ${readWithout.items.BatchGetItemCommand ?? 0} keys, ${round(readWithout.read, 2)} RCU without the bound (strongly consistent)`,
-      },
-      {
-        scenario: S,
-        metric: `RCU per notification page (limit ${PAGE}, ${PAGE} groups)`,
-        value: round(page.read, 2),
-        unit: 'RCU',
-        note: `${page.calls}; p50 ${round(page.ms, 2)} ms`,
-      },
-      {
-        scenario: S,
-        metric: 'RCU per GET /notifications/counts',
-        value: round(counts.read, 2),
-        unit: 'RCU',
+      }),
+      fig(
+        'RCU the stranger bound adds per notification event (the follow edge in the BatchGet the job makes anyway)',
+        round(readWith.read - readWithout.read, 2),
+        'RCU',
+        {
+          target: '≤ 1, no extra call',
+          met: readWith.read - readWithout.read <= 1 && total(readWith.calls) === total(readWithout.calls),
+          note: `${callsOf(readWith)} of ${readWith.items.BatchGetItemCommand ?? 0} keys, ${round(readWith.read, 2)} RCU, vs ${readWithout.items.BatchGetItemCommand ?? 0} keys, ${round(readWithout.read, 2)} RCU without the bound (strongly consistent)`,
+        },
+      ),
+      fig(`RCU per notification page (limit ${PAGE}, ${PAGE} groups)`, round(page.read, 2), 'RCU', { note: `${page.calls}; p50 ${round(page.ms, 2)} ms` }),
+      fig('RCU per GET /notifications/counts', round(counts.read, 2), 'RCU', {
         target: '1 GetItem',
         met: counts.calls === '1 GetItem' && counts.read <= 0.5,
         note: `${counts.calls}; p50 ${round(counts.ms, 2)} ms`,
-      },
-      {
-        scenario: S,
-        metric: `RCU per plain feed page (limit ${PAGE})`,
-        value: round(plain.read, 2),
-        unit: 'RCU',
-        note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms`,
-      },
-      {
-        scenario: S,
-        metric: `RCU per enriched feed page (limit ${PAGE}, ?enrich=reactions)`,
-        value: round(rich.read, 2),
-        unit: 'RCU',
+      }),
+      fig(`RCU per plain feed page (limit ${PAGE})`, round(plain.read, 2), 'RCU', { note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms` }),
+      fig(`RCU per enriched feed page (limit ${PAGE}, ?enrich=reactions)`, round(rich.read, 2), 'RCU', {
         target: '≤ 2 batch reads more',
         met: total(rich.byCommand) - total(plain.byCommand) === 2 && rich.byCommand.BatchGetItemCommand === 2,
         note: `${rich.calls}; p50 ${round(rich.ms, 2)} ms (plain ${round(plain.ms, 2)} ms)`,
-      },
+      }),
     ];
     return figures;
   },

@@ -24,12 +24,13 @@ import { type CapacityTotals, timeSplit } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { attributes, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
 import { invokeRoute } from '../invoke.js';
-import { atMost, type Figure } from '../report.js';
+import { atMost, type Figure, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
 import { tagKeyOf } from '../../functions/model/tags.js';
 
 const S = 'tags';
+const fig = figureOf(S);
 const ENTRIES = 500;
 const FOLLOWERS = 500;
 const LIMIT = 20;
@@ -94,30 +95,11 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   }
   const readRatio = median(reads) / minimum;
   return [
-    {
-      scenario: S,
-      metric: "tag page: DynamoDB calls (the page Query + the reader's controls, in parallel)",
-      value: median(calls),
-      unit: 'calls',
-      target: '2',
-      met: median(calls) === 2,
-    },
-    {
-      scenario: S,
-      metric: `tag page: read units / minimum (${round(minimum)} units: raw page Query + controls Query)`,
-      value: round(readRatio),
-      unit: '×',
-      ...atMost(readRatio, 1.05),
-    },
-    { scenario: S, metric: 'tag page: handler p50', value: round(median(handler)), unit: 'ms' },
-    { scenario: S, metric: `tag page: raw Query p50 (Limit ${LIMIT + 1})`, value: round(median(raw)), unit: 'ms' },
-    {
-      scenario: S,
-      metric: 'tag page: handler / raw Query (p50)',
-      value: round(median(handler) / median(raw)),
-      unit: '×',
-      note: `inside the handler (p50s): ${timeSplit(split)}`,
-    },
+    fig("tag page: DynamoDB calls (the page Query + the reader's controls, in parallel)", median(calls), 'calls', { target: '2', met: median(calls) === 2 }),
+    fig(`tag page: read units / minimum (${round(minimum)} units: raw page Query + controls Query)`, round(readRatio), '×', { ...atMost(readRatio, 1.05) }),
+    fig('tag page: handler p50', round(median(handler)), 'ms'),
+    fig(`tag page: raw Query p50 (Limit ${LIMIT + 1})`, round(median(raw)), 'ms'),
+    fig('tag page: handler / raw Query (p50)', round(median(handler) / median(raw)), '×', { note: `inside the handler (p50s): ${timeSplit(split)}` }),
   ];
 }
 
@@ -151,14 +133,10 @@ async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
   const spent = ctx.handlerCapacity.since(before);
   const perFollower = spent.write / FOLLOWERS;
   return [
-    {
-      scenario: S,
-      metric: `tag fan-out: write units per follower (${FOLLOWERS} followers; minimum 1 copy write each)`,
-      value: round(perFollower),
-      unit: '×',
+    fig(`tag fan-out: write units per follower (${FOLLOWERS} followers; minimum 1 copy write each)`, round(perFollower), '×', {
       ...atMost(perFollower, 1.05),
       note: `${round(spent.write)} units in all: ${FOLLOWERS} copies, the tag entry, the trend counts; calls ${JSON.stringify(spent.calls)}`,
-    },
+    }),
   ];
 }
 
@@ -179,13 +157,9 @@ async function trendingRead(ctx: BenchContext): Promise<Figure[]> {
   const spent = ctx.handlerCapacity.since(before);
   const ratio = spent.read / minimum;
   return [
-    {
-      scenario: S,
-      metric: `trending: read units / minimum (one GetItem, ${minimum} units)`,
-      value: round(ratio),
-      unit: '×',
+    fig(`trending: read units / minimum (one GetItem, ${minimum} units)`, round(ratio), '×', {
       ...atMost(ratio, 1.05),
       note: `calls ${JSON.stringify(spent.calls)}`,
-    },
+    }),
   ];
 }

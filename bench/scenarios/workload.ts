@@ -18,7 +18,7 @@ import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
 import { type Delivery, waitForCopies } from '../copies.js';
 import { attributes, now, runId, uid } from '../fixtures.js';
-import { type Figure, progress } from '../report.js';
+import { type Figure, progress, figureOf } from '../report.js';
 import { percentile, pool, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
 import { meterCpu } from '../workload/cpu.js';
@@ -31,6 +31,8 @@ import { probeAuthors } from '../workload/probes.js';
 import { DRAIN, env, S, type WorkloadRun } from '../workload/run.js';
 import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound, seedFollows } from '../workload/seed.js';
 import type { Scenario } from './scenario.js';
+
+const fig = figureOf(S);
 
 /** Follows made through the API (the rest of the graph is seeded). */
 const API_FOLLOWS = env('BENCH_WORKLOAD_API_FOLLOWS', 2500);
@@ -60,16 +62,19 @@ export const workload: Scenario = {
     const ghost = ghostIds();
     const figures: Figure[] = [];
     const maxFollowers = Math.max(...w.followersOf.map((f) => f.length));
-    figures.push({
-      scenario: S,
-      metric: `graph: ${defaultShape.users} users, ${w.edges.length} follows (seed ${defaultShape.seed}), ${w.posts.length} planned posts`,
-      value: maxFollowers,
-      unit: 'followers (most)',
-      note: `${w.followersOf.filter((f) => f.length === maxFollowers).length} users followed by a third of everyone; median ${percentile(
-        w.followersOf.map((f) => f.length),
-        50,
-      )} followers`,
-    });
+    figures.push(
+      fig(
+        `graph: ${defaultShape.users} users, ${w.edges.length} follows (seed ${defaultShape.seed}), ${w.posts.length} planned posts`,
+        maxFollowers,
+        'followers (most)',
+        {
+          note: `${w.followersOf.filter((f) => f.length === maxFollowers).length} users followed by a third of everyone; median ${percentile(
+            w.followersOf.map((f) => f.length),
+            50,
+          )} followers`,
+        },
+      ),
+    );
 
     // ---- 1. follows ----
     const apiEdges = w.edges.slice(0, API_FOLLOWS);
@@ -124,21 +129,22 @@ export const workload: Scenario = {
         target: 0.5,
         ...followPhase,
       }),
-      {
-        scenario: S,
-        metric: 'follows: the floor, one bare follow transaction each (no HTTP, no reads, no jobs): (minimum item writes ÷ raw items/s) ÷ elapsed',
-        value: round(atRaw / floorSeconds),
-        unit: '×',
-        note: `${FLOOR_FOLLOWS} transactions between fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(floorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow that commits in one transaction is faster here`,
-      },
-      {
-        scenario: S,
-        metric:
-          'follows: the floor of an API request, GET /me each (the JWT check and two reads, nothing written, no job): (minimum item writes ÷ raw items/s) ÷ elapsed',
-        value: round(atRaw / requestFloorSeconds),
-        unit: '×',
-        note: `${FLOOR_FOLLOWS} requests by fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(requestFloorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow through the API, which reads and writes more, is faster here`,
-      },
+      fig(
+        'follows: the floor, one bare follow transaction each (no HTTP, no reads, no jobs): (minimum item writes ÷ raw items/s) ÷ elapsed',
+        round(atRaw / floorSeconds),
+        '×',
+        {
+          note: `${FLOOR_FOLLOWS} transactions between fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(floorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow that commits in one transaction is faster here`,
+        },
+      ),
+      fig(
+        'follows: the floor of an API request, GET /me each (the JWT check and two reads, nothing written, no job): (minimum item writes ÷ raw items/s) ÷ elapsed',
+        round(atRaw / requestFloorSeconds),
+        '×',
+        {
+          note: `${FLOOR_FOLLOWS} requests by fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(requestFloorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow through the API, which reads and writes more, is faster here`,
+        },
+      ),
     );
 
     // ---- 2. posts ----
@@ -215,7 +221,7 @@ async function orFailure(phase: string, run: () => Promise<Figure[]>): Promise<F
     return await run();
   } catch (error) {
     console.error(`\nworkload ${phase} failed:`, error);
-    return [{ scenario: S, metric: `${phase}: failed`, value: Number.NaN, unit: '', met: false, note: String((error as Error).message).slice(0, 300) }];
+    return [fig(`${phase}: failed`, Number.NaN, '', { met: false, note: String((error as Error).message).slice(0, 300) })];
   }
 }
 

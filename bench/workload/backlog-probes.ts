@@ -7,11 +7,13 @@
  */
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { queueDepth } from '../../local/queue-depth.js';
-import { atMost, type Figure } from '../report.js';
+import { atMost, type Figure, figureOf } from '../report.js';
 import { emptyHeldLane, fillLane, holdLanes } from './backlog.js';
 import { probe, type ProbeResult } from './probes.js';
 import { S, type WorkloadRun } from './run.js';
 import { stats } from '../stats.js';
+
+const fig = figureOf(S);
 
 const BACKLOG_LANES: Exclude<LaneId, 'fanout'>[] = ['followup', 'notify', 'maintenance'];
 const BACKLOG_PER_LANE = 20_000;
@@ -46,13 +48,14 @@ export async function backlogProbes(run: WorkloadRun, authors: readonly number[]
   const s = stats(results.map((r) => r.ms));
   const firsts = stats(results.map((r) => r.firstMs));
   return [
-    {
-      scenario: S,
-      metric: `probes while ${queued} jobs of other kinds are queued (${BACKLOG_LANES.map((l, i) => `${l} ${before[i]}`).join(', ')}): 201 → in every follower's feed, p99 of ${results.length}`,
-      value: s.p99,
-      unit: 'ms',
-      ...atMost(s.p99, 2000),
-      note: `p50 ${s.p50} ms, max ${s.max} ms; 201 → first copy seen p50 ${firsts.p50} ms; authors with ${results.map((r) => r.followers).join(', ')} followers; the lanes' pollers held, depths unchanged after the probes, then the backlog removed`,
-    },
+    fig(
+      `probes while ${queued} jobs of other kinds are queued (${BACKLOG_LANES.map((l, i) => `${l} ${before[i]}`).join(', ')}): 201 → in every follower's feed, p99 of ${results.length}`,
+      s.p99,
+      'ms',
+      {
+        ...atMost(s.p99, 2000),
+        note: `p50 ${s.p50} ms, max ${s.max} ms; 201 → first copy seen p50 ${firsts.p50} ms; authors with ${results.map((r) => r.followers).join(', ')} followers; the lanes' pollers held, depths unchanged after the probes, then the backlog removed`,
+      },
+    ),
   ];
 }

@@ -6,10 +6,12 @@
  * Notes say where the time went: DynamoDB calls per operation and the CPU each process used.
  */
 import { type CapacityTotals, itemWrites } from '../capacity.js';
-import { atLeast, type Figure } from '../report.js';
+import { atLeast, type Figure, figureOf } from '../report.js';
 import { round } from '../stats.js';
 import type { CpuMeter } from './cpu.js';
 import { cpuNote, S } from './run.js';
+
+const fig = figureOf(S);
 
 export interface Phase {
   readonly what: string;
@@ -44,40 +46,19 @@ export function endToEnd(p: Phase): Figure[] {
   const elapsed = (p.doneAt - p.start) / 1000;
   const ratio = p.writes.total / p.ceiling.rate / elapsed;
   return [
-    {
-      scenario: S,
-      metric: `${p.what}: answered (first request → last answer)`,
-      value: Math.round(p.count / ((p.answered - p.start) / 1000)),
-      unit: `${p.unit}/s`,
-    },
-    {
-      scenario: S,
-      metric: `${p.what}: end to end (first request → every lane drained)`,
-      value: round(elapsed, 1),
-      unit: 's',
+    fig(`${p.what}: answered (first request → last answer)`, Math.round(p.count / ((p.answered - p.start) / 1000)), `${p.unit}/s`),
+    fig(`${p.what}: end to end (first request → every lane drained)`, round(elapsed, 1), 's', {
       note: `${Math.round(p.count / elapsed)} ${p.unit}/s; DynamoDB calls per ${p.unit.replace(/s$/, '')}: ${perOp(p.spent, p.count)} (by kind: ${perKind(p.spent, p.count)}); ${cpuNote(p.cpu)}`,
-    },
-    {
-      scenario: S,
-      metric: `${p.what}: minimum item writes`,
-      value: p.writes.total,
-      unit: 'items',
+    }),
+    fig(`${p.what}: minimum item writes`, p.writes.total, 'items', {
       note: `${p.writes.detail}; the handlers sent ${itemWrites(p.spent)} (transactions' condition checks included)`,
-    },
-    {
-      scenario: S,
-      metric: `${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`,
-      value: Math.round(p.ceiling.rate),
-      unit: 'items/s',
+    }),
+    fig(`${p.what}: raw BatchWriteItem ceiling, same item shapes, same JVM`, Math.round(p.ceiling.rate), 'items/s', {
       note: `before / after: ${p.ceiling.note}`,
-    },
-    {
-      scenario: S,
-      metric: `${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`,
-      value: round(ratio),
-      unit: '×',
+    }),
+    fig(`${p.what}: (minimum item writes ÷ raw items/s) ÷ elapsed`, round(ratio), '×', {
       ...atLeast(ratio, p.target),
       note: `${p.writes.total} ÷ ${Math.round(p.ceiling.rate)} = ${round(p.writes.total / p.ceiling.rate, 1)} s at the raw rate, took ${round(elapsed, 1)} s`,
-    },
+    }),
   ];
 }

@@ -4,6 +4,7 @@
  * send time; a follow burst to one user during it (a user who has posted, so each follow
  * backfills, and whom few follow); probes from this process alongside, and the lanes' depths.
  */
+import { figureOf } from '../report.js';
 import { resolve } from 'node:path';
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { runDriver } from '../driver.js';
@@ -19,6 +20,8 @@ import { probe, probeAuthors, type ProbeResult } from './probes.js';
 import { seededRandom } from './random.js';
 import { cpuNote, DRAIN, env, S, type WorkloadRun } from './run.js';
 import { followBurst, mergeSchedules, openLoopSchedule, type Scheduled } from './schedule.js';
+
+const fig = figureOf(S);
 
 const MIX_RATE = 150;
 const MIX_SECONDS = env('BENCH_WORKLOAD_MIX_SECONDS', 40);
@@ -146,13 +149,11 @@ export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ fig
       post: 'POST /activities',
       follow: `PUT /following (the burst: ${BURST.count} at ${BURST.ratePerSecond}/s)`,
     }[kind];
-    figures.push({
-      scenario: S,
-      metric: `mix: ${label} p50 / p99 from the scheduled send time`,
-      value: s.p99,
-      unit: 'ms p99',
-      note: `p50 ${s.p50} ms, max ${s.max} ms, ${k.latencies.length} requests`,
-    });
+    figures.push(
+      fig(`mix: ${label} p50 / p99 from the scheduled send time`, s.p99, 'ms p99', {
+        note: `p50 ${s.p50} ms, max ${s.max} ms, ${k.latencies.length} requests`,
+      }),
+    );
   }
   const codes = Object.entries(result.kinds)
     .map(
@@ -162,50 +163,47 @@ export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ fig
           .join(' ')}`,
     )
     .join('; ');
-  figures.push({
-    scenario: S,
-    metric: `mix: ${MIX_RATE} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
-    value: failures,
-    unit: `of ${total}`,
-    target: '0',
-    met: failures === 0,
-    note: `${codes}; the driver sent p99 ${round(result.sendLagP99, 1)} ms, at worst ${round(result.sendLagMax, 1)} ms after the scheduled time; ${cpuNote(cpu)}, the driver ${round(result.cpuCores, 2)} cores`,
-  });
-  figures.push({
-    scenario: S,
-    metric: `mix: p99 latency by ${WINDOW_S} s of schedule (all kinds)`,
-    value: Math.max(...windows(result.timeline)),
-    unit: 'ms (worst window)',
-    note: `${windows(result.timeline)
-      .map((ms, i) => `${i * WINDOW_S}s ${ms}`)
-      .join(', ')}; the burst from ${BURST.startMs / 1000} s to ${BURST.startMs / 1000 + BURST.count / BURST.ratePerSecond} s`,
-  });
+  figures.push(
+    fig(
+      `mix: ${MIX_RATE} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
+      failures,
+      `of ${total}`,
+      {
+        target: '0',
+        met: failures === 0,
+        note: `${codes}; the driver sent p99 ${round(result.sendLagP99, 1)} ms, at worst ${round(result.sendLagMax, 1)} ms after the scheduled time; ${cpuNote(cpu)}, the driver ${round(result.cpuCores, 2)} cores`,
+      },
+    ),
+  );
+  figures.push(
+    fig(`mix: p99 latency by ${WINDOW_S} s of schedule (all kinds)`, Math.max(...windows(result.timeline)), 'ms (worst window)', {
+      note: `${windows(result.timeline)
+        .map((ms, i) => `${i * WINDOW_S}s ${ms}`)
+        .join(', ')}; the burst from ${BURST.startMs / 1000} s to ${BURST.startMs / 1000 + BURST.count / BURST.ratePerSecond} s`,
+    }),
+  );
   const ps = stats(probes.map((p) => p.ms));
   const firsts = stats(probes.map((p) => p.firstMs));
-  figures.push({
-    scenario: S,
-    metric: `probes during the mix and the burst: 201 → in every follower's feed, p99 of ${probes.length}`,
-    value: probeErrors.length ? Number.NaN : ps.p99,
-    unit: 'ms',
-    target: '≤ 1000',
-    met: probeErrors.length === 0 && ps.p99 <= 1000,
-    note: `p50 ${ps.p50} ms, max ${ps.max} ms; 201 → first copy seen p50 ${firsts.p50} ms, p99 ${firsts.p99} ms; authors with ${[...new Set(probes.map((p) => p.followers))].join(', ')} followers${probeErrors.length ? `; ${probeErrors.length} probes failed: ${probeErrors[0]}` : ''}`,
-  });
-  figures.push({
-    scenario: S,
-    metric: 'after the mix: last request answered → every lane drained',
-    value: round(Math.max(0, drained - mixEnd) / 1000, 1),
-    unit: 's',
-    note: `deepest lane queues seen during the mix: ${DEPTH_LANES.map((l) => `${l} ${maxDepth[l] ?? 0}`).join(', ')}`,
-  });
-  figures.push({
-    scenario: S,
-    metric: `the burst target's follower count after the burst (${already.size} before, ${answered} follows answered 204${unanswered ? `, ${unanswered} unanswered` : ''})`,
-    value: counted,
-    unit: 'followers',
-    target: unanswered ? `${already.size + answered}–${already.size + answered + unanswered}` : `= ${already.size + answered}`,
-    met: countOk,
-  });
+  figures.push(
+    fig(`probes during the mix and the burst: 201 → in every follower's feed, p99 of ${probes.length}`, probeErrors.length ? Number.NaN : ps.p99, 'ms', {
+      target: '≤ 1000',
+      met: probeErrors.length === 0 && ps.p99 <= 1000,
+      note: `p50 ${ps.p50} ms, max ${ps.max} ms; 201 → first copy seen p50 ${firsts.p50} ms, p99 ${firsts.p99} ms; authors with ${[...new Set(probes.map((p) => p.followers))].join(', ')} followers${probeErrors.length ? `; ${probeErrors.length} probes failed: ${probeErrors[0]}` : ''}`,
+    }),
+  );
+  figures.push(
+    fig('after the mix: last request answered → every lane drained', round(Math.max(0, drained - mixEnd) / 1000, 1), 's', {
+      note: `deepest lane queues seen during the mix: ${DEPTH_LANES.map((l) => `${l} ${maxDepth[l] ?? 0}`).join(', ')}`,
+    }),
+  );
+  figures.push(
+    fig(
+      `the burst target's follower count after the burst (${already.size} before, ${answered} follows answered 204${unanswered ? `, ${unanswered} unanswered` : ''})`,
+      counted,
+      'followers',
+      { target: unanswered ? `${already.size + answered}–${already.size + answered + unanswered}` : `= ${already.size + answered}`, met: countOk },
+    ),
+  );
   const reads = stats([...(result.kinds.home?.latencies ?? []), ...(result.kinds.timeline?.latencies ?? [])]);
   const summary: MixSummary = {
     readP50: reads.p50,

@@ -1,10 +1,12 @@
 /** Dollars per million posts at FOLLOWERS followers: the post with its copies, with empty and with full feeds. */
 import { dollars, onDemand } from '../../dynamo-cost.js';
-import { atMost, type Figure } from '../../report.js';
+import { atMost, type Figure, figureOf } from '../../report.js';
 import { round } from '../../stats.js';
 import { FOLLOWERS, S } from './figures.js';
 import type { PostingCost } from './posting.js';
 import type { SteadyTrim } from './trims.js';
+
+const fig = figureOf(S);
 
 export function dollarFigures(p: PostingCost, steady: SteadyTrim): Figure[] {
   const prices = `$${onDemand.dollarsPerMillionWrites}/M write units, $${onDemand.dollarsPerMillionReads}/M read units, on-demand`;
@@ -14,23 +16,20 @@ export function dollarFigures(p: PostingCost, steady: SteadyTrim): Figure[] {
   const full = dollars(1e6, p.measured.wcu + p.copies * steady.wcuPerDeleted, p.measured.rcu + p.copies * steady.rcuPerDeleted);
   const fullMin = dollars(1e6, p.minimum.wcu + p.copies * steady.minWcuPerDeleted, p.minimum.rcu + p.copies * steady.minRcuPerDeleted);
   return [
-    { scenario: S, metric: `$ per million posts at ${FOLLOWERS} followers (meter; ${prices})`, value: round(meter, 2), unit: '$' },
-    { scenario: S, metric: `$ per million posts at ${FOLLOWERS} followers (rule minimum)`, value: round(min, 2), unit: '$' },
-    {
-      scenario: S,
-      metric: `$ per million posts at ${FOLLOWERS} followers: meter / rule minimum`,
-      value: round(meter / min, 3),
-      unit: '× min',
+    fig(`$ per million posts at ${FOLLOWERS} followers (meter; ${prices})`, round(meter, 2), '$'),
+    fig(`$ per million posts at ${FOLLOWERS} followers (rule minimum)`, round(min, 2), '$'),
+    fig(`$ per million posts at ${FOLLOWERS} followers: meter / rule minimum`, round(meter / min, 3), '× min', {
       ...atMost(meter / min, 1.05, '× min'),
       note: `per post: meter ${round(p.measured.wcu, 2)} WCU + ${round(p.measured.rcu, 2)} RCU vs minimum ${round(p.minimum.wcu, 2)} WCU + ${round(p.minimum.rcu, 2)} RCU; trim attempts ${round(p.trimAttemptsPerPost, 2)} per post, ${round(p.trimRcuPerPost, 2)} RCU per post (in the meter figure)`,
-    },
-    {
-      scenario: S,
-      metric: `$ per million posts at ${FOLLOWERS} followers with full feeds (projection: + each of the ${p.copies} copies deleted by a count trim, at the amortized trim cost above): meter $${round(full, 2)} vs rule minimum $${round(fullMin, 2)}`,
-      value: round(full / fullMin, 3),
-      unit: '× min',
-      ...atMost(full / fullMin, 1.05, '× min'),
-      note: `per deleted copy: trims ${round(steady.wcuPerDeleted, 3)} WCU + ${round(steady.rcuPerDeleted, 3)} RCU vs minimum ${round(steady.minWcuPerDeleted, 3)} WCU + ${round(steady.minRcuPerDeleted, 3)} RCU`,
-    },
+    }),
+    fig(
+      `$ per million posts at ${FOLLOWERS} followers with full feeds (projection: + each of the ${p.copies} copies deleted by a count trim, at the amortized trim cost above): meter $${round(full, 2)} vs rule minimum $${round(fullMin, 2)}`,
+      round(full / fullMin, 3),
+      '× min',
+      {
+        ...atMost(full / fullMin, 1.05, '× min'),
+        note: `per deleted copy: trims ${round(steady.wcuPerDeleted, 3)} WCU + ${round(steady.rcuPerDeleted, 3)} RCU vs minimum ${round(steady.minWcuPerDeleted, 3)} WCU + ${round(steady.minRcuPerDeleted, 3)} RCU`,
+      },
+    ),
   ];
 }

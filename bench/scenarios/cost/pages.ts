@@ -3,6 +3,7 @@
  * (the handler then knows the reader's pulled set from its head cache) and, apart, `before` pages
  * of readers this handler instance has not seen in HEAD_CACHE_MS (it reads the head in parallel).
  */
+import { figureOf } from '../../report.js';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import { nowTicks } from '../../../functions/platform/clock.js';
@@ -14,6 +15,8 @@ import { invokeRoute } from '../../invoke.js';
 import type { Figure } from '../../report.js';
 import { median, round } from '../../stats.js';
 import { middle, ratioFigure, S } from './figures.js';
+
+const fig = figureOf(S);
 
 const PAGES = 10;
 const LIMIT = 20;
@@ -132,12 +135,13 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
     if (res.status !== 200) throw new Error(`GET /feed cold: ${res.status}`);
     coldMin = queryReadUnits(await rawSizes(reader, LIMIT + 1, cursor));
   }
-  figures.push({
-    scenario: S,
-    metric: `before page with a cold head cache (no first page by this reader on this instance in 30 s): calls, RCU meter ${round(median(coldSamples.map((s) => s.read)), 3)} vs page minimum ${round(coldMin, 3)}`,
-    value: median(coldSamples.map(calls)),
-    unit: 'calls',
-    note: `calls ${JSON.stringify(middle(coldSamples).calls)}: the head is read with GetItem in parallel with the page's Query (not in series)`,
-  });
+  figures.push(
+    fig(
+      `before page with a cold head cache (no first page by this reader on this instance in 30 s): calls, RCU meter ${round(median(coldSamples.map((s) => s.read)), 3)} vs page minimum ${round(coldMin, 3)}`,
+      median(coldSamples.map(calls)),
+      'calls',
+      { note: `calls ${JSON.stringify(middle(coldSamples).calls)}: the head is read with GetItem in parallel with the page's Query (not in series)` },
+    ),
+  );
   return figures;
 }

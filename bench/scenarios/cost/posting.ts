@@ -11,9 +11,11 @@ import { type BenchContext, isTrimTag } from '../../context.js';
 import { type Item, itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
 import { attributes, authorWithFollowers, benchActivity, quiesce, uid } from '../../fixtures.js';
 import { waitForCopies } from '../../copies.js';
-import { type Figure, progress } from '../../report.js';
+import { type Figure, progress, figureOf } from '../../report.js';
 import { median, round } from '../../stats.js';
 import { FOLLOWERS, middle, ratioFigure, S, where } from './figures.js';
+
+const fig = figureOf(S);
 
 const POSTS = 6;
 
@@ -107,20 +109,15 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
       sample: middle(fanSamples),
       per: FOLLOWERS,
     }),
-    {
-      scenario: S,
-      metric: `RCU per post for the follower list (${FOLLOWERS} entries, ${listSizes.reduce((a, b) => a + b, 0)} B): meter ${round(listRead, 3)} vs rule minimum ${round(listMin, 3)}`,
-      value: round(listRead / listMin, 3),
-      unit: '× min',
-      note: `${tagMedian('follower list read', 'calls')} Query of ${tagMedian('follower list read', 'scanned')} items`,
-    },
-    {
-      scenario: S,
-      metric: 'RCU per post in the fan-out besides the follower list',
-      value: round(median(fanSamples.map((s) => s.read)) - listRead, 3),
-      unit: 'RCU',
+    fig(
+      `RCU per post for the follower list (${FOLLOWERS} entries, ${listSizes.reduce((a, b) => a + b, 0)} B): meter ${round(listRead, 3)} vs rule minimum ${round(listMin, 3)}`,
+      round(listRead / listMin, 3),
+      '× min',
+      { note: `${tagMedian('follower list read', 'calls')} Query of ${tagMedian('follower list read', 'scanned')} items` },
+    ),
+    fig('RCU per post in the fan-out besides the follower list', round(median(fanSamples.map((s) => s.read)) - listRead, 3), 'RCU', {
       note: `${otherReads} (strongly consistent: the liveness check before the page with the author's own copy in one batch get, the re-check after it, the pulled flag); trim attempts: ${trimAttempts.join('+')} over ${POSTS} posts, ${round(trimRcu.reduce((a, b) => a + b, 0) / POSTS, 2)} RCU per post on average (feeds this small hold far fewer than N copies: the attempts read a little and delete nothing)`,
-    },
+    }),
   );
   // A post by an author nobody follows: the request and its fan-out job together.
   const solo = uid('cost-solo');
@@ -134,13 +131,16 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
     soloSamples.push(withoutTable(ctx.handlerCapacity.since(before), stats));
   }
   const soloW = median(soloSamples.map((s) => s.write));
-  figures.push({
-    scenario: S,
-    metric: `WCU per post at 0 followers, the request and its fan-out job together: meter ${round(soloW, 3)} vs rule minimum ${round(postMin, 3)}`,
-    value: round(soloW / postMin, 3),
-    unit: '× min',
-    note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/author-fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
-  });
+  figures.push(
+    fig(
+      `WCU per post at 0 followers, the request and its fan-out job together: meter ${round(soloW, 3)} vs rule minimum ${round(postMin, 3)}`,
+      round(soloW / postMin, 3),
+      '× min',
+      {
+        note: `the fan-out job's first page rewrites the author's own copy (functions/services/fanout/author-fanout.ts), which the POST already wrote; ${where(middle(soloSamples))}`,
+      },
+    ),
+  );
   return {
     measured: { wcu: postW + median(fanSamples.map((s) => s.write)), rcu: median(postSamples.map((s) => s.read)) + median(fanSamples.map((s) => s.read)) },
     minimum: { wcu: postMin + FOLLOWERS * copyMin, rcu: listMin },
