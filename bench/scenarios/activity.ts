@@ -1,21 +1,9 @@
 /**
- * Scenario — activity-aware fan-out (FANOUT_ACTIVE_WINDOW, docs/lanes.md#who-gets-a-copy).
- *
- *   1. Cost at 10, 30, 60 % of followers reading: an author with FOLLOWERS followers, that share of
- *      them reading (their follows stamped with a bound ahead, the rest with one passed), posts
- *      POSTS times; write units per post (everything the post and its fan-out wrote, metered on the
- *      handlers' client) beside the same at 100 % reading — exactly what copy-everyone writes (the
- *      bound filters nothing). The copies' units vs their pricing minimum. Bookkeeping: a stamp
- *      measured here (a reader's first read → the stamp job of their STAMP_FOLLOWS follows),
- *      amortized per post under the stated workload (each reader stamped once per half window).
- *   2. A returning reader's first page: RETURNING readers whose window passed before
- *      RETURN_AUTHORS authors posted; each reads once. Calls, p50/p99, the same items as a reader
- *      who never left, and the time until their copies are back (their head's bound raised).
- *   3. Freshness under a burst: BURST_POSTS posts by authors with BURST_FOLLOWERS followers (1 %
- *      reading), each BURST_FOLLOWERS / 500 fan-out pages — the long tail, on the fanoutTail lane —
- *      and meanwhile a probe author's posts, polled for in their readers' first pages (and their
- *      copies in the table); beside it the floor (the same probes with no burst) and how long the
- *      local stack's one event loop kept callbacks waiting during the burst.
+ * Activity-aware fan-out (docs/lanes.md#who-gets-a-copy): write units per post at 10, 30, 60 % of
+ * followers reading beside 100 % (what copy-everyone writes), the copies against their minimum and
+ * a stamp's cost amortized; a returning reader's first page (calls, latency, items, time until
+ * their copies are back); freshness of probe posts under a burst of large fan-outs, beside the
+ * same probes with no burst and the event loop's delay.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';

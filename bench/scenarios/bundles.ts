@@ -1,11 +1,7 @@
 /**
- * Scenario — the shipped bundles: per function, the size of its bundle and its cold init (a fresh
- * Node process imports the bundle and serves one event: a GET of one of its routes against the
- * bench's DynamoDB Local, or an empty batch for a queue or stream consumer), side by side with the
- * same handler built with the AWS SDK left to the runtime (`@aws-sdk/*` external, resolved from
- * node_modules as Lambda resolves it from its own copy). Both variants of a function run
- * alternately, three cold starts each; the figure is the median. The shipped bundles come from a
- * real synthesis (local/bundles.ts); the other variant is built with the stack's esbuild options.
+ * The shipped bundles: per function, the bundle's size and its cold init (a fresh Node process
+ * imports it and serves one event against the bench's DynamoDB Local) beside the same handler built
+ * with the SDK left to the runtime; three cold starts of each, alternating; medians.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';

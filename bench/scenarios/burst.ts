@@ -1,17 +1,8 @@
 /**
- * Scenario — readers first under a peer's workload (docs/lanes.md, "A fresh post overtakes a
- * backlog" and "The first day of the activity window"). Three settings side by side, each on a
- * fresh stack in a process of its own (bench/workload/burst-variant.ts), the same seeded graph
- * (1,000 users, 40,000 follows) and the same planned posts:
- *   off    FANOUT_ACTIVE_WINDOW=off, FANOUT_BACKLOG_AFTER=off: every follower copied, the fanout
- *          lane strictly in queue order — the build before this scenario, as far as a burst goes;
- *   cold   the defaults (30d window, backlog after 1s), nobody stamped: the first day of
- *          activity-aware fan-out, every reader's first read asking for a restamp;
- *   warm   the defaults, every reader stamped a window on (any later day).
- * Each: a many-authors compose burst through the API (BENCH_BURST_POSTS, default 9,000 posts, one
- * first-page fan-out job each, more for authors past 100 followers) with 24 probe posts spread over
- * it, then the workload's
- * 60/30/10 mix (bench/workload/mix.ts) with its probes.
+ * Readers first under a peer's workload (docs/lanes.md): three settings, each on a fresh stack in
+ * a process of its own (workload/burst-variant.ts) with the same graph and posts — `off` (every
+ * follower copied, queue order), `cold` (the defaults, nobody stamped) and `warm` (everyone
+ * stamped) — each a many-authors burst with probes, then the workload's mix.
  */
 import { resolve } from 'node:path';
 import { runDriver } from '../driver.js';

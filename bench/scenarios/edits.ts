@@ -1,17 +1,8 @@
 /**
- * Edits — what an edit costs and how fast it reaches every copy. An author with 1,000 followers
- * posts (the post's own 201 → last copy is timed as the fan-out scenario times it), then edits the
- * post's content and an attribute (PATCH, the same size): the write units every handler spent on
- * the edit — the original's update, the history entry, one conditional update per copy, and
- * anything else — against the pricing minimum (each of those items written once, at its size:
- * an UpdateItem is charged the larger of the item before and after), and 200 → the last copy at
- * the new version beside the post's 201 → last copy.
- *
- * The original and its history entry are written in one transaction (services/edits/edit.ts: all
- * or nothing, so the history never holds a version the original did not have), and a transaction
- * writes each item at twice the units. The minimum counts them once at a plain write's price (the
- * issue's definition), so the ratio carries the transaction's 2 extra units per edit; two plain
- * writes would save them, and could leave a stray history entry.
+ * Edits at 1,000 followers: write units of an edit (everything the handlers spent) against the
+ * minimum of each item written once at a plain write's price (the ratio carries the original and
+ * history entry's transaction), and 200 → the last copy at the new version beside the post's own
+ * 201 → last copy.
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { historyKey } from '../../functions/model/activity-history.js';

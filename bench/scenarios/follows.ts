@@ -1,19 +1,8 @@
 /**
- * Scenario — follows (hot users, bulk import), side by side in one run:
- *
- * 1. Hot user: follows of one user vs follows spread over as many users, through the API
- *    (PUT /following, 16 in flight), as follows/s from the first request to the
- *    last answer; runs alternate so noise hits both alike; the hot user's count is checked exact.
- *
- * 2. Bulk import: a generated follow graph (followers with FOLLOWS_EACH follows each, followees
- *    drawn from a power law over POPULATION users, so a few are followed by many) imported with
- *    POST /batch/follows in batches of 1,000 grouped by follower, IMPORT_IN_FLIGHT in flight;
- *    elapsed from the first request to the last answer (no backfill asked: no job follows). The
- *    minimum it must write: per created follow its edge and two list entries, per batch one
- *    counter change per user it touches. The raw ceiling: BatchWriteItem of that many items of the
- *    same sizes (edges, list entries and shard items built with the model, for ids of the same
- *    length) on the same DynamoDB Local, at the import's 8 calls in flight and at 16 (the faster
- *    counts). Target: (minimum items ÷ raw items/s) ÷ elapsed ≥ 0.8. Counts are checked exact.
+ * Follows: a hot user (follows of one user vs as many spread over many users, through the API,
+ * alternating); and a bulk import (POST /batch/follows of a power-law graph in batches of 1,000)
+ * as (minimum item writes ÷ raw BatchWriteItem items/s of the same sizes) ÷ elapsed. Counts are
+ * checked exact.
  */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';

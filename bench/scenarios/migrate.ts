@@ -1,11 +1,7 @@
 /**
- * Scenario — migrate. The v2 → v3 data-model migration (functions/services/migrations/) over a
- * graph table seeded as the release of 2026-11-23 stored it, one kind of changed item at a time
- * beside unchanged items: items read per second, and per item the read units (Scan) and write
- * units (by the pricing rules, from the calls metered on the functions' own client) against the minimum — one
- * read per item, at most one write per item it changes. The control entries' write is a
- * two-item transaction (a check that the list entry still exists, so a mute lifted meanwhile is
- * never brought back: 2 × 2 units); a pulled profile's flag must reach its 32 follower shards.
+ * The v2 → v3 data-model migration over a graph table seeded as the release of 2026-11-23 stored
+ * it, one kind of changed item at a time beside unchanged ones: items read per second, read units
+ * per item read and write units (pricing rules) per item changed against the minimum.
  */
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../../functions/model/erasure.js';

@@ -1,15 +1,7 @@
 /**
- * Scenario — ranked feeds (issue 42). A reader's home feed of 500 copies (and their originals, built
- * with the model, written raw) and a ranked feed of their own over it (`following`, limit 500: a
- * definition's sources give at most MAX_CANDIDATES, 500), read through the handler in-process on the
- * metered client:
- *   first page   GET /feeds/{id}/activities?limit=20: calls, read units and p50 — against reading
- *                its candidates once (raw Queries of the same 500 copies, side by side), and
- *                beside the chronological first page (GET /feed?limit=20);
- *   later page   the same with the first page's cursor (the snapshot's read and a BatchGet of its
- *                20 originals) — against the chronological page after the first (`before`).
- * The expression reads only `age`: a counted variable (`popularity`, `reactions`) adds a BatchGet
- * of every candidate's counters, measured apart and not judged.
+ * Ranked feeds: a reader's 500 copies and a ranked feed over them (`following`), read through the
+ * handler in-process: the first page against reading the candidates once (raw Queries), the later
+ * page against the chronological page after the first; a counted variable (`popularity`) apart.
  */
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { MAX_CANDIDATES } from '../../functions/http/ranked-feed-schemas.js';

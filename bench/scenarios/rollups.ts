@@ -1,22 +1,10 @@
 /**
- * Scenario 4 — rollups, written once per tumbling window per shard (services/rollups/apply-windows.ts).
- *
- * Throughput: N originals are written to the feed table; once the live pipeline has settled, the
- * same stretch of the table's stream is read twice:
- *  - raw: a GetRecords drain at the API's maximum page (1,000), nothing else: the ceiling;
- *  - ours: the same drain in pages of the rollup event source's batch size, each converted to
- *    Lambda's record shape, passed through the source's event filters (only timeline INSERTs:
- *    the home-feed copies the fan-out writes are in the same stream) and handed to the rollup
- *    handler in-process as invocations of one tumbling window (state carried from one to the next,
- *    as Lambda does), then the window's final invocation, which writes it.
- * The live poller has already counted these records under the real shard id (its commit marks
- * say so), so each pass presents them as a shard of its own: the handler then does the full work.
- *
- * Cost at the bench's post rate: posts arriving at POST_RATE per second for POST_SECONDS (actors
- * drawn from a power law over POST_USERS users, bench/rollup-rate.ts) go through the handler the
- * same way, window by window at the source's window length; the write units the handler's client
- * is charged (stats table) per post, beside the pricing-rule minimum for the same windows. And the
- * same per post when posts trickle in: one post per window.
+ * Rollups, written once per tumbling window per shard. Throughput: 3,000 originals are written;
+ * once the live pipeline settled, the same stretch of stream is read as a raw GetRecords drain
+ * (Limit 1,000: the ceiling) and as ours: pages of the source's batch size, filtered as Lambda
+ * filters them, handed to the handler in-process as invocations of one window (as a shard of its
+ * own), then the final one. Cost: posts at 15/s by power-law actors go through the handler window
+ * by window; write units per post against the pricing-rule minimum, and the same when posts trickle in.
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {

@@ -1,9 +1,7 @@
 /**
- * Scenario — social. What a reaction costs end to end (the API's transaction, then the stream
- * record's notify job: the group, its claim, its order item and the head, all in one transaction),
- * what a notification page and `counts` cost, what the stranger bound (NOTIFY_STRANGER_LIMIT) adds
- * to a notification event, and an enriched vs a plain feed page. Units come
- * from the meter on the handlers' own client (ReturnConsumedCapacity), calls per command too.
+ * Social: capacity per reaction (the API's transaction, then its notification's), a notification
+ * page and counts, what the stranger bound adds to a notification event, and an enriched vs a
+ * plain feed page.
  */
 import { type CapacityTotals, itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';

@@ -1,18 +1,8 @@
 /**
- * Scenario — tags. Three costs of hashtags, each against its minimum:
- *   a tag-feed page   GET /tags/{tag}/activities?limit=20 of a 500-entry tag feed (entries built with
- *                     the model, written raw), through the handler in-process: calls, read units and
- *                     p50 — against a raw Query of the same page (Limit 21) plus the one read any
- *                     mute-and-block-aware page must make, a raw Query of the reader's control
- *                     partition; p50 against the raw page Query alone.
- *   tag fan-out       write units of one tagFanout job (first delivery, run in-process on the
- *                     handlers' metered client) to a tag with 500 push followers, per follower —
- *                     against one copy write (1 unit for a copy ≤ 1 KB) per follower. The post is
- *                     made without a #hashtag and given the tag by a raw update; the tag fan-out
- *                     that update starts runs out before the measured run (which rewrites the same
- *                     copies: a first delivery's cost).
- *   trending          read units of GET /tags/trending against one eventually consistent GetItem of
- *                     the top list.
+ * Tags, each against its minimum: a 500-entry tag's page through the handler (calls, read units
+ * against a raw page Query plus the reader's controls Query, p50 against the raw page Query); one
+ * tagFanout job's write units per push follower (500) against one copy write each; and
+ * GET /tags/trending against one GetItem of the top list.
  */
 import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,17 +1,8 @@
 /**
- * Scenario — a social workload (docs/workload.md). A seeded power-law follow graph (1,000 users,
- * 40,000 follows, the most followed seven by a third of everyone) and ~10 posts per user with 0–5
- * @mentions (bench/workload/graph.ts), then:
- *
- *   1. follows through the API, end to end (first request → every lane drained), as
- *      (minimum item writes ÷ raw BatchWriteItem items/s) ÷ elapsed; the rest of the graph is
- *      written directly with the model's items (a follow through the API costs a transaction).
- *   2. posts with fan-out and mentions, end to end, the same way.
- *   3. probes while the other lanes hold 60,000 queued jobs (bench/workload/backlog-probes.ts).
- *   4. the 60/30/10 mix (home feed / user timeline / post) at a constant open-loop rate from a
- *      second process, a follow burst to one user during it, and probes alongside
- *      (bench/workload/mix.ts).
- * The raw ceilings are measured in this run, before and after each timed phase, on the same JVM.
+ * A social workload (docs/workload.md): a seeded power-law graph and posts with @mentions
+ * (bench/workload/graph.ts); follows and then posts through the API, end to end, against the
+ * minimum item writes at the raw BatchWriteItem rate measured before and after on the same JVM;
+ * probes behind 60,000 queued jobs (backlog-probes.ts); and the open-loop mix (mix.ts).
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
