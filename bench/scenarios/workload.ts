@@ -8,7 +8,7 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
 import { type Delivery, waitForCopies } from '../copies.js';
-import { attributes, now, runId, uid } from '../fixtures.js';
+import { attributes, now, runId, seedFollows, uid } from '../fixtures.js';
 import { type Figure, progress, figureOf } from '../report.js';
 import { percentile, pool, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
@@ -20,7 +20,7 @@ import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writ
 import { mix } from '../workload/mix.js';
 import { probeAuthors } from '../workload/probes.js';
 import { DRAIN, env, S, type WorkloadRun } from '../workload/run.js';
-import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound, seedFollows } from '../workload/seed.js';
+import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound } from '../workload/seed.js';
 import type { Scenario } from './scenario.js';
 
 const fig = figureOf(S);
@@ -72,7 +72,10 @@ export const workload: Scenario = {
     const seeded = w.edges.slice(API_FOLLOWS);
     say(`seeding ${seeded.length} follows with the model's items…`);
     const seedStart = now();
-    const seededItems = await seedFollows(ctx, seeded, idOf);
+    const seededItems = await seedFollows(
+      ctx,
+      seeded.map((e) => ({ follower: idOf(e.follower), followee: idOf(e.followee) })),
+    );
     say(`seeded ${seededItems} items in ${round((now() - seedStart) / 1000, 1)} s`);
     const followRaw: RawRates = { byConcurrency: {} };
     await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 0);

@@ -1,12 +1,9 @@
 /**
  * Backed-up lanes for the probes: each lane's poller held still (stack.pauseSource), its queue
- * filled with valid jobs of its own kinds that would change nothing if they ran (a backfill
- * between users who do not exist, a notification older than the notification window, a pull of a
- * user without followers), and afterwards the backlog received and deleted here, before the
- * poller is released. Held, the backlog cannot drain while the probes run, so "queued" is a fact,
- * not a race: the depth is checked before and after.
- * (Not PurgeQueue: like SQS, which may take up to 60 s, the local server empties a purged queue
- * 60 s later — and would then drop whatever real jobs the next phase had queued.)
+ * filled with valid jobs that change nothing (a backfill between users who do not exist, a
+ * notification older than its window, a pull of a user without followers), and afterwards the
+ * backlog received and deleted here before the poller is released (not PurgeQueue: the local
+ * server, like SQS, empties a purged queue 60 s later and would drop the next phase's jobs).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { type LaneId, laneSource } from '../../lib/defs/lanes.js';

@@ -1,19 +1,15 @@
 /**
- * One setting of the burst scenario (bench/scenarios/burst.ts), as a process of its own (bench/driver.ts):
- * a fresh in-memory stack with the variant's settings — the handlers read their settings once per
- * process, so settings compared side by side each get a process — then the workload's graph seeded,
- * the many-authors burst with probes (burst.ts), and the 60/30/10 mix (mix.ts). `warm`: every
- * reader's bound a window on is seeded as a finished stamp leaves it (on their follows' entries and
- * their head), as on any day after the first; otherwise the mix starts cold, nobody stamped. The
- * burst reads no feed (probes look at the table), so a cold stack is still cold at the mix.
- * Prints one JSON line: the burst's and the mix's figures.
+ * One setting of the burst scenario as a process of its own (the handlers read their settings once
+ * per process): a fresh stack with the variant's settings, the workload's graph seeded (`warm`:
+ * every reader's bound a window on, as a finished stamp leaves it), the burst with probes
+ * (burst.ts), then the mix (mix.ts). Prints one JSON line.
  */
 import { nowTicks } from '../../functions/platform/clock.js';
 import { generateLocalKeys } from '../../local/jwt.js';
 import { startLocalStack } from '../../local/stack.js';
 import { createContext } from '../context.js';
 import { readPlan } from '../driver.js';
-import { now, setHeadBound, uid } from '../fixtures.js';
+import { now, seedFollows, setHeadBound, uid } from '../fixtures.js';
 import { progress } from '../report.js';
 import { benchStackEnv } from '../stack-env.js';
 import { pool } from '../stats.js';
@@ -22,7 +18,6 @@ import { defaultShape, generateWorkload } from './graph.js';
 import { type MixSummary, mixRun } from './mix.js';
 import { probeAuthors } from './probes.js';
 import type { WorkloadRun } from './run.js';
-import { seedFollows } from './seed.js';
 
 export interface VariantPlan {
   readonly name: string;
@@ -52,7 +47,10 @@ try {
   const run: WorkloadRun = { ctx, w, idOf, followerIds: (u) => w.followersOf[u]!.map(idOf), say };
   say(`seeding ${w.edges.length} follows${plan.warm ? ', every reader stamped' : ''}…`);
   const until = plan.warm ? nowTicks() + 30n * 86_400_000_000_000n : undefined;
-  await seedFollows(ctx, w.edges, idOf, 8, until);
+  await seedFollows(
+    ctx,
+    w.edges.map((e) => ({ follower: idOf(e.follower), followee: idOf(e.followee), activeUntil: until })),
+  );
   if (until !== undefined) await pool(w.shape.users, 16, (u) => setHeadBound(ctx, idOf(u), until).then(() => undefined));
   const authors = probeAuthors(
     w.followersOf.map((f) => f.length),

@@ -1,12 +1,9 @@
 /**
- * A many-authors compose burst (issue: readers first under a peer's workload): thousands of posts by
- * most of the graph's users, each with tens of followers, posted through the API as fast as it takes
- * them — every post's first fan-out page a job of its own on the fanout lane — with PROBES probe
- * posts launched evenly while the burst is posted. A probe is timed from its 201 until every
- * follower has its copy, polled once a second: dozens of probes waiting behind a backlog, polled
- * faster, would load the store the burst drains into more than the burst does. A probe that never
- * arrives counts at BURST_DRAIN's length (a lower bound), and is counted. Then the burst's own copies: every follower has each, and a
- * sample of home feeds holds exactly the posts of their followees, each once.
+ * A many-authors compose burst: thousands of posts through the API as fast as it takes them, each
+ * post's first fan-out page a job of its own, with PROBES probe posts launched evenly meanwhile
+ * (polled once a second: faster polling would load the store more than the burst does; a probe
+ * that never arrives counts at BURST_DRAIN's length). Then every copy, and a sample of whole home
+ * feeds holding exactly their followees' posts, each once.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';

@@ -1,9 +1,7 @@
 /**
- * The end-to-end figures of a timed phase (follows, posts): answered rate, elapsed until every
- * lane drained, the minimum item writes, the raw ceiling, and their ratio
- * `(minimum item writes ÷ raw BatchWriteItem items/s) ÷ elapsed` — 1.0 would be as fast as writing
- * just the items the product must write with bare BatchWriteItem calls on the same DynamoDB Local.
- * Notes say where the time went: DynamoDB calls per operation and the CPU each process used.
+ * The end-to-end figures of a timed phase (follows, posts): answered rate, elapsed until every lane
+ * drained, the minimum item writes, the raw ceiling and `(minimum item writes ÷ raw items/s) ÷
+ * elapsed`; notes give the DynamoDB calls per operation and the CPU each process used.
  */
 import { type CapacityTotals, itemWrites } from '../capacity.js';
 import { atLeast, type Figure, figureOf } from '../report.js';

@@ -1,12 +1,7 @@
 /**
- * Two floors of the follows figure, timed on the same JVM in the same run at the API phase's
- * concurrency and scaled to its follow count, beside the ratio the API reached:
- *   - a follow that were nothing but its one transaction (stores/follow-store.ts createEdge: the
- *     edge, both list entries, both counters with the limit and pulled conditions, the block, mute
- *     and erase checks) between fresh users — no HTTP, no reads before it, no jobs after it: what
- *     no design that commits a follow in one transaction could beat here;
- *   - an API request that does less than any follow: `GET /me` (the JWT check and two strongly
- *     consistent reads, nothing written, no job) — what no follow through the API could beat here.
+ * Two floors of the workload's follows figure, timed at the API phase's concurrency: a bare follow
+ * transaction between fresh users (follow-store createEdge: no HTTP, no reads, no jobs) and an API
+ * request that does less than any follow (`GET /me`: the JWT check and two reads, nothing written).
  */
 import { nowTicks } from '../../functions/platform/clock.js';
 import { createEdge } from '../../functions/stores/follow-store.js';

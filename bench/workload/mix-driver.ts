@@ -1,9 +1,8 @@
 /**
- * The workload's open-loop driver, a second process (bench/driver.ts). Its plan: the API's URL,
- * the users' tokens and every request with its scheduled send time. It sends each request at its
- * time without waiting for earlier answers, and prints one JSON line: per request kind, the latencies
- * from the SCHEDULED send time (what a user waiting on that request saw; no coordinated omission),
- * the status codes, and how late the driver itself was in sending.
+ * The workload's open-loop driver, a second process (bench/driver.ts): sends every planned request
+ * at its scheduled time without waiting for earlier answers, and prints one JSON line: per kind,
+ * latencies from the scheduled time (no coordinated omission) and status codes, and how late the
+ * driver itself sent.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
