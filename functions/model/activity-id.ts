@@ -5,6 +5,7 @@
  */
 import { parseRangeKey } from './range-key.js';
 import { MAX_USER_ID_BYTES } from './user-id.js';
+import { textOfBase64url } from './base64url.js';
 
 export function activityIdOf(actor: string, rk: bigint): string {
   return `${rk}.${Buffer.from(actor, 'utf8').toString('base64url')}`;
@@ -18,9 +19,8 @@ export function parseActivityId(id: string): { actor: string; rk: bigint } | und
   const rk = parseRangeKey(rkText);
   const encoded = id.slice(dot + 1);
   if (rk === undefined || rk === 0n || rk.toString() !== rkText || !/^[A-Za-z0-9_-]{1,1400}$/.test(encoded)) return undefined;
-  const actor = Buffer.from(encoded, 'base64url').toString('utf8');
-  // Canonical form only: rejects non-UTF-8 bytes, padding variants and trailing garbage bits.
-  if (actor === '' || Buffer.from(actor, 'utf8').toString('base64url') !== encoded) return undefined;
+  const actor = textOfBase64url(encoded);
+  if (actor === undefined || actor === '') return undefined;
   if (Buffer.byteLength(actor, 'utf8') > MAX_USER_ID_BYTES) return undefined;
   return { actor, rk };
 }

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { textOfBase64url } from './base64url.js';
 
 /** A generator's answer is read up to this many bytes; a longer one is refused as a whole. */
 export const MAX_SKELETON_BYTES = 256 * 1024;
@@ -41,8 +42,8 @@ export const encodeGeneratorCursor = (scope: CursorScope, pages: number, cursor:
   Buffer.from(`${pages}.${macOf(scope, pages, cursor)}.${cursor}`, 'utf8').toString('base64url');
 
 export function decodeGeneratorCursor(scope: CursorScope, cursor: string): { pages: number; cursor: string } | undefined {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) return undefined;
+  const text = textOfBase64url(cursor);
+  if (text === undefined) return undefined;
   const m = /^(\d{1,3})\.([A-Za-z0-9_-]{22})\.([\s\S]+)$/.exec(text);
   if (!m) return undefined;
   const pages = Number(m[1]);

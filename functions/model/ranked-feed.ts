@@ -8,6 +8,7 @@
  *   reader marks   `rmarks#<reader>` / `marks`: the reader's `seen` ids (newest MAX_SEEN) and author
  *                  `weights` (less/more), `v` (each write conditions on the version it read)
  */
+import { textOfBase64url } from './base64url.js';
 
 export const FEED_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** The owner GET /feeds lists shared feeds under: no user id is `*`. */
@@ -33,8 +34,8 @@ export const MAX_WEIGHTS = 200;
 export const encodeRankedCursor = (snapshotId: string, position: number): string => Buffer.from(`${snapshotId}.${position}`, 'utf8').toString('base64url');
 
 export function decodeRankedCursor(cursor: string): { snapshotId: string; position: number } | undefined {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) return undefined;
+  const text = textOfBase64url(cursor);
+  if (text === undefined) return undefined;
   const m = /^([A-Za-z0-9_-]{22})\.(\d{1,4})$/.exec(text);
   return m ? { snapshotId: m[1]!, position: Number(m[2]) } : undefined;
 }
