@@ -10,9 +10,10 @@ import { followerShardKey } from '../../functions/model/profile.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { mintToken } from '../../local/jwt.js';
 import { type BenchContext, timedFetch } from '../context.js';
-import { followAll, followItems, now, quiesce, rawBatchWrite, uid } from '../fixtures.js';
+import { followAll, followItems, now, quiesce, rawRate, uid } from '../fixtures.js';
 import { atLeast, type Figure, progress, figureOf } from '../report.js';
 import { median, pool, round } from '../stats.js';
+import { seededRandom } from '../workload/random.js';
 import type { Scenario } from './scenario.js';
 
 const S = 'follows';
@@ -27,7 +28,7 @@ const BATCH = 1000;
 const IMPORT_IN_FLIGHT = 4;
 const IMPORT_REPS = 3;
 
-const followersOf = async (ctx: BenchContext, user: string): Promise<number> =>
+const followerCount = async (ctx: BenchContext, user: string): Promise<number> =>
   (await ctx.call('GET', `/users/${encodeURIComponent(user)}`, user)).body.followers;
 
 async function hotUser(ctx: BenchContext): Promise<Figure[]> {
@@ -40,8 +41,8 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
       const star = uid(`star${rep}`);
       const pairs = Array.from({ length: HOT_FOLLOWS }, (_, i) => [uid(`${kind}${rep}-fan`, i), kind === 'hot' ? star : uid(`${kind}${rep}-idol`, i)] as const);
       (kind === 'hot' ? hot : spread).push(await followAll(ctx, pairs));
-      if (kind === 'hot' && (await followersOf(ctx, star)) !== HOT_FOLLOWS)
-        throw new Error(`the hot user counts ${await followersOf(ctx, star)}, not ${HOT_FOLLOWS}`);
+      if (kind === 'hot' && (await followerCount(ctx, star)) !== HOT_FOLLOWS)
+        throw new Error(`the hot user counts ${await followerCount(ctx, star)}, not ${HOT_FOLLOWS}`);
     }
   }
   const ratio = median(hot) / median(spread);
@@ -55,12 +56,6 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
   ];
 }
 
-/** A deterministic stream of numbers in [0, 1) (a bench graph is the same in every run). */
-function lcg(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
 interface ImportGraph {
   readonly batches: { follower: string; followee: string }[][];
   readonly followees: string[];
@@ -71,14 +66,14 @@ interface ImportGraph {
 }
 
 function importGraph(rep: number): ImportGraph {
-  const random = lcg(19 + rep);
+  const random = seededRandom(19 + rep); // the same graph every run
   const population = Array.from({ length: POPULATION }, (_, i) => uid(`imp${rep}-u`, i));
   const edges: { follower: string; followee: string }[] = [];
   for (let f = 0; f < IMPORT_FOLLOWERS; f++) {
     const follower = uid(`imp${rep}-fan`, f);
     const chosen = new Set<number>();
     // u³ is skewed toward 0: the first few users are followed by most, the tail by a few.
-    while (chosen.size < FOLLOWS_EACH) chosen.add(Math.floor(POPULATION * random() ** 3));
+    while (chosen.size < FOLLOWS_EACH) chosen.add(Math.floor(POPULATION * random.next() ** 3));
     for (const i of [...chosen].sort((a, b) => a - b)) edges.push({ follower, followee: population[i]! });
   }
   const batches: { follower: string; followee: string }[][] = [];
@@ -109,7 +104,7 @@ function rawItemsLike(graph: ImportGraph, tag: string) {
 async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
   const admin = await mintToken(ctx.keys, uid('importer'), { scope: ADMIN_SCOPE, expiresIn: '2h' });
   const ours: number[] = [];
-  const rawBest: number[] = [];
+  const raws: number[] = [];
   const spentWrites: number[] = [];
   let minimum = 0;
   let follows = 0;
@@ -126,19 +121,16 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
     spentWrites.push(ctx.handlerCapacity.since(before).write);
     // Counts exact (the 20 most followed followees).
     for (const f of graph.followees.slice(0, 20)) {
-      const got = await followersOf(ctx, f);
+      const got = await followerCount(ctx, f);
       if (got !== graph.expected.get(f)) throw new Error(`${f}: ${got} followers after the import, not ${graph.expected.get(f)}`);
     }
     return elapsed;
   };
-  const rawRate = async (graph: ImportGraph): Promise<number> => {
+  const rawBest = async (graph: ImportGraph): Promise<number> => {
     const rates: number[] = [];
     for (const concurrency of [8, 16]) {
-      const items = rawItemsLike(graph, `raw${concurrency}-`);
       await quiesce(ctx, 300);
-      const r0 = now();
-      await rawBatchWrite(ctx, ctx.stack.tableNames.graph, items, concurrency);
-      rates.push(items.length / ((now() - r0) / 1000));
+      rates.push(await rawRate(ctx, ctx.stack.tableNames.graph, rawItemsLike(graph, `raw${concurrency}-`), concurrency));
     }
     return Math.max(...rates);
   };
@@ -146,7 +138,7 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
   progress('  follows: import warm-up');
   const warm = importGraph(99);
   await importAll(warm);
-  await rawRate(warm);
+  await rawBest(warm);
   spentWrites.length = 0;
   for (let rep = 0; rep < IMPORT_REPS; rep++) {
     const graph = importGraph(rep);
@@ -155,23 +147,23 @@ async function bulkImport(ctx: BenchContext): Promise<Figure[]> {
     progress(`  follows: import run ${rep + 1}/${IMPORT_REPS} (${follows} follows in ${graph.batches.length} batches)`);
     // Alternating which side goes first, so a drift in the machine's speed hits both alike.
     let raw = 0;
-    if (rep % 2) raw = await rawRate(graph);
+    if (rep % 2) raw = await rawBest(graph);
     const elapsed = await importAll(graph);
-    if (!(rep % 2)) raw = await rawRate(graph);
-    rawBest.push(raw);
+    if (!(rep % 2)) raw = await rawBest(graph);
+    raws.push(raw);
     ours.push(graph.minimumItems / raw / elapsed);
   }
   const ratio = median(ours);
   return [
     fig(
       `bulk import: ${follows} follows (${IMPORT_FOLLOWERS} followers × ${FOLLOWS_EACH}, power law over ${POPULATION}) in batches of ${BATCH}, ${IMPORT_IN_FLIGHT} in flight`,
-      Math.round((follows * median(ours) * median(rawBest)) / minimum),
+      Math.round((follows * median(ours) * median(raws)) / minimum),
       'follows/s',
       {
         note: `minimum ${minimum} item writes (3 per follow + one counter per user per batch); write units the meter saw ${spentWrites.map(Math.round).join(', ')} (no transaction reported capacity here: the counter changes, 2 units each by the pricing rules, are not in it)`,
       },
     ),
-    fig('raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)', Math.round(median(rawBest)), 'items/s'),
+    fig('raw BatchWriteItem items/s, same item sizes (faster of 8 and 16 in flight, p50)', Math.round(median(raws)), 'items/s'),
     fig('bulk import: (minimum item writes ÷ raw items/s) ÷ elapsed', round(ratio), '×', {
       ...atLeast(ratio, 0.8),
       note: `runs ${ours.map((r) => round(r)).join(', ')}; every followee's count checked exact (the 20 most followed)`,

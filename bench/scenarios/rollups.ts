@@ -15,6 +15,9 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue } from '../../functions/model/activity.js';
+import { timelineItem } from '../../functions/model/timeline-item.js';
+import { isoFromTicks } from '../../functions/platform/clock.js';
 import { eventSources, type StreamSourceDef } from '../../lib/defs/index.js';
 import {
   type DynamoDBStreamWindowEvent,
@@ -30,7 +33,6 @@ import { toLambdaRecord } from '../../local/stream-records.js';
 import type { BenchContext } from '../context.js';
 import { fanoutDlqDepth } from '../../local/queue-depth.js';
 import { now, quiesce, runId, uid, writeModelItems } from '../fixtures.js';
-import { actorIndexOf, originalFor } from '../rollup-data.js';
 import { byWindow, minimumItems, ratedPosts } from '../rollup-rate.js';
 import { atLeast, atMost, type Figure, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
@@ -204,12 +206,12 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
     const windows = byWindow(posts, windowSeconds);
     const { spent } = await ctx.handlerCapacity.measure(async () => {
       for (const w of windows) {
-        const run = new WindowRun(source, streamArn, `shardId-${kind}-${runId}`, windowSeconds, w.records[0]!);
-        for (let i = 0; i < w.records.length; i += RECORDS_PER_POLL) await run.add(w.records.slice(i, i + RECORDS_PER_POLL));
+        const run = new WindowRun(source, streamArn, `shardId-${kind}-${runId}`, windowSeconds, w[0]!.record);
+        for (let i = 0; i < w.length; i += RECORDS_PER_POLL) await run.add(w.slice(i, i + RECORDS_PER_POLL).map((p) => p.record));
         await run.close();
       }
     });
-    const n = posts.records.length;
+    const n = posts.length;
     return { n, windows: windows.length, spent, wcu: (spent.tables[stats]?.write ?? 0) / n, minimum: minimumItems(windows) / n };
   };
   const rate = await through('rate', POST_RATE, Math.floor(POST_SECONDS / windowSeconds) * windowSeconds, 10n ** 24n);
@@ -239,26 +241,33 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
   ];
 }
 
+const VERBS = ['bench_play', 'bench_buy', 'bench_view'] as const;
+
 /**
- * Writes ACTIVITIES originals from bench/rollup-data.ts (3 verbs, 200 actors, times over the last
- * 2 minutes, as a live stream has them); returns the count.
+ * Writes ACTIVITIES originals as posting writes them: 3 verbs, 200 actors, times spread over the
+ * last 2 minutes as a live stream has them (seeded history needs chosen positions).
  */
 async function writeOriginals(ctx: BenchContext): Promise<number> {
-  const now = Date.now();
-  const items = Array.from({ length: ACTIVITIES }, (_, i) => originalFor(i, uid('rollup', actorIndexOf(i)), now, 2));
+  const nowMs = Date.now();
+  const items = Array.from({ length: ACTIVITIES }, (_, i) => {
+    const ticks = BigInt(nowMs - ((i * 7919) % 120_000)) * 1_000_000n + BigInt(i);
+    const verb = VERBS[i % 3]!;
+    const attributes: Record<string, AttributeValue> = verb === 'bench_play' ? { score: i % 1000 } : verb === 'bench_buy' ? { amount: (i % 50) + 0.5 } : {};
+    return timelineItem(uid('rollup', i % 200), { verb, attributes }, ticks, BigInt(i), isoFromTicks(ticks), undefined);
+  });
   await writeModelItems(ctx, ctx.stack.tableNames.feed, items);
   return items.length;
 }
 
-/** Where each shard's new records begin: an iterator taken before the write, or a sequence number once seen. */
+/** Where each shard's new records begin: a LATEST iterator taken before the write (used once), then the first new record's sequence number. */
 type Start = Map<string, { iterator?: string; first?: string }>;
 
-async function shardsOf(streams: DynamoDBStreamsClient, arn: string) {
-  const out = [];
+async function openShards(streams: DynamoDBStreamsClient, arn: string): Promise<string[]> {
+  const out: string[] = [];
   let ExclusiveStartShardId: string | undefined;
   do {
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: arn, ExclusiveStartShardId }));
-    out.push(...(StreamDescription?.Shards ?? []));
+    for (const shard of StreamDescription?.Shards ?? []) if (!shard.SequenceNumberRange?.EndingSequenceNumber) out.push(shard.ShardId!);
     ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
   } while (ExclusiveStartShardId);
   return out;
@@ -267,24 +276,23 @@ async function shardsOf(streams: DynamoDBStreamsClient, arn: string) {
 /** A LATEST iterator on every open shard: the drain then starts exactly after what exists now. */
 async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promise<Start> {
   const start: Start = new Map();
-  for (const shard of await shardsOf(streams, arn)) {
-    if (shard.SequenceNumberRange?.EndingSequenceNumber) continue; // closed: nothing new can arrive
-    const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shard.ShardId!, ShardIteratorType: 'LATEST' }));
-    start.set(shard.ShardId!, { iterator: ShardIterator });
+  for (const ShardId of await openShards(streams, arn)) {
+    const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId, ShardIteratorType: 'LATEST' }));
+    start.set(ShardId, { iterator: ShardIterator });
   }
   return start;
 }
 
 /** Shards opened since the mark are read from their beginning. */
 async function startPositions(streams: DynamoDBStreamsClient, arn: string, marks: Start): Promise<Start> {
-  for (const shard of await shardsOf(streams, arn))
-    if (!marks.has(shard.ShardId!) && !shard.SequenceNumberRange?.EndingSequenceNumber) marks.set(shard.ShardId!, {});
+  for (const shardId of await openShards(streams, arn)) if (!marks.has(shardId)) marks.set(shardId, {});
   return marks;
 }
 
 /**
- * Reads every shard from its start to its end; optionally handles each batch. The first pass
- * uses the marked iterators and records each shard's first sequence number for later passes.
+ * Reads every shard from its start to its end, handing each batch to `handle`. The first pass
+ * uses the marked iterators and records each shard's first new sequence number for later passes;
+ * a shard with nothing new is dropped, so no later pass reads it from its horizon.
  */
 async function drain(
   streams: DynamoDBStreamsClient,
@@ -293,19 +301,12 @@ async function drain(
   limit: number,
   handle?: (shardId: string, batch: StreamRecord[]) => Promise<void>,
   shardDone?: (shardId: string) => Promise<void>,
-): Promise<{ records: number; ms: number; batches: number }> {
+): Promise<{ records: number; ms: number }> {
   const t0 = now();
   let records = 0;
-  let batches = 0;
-  for (const [shardId, pos] of start) {
-    let it = pos.first
-      ? (
-          await streams.send(
-            new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: pos.first }),
-          )
-        ).ShardIterator
-      : (pos.iterator ??
-        (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator);
+  for (const [ShardId, pos] of start) {
+    const at = pos.first ? { ShardIteratorType: 'AT_SEQUENCE_NUMBER' as const, SequenceNumber: pos.first } : { ShardIteratorType: 'TRIM_HORIZON' as const };
+    let it = pos.iterator ?? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId, ...at }))).ShardIterator;
     pos.iterator = undefined; // single use
     while (it) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
@@ -313,11 +314,11 @@ async function drain(
       if (!batch.length) break; // caught up: the pipeline was quiet before the drain started
       pos.first ??= batch[0]!.dynamodb!.SequenceNumber;
       records += batch.length;
-      batches++;
-      if (handle) await handle(shardId, batch);
+      if (handle) await handle(ShardId, batch);
       it = out.NextShardIterator;
     }
-    if (shardDone) await shardDone(shardId);
+    if (!pos.first) start.delete(ShardId);
+    else if (shardDone) await shardDone(ShardId);
   }
-  return { records, ms: now() - t0, batches };
+  return { records, ms: now() - t0 };
 }

@@ -4,7 +4,7 @@
  * minimum item writes at the raw BatchWriteItem rate measured before and after on the same JVM;
  * probes behind 60,000 queued jobs (backlog-probes.ts); and the open-loop mix (mix.ts).
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
 import { type Delivery, waitForCopies } from '../copies.js';
@@ -51,163 +51,138 @@ export const workload: Scenario = {
     const followerIds = (u: number) => w.followersOf[u]!.map(idOf);
     const run: WorkloadRun = { ctx, w, idOf, followerIds, say };
     const ghost = ghostIds();
-    const figures: Figure[] = [];
-    const maxFollowers = Math.max(...w.followersOf.map((f) => f.length));
-    figures.push(
+    const counts = w.followersOf.map((f) => f.length);
+    const most = Math.max(...counts);
+    const figures: Figure[] = [
       fig(
         `graph: ${defaultShape.users} users, ${w.edges.length} follows (seed ${defaultShape.seed}), ${w.posts.length} planned posts`,
-        maxFollowers,
+        most,
         'followers (most)',
         {
-          note: `${w.followersOf.filter((f) => f.length === maxFollowers).length} users followed by a third of everyone; median ${percentile(
-            w.followersOf.map((f) => f.length),
-            50,
-          )} followers`,
+          note: `${counts.filter((c) => c === most).length} users followed by a third of everyone; median ${percentile(counts, 50)} followers`,
         },
       ),
-    );
+    ];
 
     // ---- 1. follows ----
     const apiEdges = w.edges.slice(0, API_FOLLOWS);
     const seeded = w.edges.slice(API_FOLLOWS);
     say(`seeding ${seeded.length} follows with the model's items…`);
-    const seedStart = now();
-    const seededItems = await seedFollows(
+    await seedFollows(
       ctx,
       seeded.map((e) => ({ follower: idOf(e.follower), followee: idOf(e.followee) })),
     );
-    say(`seeded ${seededItems} items in ${round((now() - seedStart) / 1000, 1)} s`);
-    const followRaw: RawRates = { byConcurrency: {} };
-    await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 0);
     say(`${apiEdges.length} follows through the API (${FOLLOWS_IN_FLIGHT} in flight)…`);
-    const followCpu = meterCpu(ctx.stack.dynamoPid);
-    const followSpent = ctx.handlerCapacity.snapshot();
-    const followStart = now();
-    let done = 0;
-    await pool(apiEdges.length, FOLLOWS_IN_FLIGHT, async (i) => {
-      const { follower, followee } = apiEdges[i]!;
-      const res = await ctx.call('PUT', `/following/${encodeURIComponent(idOf(followee))}`, idOf(follower));
-      if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      if (++done % 1000 === 0) say(`follows ${done}/${apiEdges.length}`);
-    });
-    const followsAnswered = now();
-    const { doneAt: followsDone } = await waitForCopies(ctx, [], DRAIN);
-    const followPhase = { spent: ctx.handlerCapacity.since(followSpent), cpu: followCpu.read() };
-    await rawRound(ctx, ctx.stack.tableNames.graph, () => rawFollowItems(RAW_ITEMS, ghost), followRaw, 1);
-    await checkFollowerCounts(
+    const follows = await timedPhase(
       ctx,
-      w,
-      idOf,
-      probeAuthors(
-        w.followersOf.map((f) => f.length),
-        3,
-      ),
+      ctx.stack.tableNames.graph,
+      () => rawFollowItems(RAW_ITEMS, ghost),
+      apiEdges.length,
+      FOLLOWS_IN_FLIGHT,
+      async (i) => {
+        const { follower, followee } = apiEdges[i]!;
+        const res = await ctx.call('PUT', `/following/${encodeURIComponent(idOf(followee))}`, idOf(follower));
+        if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      },
     );
-    say(`follows done: ${JSON.stringify(ceilingOf(followRaw))}, ${round((followsDone - followStart) / 1000, 1)} s`);
-    say(`${FLOOR_FOLLOWS} bare follow transactions (the follows' floor)…`);
-    const floorSeconds = ((await bareFollowSeconds(FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * apiEdges.length) / FLOOR_FOLLOWS;
-    say(`${FLOOR_FOLLOWS} GET /me (the API's floor)…`);
-    const requestFloorSeconds = ((await readOnlyRequestSeconds(ctx, FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * apiEdges.length) / FLOOR_FOLLOWS;
+    await checkFollowerCounts(ctx, w, idOf, probeAuthors(counts, 3));
+    say(`${FLOOR_FOLLOWS} bare follow transactions (the follows' floor), then ${FLOOR_FOLLOWS} GET /me (the API's floor)…`);
+    const scale = apiEdges.length / FLOOR_FOLLOWS;
+    const floorSeconds = (await bareFollowSeconds(FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * scale;
+    const requestFloorSeconds = (await readOnlyRequestSeconds(ctx, FLOOR_FOLLOWS, FOLLOWS_IN_FLIGHT, ghost)) * scale;
     const followWrites = followMinimumWrites(apiEdges);
-    const atRaw = followWrites.total / ceilingOf(followRaw).rate;
+    const atRaw = followWrites.total / follows.ceiling.rate;
+    const floorNote = (seconds: number, what: string) =>
+      `${FLOOR_FOLLOWS} ${what}, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(seconds, 1)} s against ${round(atRaw, 1)} s at the raw rate`;
     figures.push(
-      ...endToEnd({
-        what: 'follows through the API',
-        unit: 'follows',
-        count: apiEdges.length,
-        writes: followWrites,
-        start: followStart,
-        answered: followsAnswered,
-        doneAt: followsDone,
-        ceiling: ceilingOf(followRaw),
-        target: 0.5,
-        ...followPhase,
-      }),
+      ...endToEnd({ what: 'follows through the API', unit: 'follows', count: apiEdges.length, writes: followWrites, target: 0.5, ...follows }),
       fig(
         'follows: the floor, one bare follow transaction each (no HTTP, no reads, no jobs): (minimum item writes ÷ raw items/s) ÷ elapsed',
         round(atRaw / floorSeconds),
         '×',
-        {
-          note: `${FLOOR_FOLLOWS} transactions between fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(floorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow that commits in one transaction is faster here`,
-        },
+        { note: `${floorNote(floorSeconds, 'transactions between fresh users')} — no follow that commits in one transaction is faster here` },
       ),
       fig(
         'follows: the floor of an API request, GET /me each (the JWT check and two reads, nothing written, no job): (minimum item writes ÷ raw items/s) ÷ elapsed',
         round(atRaw / requestFloorSeconds),
         '×',
-        {
-          note: `${FLOOR_FOLLOWS} requests by fresh users, ${FOLLOWS_IN_FLIGHT} in flight, scaled to ${apiEdges.length}: ${round(requestFloorSeconds, 1)} s against ${round(atRaw, 1)} s at the raw rate — no follow through the API, which reads and writes more, is faster here`,
-        },
+        { note: `${floorNote(requestFloorSeconds, 'requests by fresh users')} — no follow through the API, which reads and writes more, is faster here` },
       ),
     );
 
     // ---- 2. posts ----
-    const postBody = (p: PlannedPost) => ({ verb: 'post', object: `note:${runId}-w${p.seq}`, content: contentOf(p, idOf) });
     const postOne = async (p: PlannedPost): Promise<Delivery> => {
-      const res = await ctx.call('POST', '/activities', idOf(p.author), postBody(p));
+      const body = { verb: 'post', object: `note:${runId}-w${p.seq}`, content: contentOf(p, idOf) };
+      const res = await ctx.call('POST', '/activities', idOf(p.author), body);
       if (res.status !== 201) throw new Error(`post ${p.seq}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       return { rk: String(res.body.rangeKey), owners: [idOf(p.author), ...followerIds(p.author)] };
     };
     // A warm-up post: its stored copy is the shape the raw ceiling writes.
     const warm = await postOne(w.posts[0]!);
     await waitForCopies(ctx, [warm], DRAIN);
-    const copyOwner = warm.owners.at(-1)!;
     const { Item: copy } = await ctx.dynamo.send(
-      new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(copyOwner, BigInt(warm.rk))) }),
+      new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(warm.owners.at(-1)!, BigInt(warm.rk))) }),
     );
     if (!copy) throw new Error('no stored copy of the warm-up post');
-    const postRaw: RawRates = { byConcurrency: {} };
-    await rawRound(ctx, ctx.stack.tableNames.feed, () => rawCopyItems(copy, RAW_ITEMS, ghost), postRaw, 0);
     const timed = w.posts.slice(1, 1 + API_POSTS);
     say(`${timed.length} posts through the API (${POSTS_IN_FLIGHT} in flight)…`);
-    const deliveries: Delivery[] = [];
-    const postCpu = meterCpu(ctx.stack.dynamoPid);
-    const postSpent = ctx.handlerCapacity.snapshot();
-    const postStart = now();
-    done = 0;
-    await pool(timed.length, POSTS_IN_FLIGHT, async (i) => {
-      deliveries[i] = await postOne(timed[i]!);
-      if (++done % 250 === 0) say(`posts ${done}/${timed.length}`);
-    });
-    const postsAnswered = now();
-    say('waiting for the fan-out and mentions…');
-    const { doneAt: postsDone } = await waitForCopies(ctx, deliveries, DRAIN);
-    const postPhase = { spent: ctx.handlerCapacity.since(postSpent), cpu: postCpu.read() };
-    await rawRound(ctx, ctx.stack.tableNames.feed, () => rawCopyItems(copy, RAW_ITEMS, ghost), postRaw, 1);
+    const posts = await timedPhase(
+      ctx,
+      ctx.stack.tableNames.feed,
+      () => rawCopyItems(copy, RAW_ITEMS, ghost),
+      timed.length,
+      POSTS_IN_FLIGHT,
+      (i) => postOne(timed[i]!),
+    );
     const following = new Set(w.edges.map((e) => `${e.follower}>${e.followee}`));
     const postWrites = postMinimumWrites(
       timed,
-      (u) => w.followersOf[u]!.length,
+      (u) => counts[u]!,
       (a, b) => following.has(`${a}>${b}`),
     );
-    say(`posts done: ${JSON.stringify(ceilingOf(postRaw))}, ${round((postsDone - postStart) / 1000, 1)} s`);
-    figures.push(
-      ...endToEnd({
-        what: 'posts with fan-out and mentions',
-        unit: 'posts',
-        count: timed.length,
-        writes: postWrites,
-        start: postStart,
-        answered: postsAnswered,
-        doneAt: postsDone,
-        ceiling: ceilingOf(postRaw),
-        target: 0.7,
-        ...postPhase,
-      }),
-    );
+    figures.push(...endToEnd({ what: 'posts with fan-out and mentions', unit: 'posts', count: timed.length, writes: postWrites, target: 0.7, ...posts }));
 
-    // ---- 3. probes while the other lanes are backed up ----
-    const authors = probeAuthors(
-      w.followersOf.map((f) => f.length),
-      BACKLOG_PROBES,
-    );
-    figures.push(...(await orFailure('backed-up lanes', () => backlogProbes(run, authors))));
-
-    // ---- 4. the mix ----
+    // ---- 3. probes while the other lanes are backed up; 4. the mix ----
+    figures.push(...(await orFailure('backed-up lanes', () => backlogProbes(run, probeAuthors(counts, BACKLOG_PROBES)))));
     figures.push(...(await orFailure('mix', () => mix(run, 1 + API_POSTS))));
     return figures;
   },
 };
+
+/**
+ * A timed phase: `count` operations through the API, `inFlight` at once, until every lane has
+ * drained (and every delivery they return is in its feeds), between two rounds of the raw ceiling
+ * (`rawItems`, same shapes, same JVM).
+ */
+async function timedPhase(
+  ctx: BenchContext,
+  table: string,
+  rawItems: () => Record<string, AttributeValue>[],
+  count: number,
+  inFlight: number,
+  operation: (i: number) => Promise<Delivery | void>,
+) {
+  const raw: RawRates = { byConcurrency: {} };
+  await rawRound(ctx, table, rawItems, raw, 0);
+  const cpu = meterCpu(ctx.stack.dynamoPid);
+  const before = ctx.handlerCapacity.snapshot();
+  const start = now();
+  const deliveries: Delivery[] = [];
+  let done = 0;
+  await pool(count, inFlight, async (i) => {
+    const delivery = await operation(i);
+    if (delivery) deliveries.push(delivery);
+    if (++done % 500 === 0) say(`${done}/${count}`);
+  });
+  const answered = now();
+  say('waiting for every lane to drain…');
+  const { doneAt } = await waitForCopies(ctx, deliveries, DRAIN);
+  const measured = { spent: ctx.handlerCapacity.since(before), cpu: cpu.read() };
+  await rawRound(ctx, table, rawItems, raw, 1);
+  const ceiling = ceilingOf(raw);
+  say(`done in ${round((doneAt - start) / 1000, 1)} s; raw ceiling ${Math.round(ceiling.rate)} items/s`);
+  return { start, answered, doneAt, ceiling, ...measured };
+}
 
 /** A phase's figures, or a row saying it failed (the figures of the phases before it are kept). */
 async function orFailure(phase: string, run: () => Promise<Figure[]>): Promise<Figure[]> {

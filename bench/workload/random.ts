@@ -1,6 +1,6 @@
 /**
- * A small seeded PRNG (mulberry32) and the draws the workload needs, so a seed names one graph,
- * one set of posts and one request schedule on every machine (Math.random cannot be seeded).
+ * The bench's one seeded PRNG (mulberry32) and the draws it needs, so a seed names one graph, one
+ * set of posts and one request schedule on every machine (Math.random cannot be seeded).
  */
 
 export interface Random {
@@ -36,4 +36,22 @@ export function seededRandom(seed: number): Random {
     return a.slice(0, n);
   };
   return { next, int, sample, shuffle: (items) => sample(items, items.length) };
+}
+
+/** Draws of a rank in [0, n) from Zipf(1): rank 0 most often, a long tail of rare ones. */
+export function zipf(n: number, random: Random): () => number {
+  const cdf: number[] = [];
+  let total = 0;
+  for (let i = 1; i <= n; i++) cdf.push((total += 1 / i));
+  return () => {
+    const r = random.next() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
 }
