@@ -26,6 +26,8 @@ export interface VariantPlan {
   readonly warm: boolean;
   readonly burstPosts: number;
   readonly probeAuthors: number;
+  /** The mix's requests per second. */
+  readonly mixRate: number;
 }
 
 export interface VariantResult {
@@ -58,7 +60,7 @@ try {
   );
   say(`${plan.burstPosts} posts by ${new Set(w.posts.slice(0, plan.burstPosts).map((p) => p.author)).size} authors, probes alongside…`);
   const burst = await composeBurst(run, w.posts.slice(0, plan.burstPosts), authors);
-  const { summary } = await mixRun(run, plan.burstPosts);
+  const { summary } = await mixRun(run, plan.burstPosts, plan.mixRate);
   const result: VariantResult = { name: plan.name, burst, mix: summary };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {

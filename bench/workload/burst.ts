@@ -1,9 +1,11 @@
 /**
  * A many-authors compose burst: thousands of posts through the API as fast as it takes them, each
- * post's first fan-out page a job of its own, with PROBES probe posts launched evenly meanwhile
- * (polled once a second: faster polling would load the store more than the burst does; a probe
- * that never arrives counts at BURST_DRAIN's length). Then every copy, and a sample of whole home
- * feeds holding exactly their followees' posts, each once.
+ * post's first fan-out page a job of its own. Probes in two phases: PROBES launched evenly while
+ * the burst is posted (polled once a second: faster polling would load the store more than the
+ * burst does), then DRAIN_PROBES one every DRAIN_PROBE_EVERY_MS once the last burst post is
+ * answered, while its backlog drains (each with the fan-out lanes' depth when it was posted, to
+ * show the backlog was standing). A probe that never arrives counts at BURST_DRAIN's length. Then
+ * every copy, and a sample of whole home feeds holding exactly their followees' posts, each once.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
@@ -12,11 +14,21 @@ import { type Delivery, waitForCopies } from '../copies.js';
 import { now, runId } from '../fixtures.js';
 import { pool } from '../stats.js';
 import { contentOf, type PlannedPost } from './graph.js';
-import type { WorkloadRun } from './run.js';
+import { env, type WorkloadRun } from './run.js';
+import { queueDepth } from '../../local/queue-depth.js';
+import { sleep } from '../fixtures.js';
 
 const POSTS_IN_FLIGHT = 64;
 const PROBES = 24;
 const PROBE_POLL_MS = 1000;
+const DRAIN_PROBES = 24;
+const DRAIN_PROBE_EVERY_MS = env('BENCH_BURST_DRAIN_PROBE_EVERY_MS', 5000);
+/** One probe at a time in flight while the backlog drains, so a finer poll costs the store little. */
+const DRAIN_PROBE_POLL_MS = 250;
+const FANOUT_LANES = ['fanout', 'fanoutTail', 'fanoutBacklog'] as const;
+/** The outbox has caught up once the fan-out lanes' depth has not grown over this many samples. */
+const CAUGHT_UP_SAMPLES = 4;
+const CAUGHT_UP_EVERY_MS = 500;
 /** How long the burst's copies and probes may take: behind a strict queue order, many minutes. */
 const BURST_DRAIN = { pollMs: 200, timeoutMs: 1_800_000 };
 /** Home feeds whose whole content is checked after the drain. */
@@ -35,6 +47,13 @@ export interface BurstResult {
   readonly probeMs: number[];
   readonly probesLost: number;
   readonly probeFollowers: number[];
+  /** The same, for the probes posted after the burst, while its backlog drained. */
+  readonly drainProbeMs: number[];
+  readonly drainProbesLost: number;
+  /** Fan-out jobs queued or in flight (fanout, fanoutTail, fanoutBacklog) as each drain probe was posted. */
+  readonly drainProbeDepths: number[];
+  /** Last burst post answered → the outbox had queued the burst's last fan-out job (the drain probes began). */
+  readonly outboxLagSeconds: number;
   /** Home feeds checked whole, and those holding a post twice, missing one, or one nobody they follow wrote. */
   readonly checkedFeeds: number;
   readonly wrongFeeds: number;
@@ -48,7 +67,7 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
   const deliveries: Delivery[] = [];
   const start = now();
   let posted = 0;
-  const probes: Promise<{ ms: number; followers: number; lost: boolean }>[] = [];
+  const probes: Promise<Probed>[] = [];
   const every = Math.max(1, Math.floor(posts.length / PROBES));
   await pool(posts.length, POSTS_IN_FLIGHT, async (i) => {
     // A probe after every `every` posts (the first once a backlog has begun), PROBES in all.
@@ -61,9 +80,11 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
     if (++posted % 1000 === 0) say(`burst: ${posted}/${posts.length} posted`);
   });
   const postedAt = now();
-  say(`burst posted in ${Math.round((postedAt - start) / 1000)} s; waiting for its copies and ${probes.length} probes…`);
+  say(`burst posted in ${Math.round((postedAt - start) / 1000)} s; waiting for its copies and ${probes.length} probes, probing the drain…`);
+  const drainProbes = probeTheDrain(run, probeAuthors);
   const { doneAt } = await waitForCopies(ctx, deliveries, BURST_DRAIN);
   const probed = await Promise.all(probes);
+  const { outboxLagMs, probes: drained } = await drainProbes;
   const { checked, wrong } = await exactFeeds(run, deliveries);
   return {
     posts: posts.length,
@@ -74,13 +95,51 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
     probeMs: probed.map((p) => p.ms),
     probesLost: probed.filter((p) => p.lost).length,
     probeFollowers: probed.map((p) => p.followers),
+    drainProbeMs: drained.map((p) => p.ms),
+    drainProbesLost: drained.filter((p) => p.lost).length,
+    drainProbeDepths: drained.map((p) => p.depth),
+    outboxLagSeconds: outboxLagMs / 1000,
     checkedFeeds: checked,
     wrongFeeds: wrong,
   };
 }
 
+interface Probed {
+  readonly ms: number;
+  readonly followers: number;
+  readonly lost: boolean;
+}
+
+/** Fan-out jobs queued or in flight on the three fan-out lanes. */
+const fanoutDepth = async (run: WorkloadRun) => (await Promise.all(FANOUT_LANES.map((lane) => queueDepth(run.ctx, lane)))).reduce((a, b) => a + b, 0);
+
+/**
+ * Once the outbox has caught up (the fan-out lanes' depth stopped growing: the stream's last burst
+ * records are queued), DRAIN_PROBES probes, one every DRAIN_PROBE_EVERY_MS, each with the depth as
+ * it was posted. Until then a new post waits in the feed table's stream behind the burst, where no
+ * lane can reorder it: that wait is `outboxLagMs`.
+ */
+async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Promise<{ outboxLagMs: number; probes: (Probed & { depth: number })[] }> {
+  const from = now();
+  let last = await fanoutDepth(run);
+  for (let flat = 0; flat < CAUGHT_UP_SAMPLES;) {
+    await sleep(CAUGHT_UP_EVERY_MS);
+    const depth = await fanoutDepth(run);
+    flat = depth > last ? 0 : flat + 1;
+    last = depth;
+  }
+  const outboxLagMs = now() - from - CAUGHT_UP_SAMPLES * CAUGHT_UP_EVERY_MS;
+  const probed: Promise<Probed & { depth: number }>[] = [];
+  for (let i = 0; i < DRAIN_PROBES; i++) {
+    if (i > 0) await sleep(DRAIN_PROBE_EVERY_MS);
+    const depth = await fanoutDepth(run);
+    probed.push(probeOnce(run, authors[(i + 1) % authors.length]!, `drain-${i}`, DRAIN_PROBE_POLL_MS).then((p) => ({ ...p, depth })));
+  }
+  return { outboxLagMs, probes: await Promise.all(probed) };
+}
+
 /** A probe post by `author`: ms from its 201 to its last follower's copy. */
-async function probeOnce(run: WorkloadRun, author: number, tag: string): Promise<{ ms: number; followers: number; lost: boolean }> {
+async function probeOnce(run: WorkloadRun, author: number, tag: string, pollMs = PROBE_POLL_MS): Promise<Probed> {
   const { ctx, idOf, followerIds } = run;
   const res = await ctx.call('POST', '/activities', idOf(author), { verb: 'post', object: `probe:${runId}-${tag}`, content: `probe ${tag}` });
   const t201 = now();
@@ -89,7 +148,7 @@ async function probeOnce(run: WorkloadRun, author: number, tag: string): Promise
   try {
     const { doneAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], {
       lanesEmpty: false,
-      pollMs: PROBE_POLL_MS,
+      pollMs,
       timeoutMs: BURST_DRAIN.timeoutMs,
     });
     return { ms: doneAt - t201, followers: followers.length, lost: false };

@@ -55,13 +55,13 @@ export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]
   return (await mixRun(run, firstPost)).figures;
 }
 
-/** The mix, with its figures and the summary a comparison prints. */
-export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ figures: Figure[]; summary: MixSummary }> {
+/** The mix at `rate` requests/s, with its figures and the summary a comparison prints. */
+export async function mixRun(run: WorkloadRun, firstPost: number, rate = MIX_RATE): Promise<{ figures: Figure[]; summary: MixSummary }> {
   const { ctx, w, idOf, followerIds, say } = run;
   const users = w.shape.users;
   const mixPosts = w.posts.slice(firstPost);
   const schedule = openLoopSchedule({
-    ratePerSecond: MIX_RATE,
+    ratePerSecond: rate,
     seconds: MIX_SECONDS,
     weights: MIX_WEIGHTS,
     users,
@@ -77,8 +77,8 @@ export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ fig
     BURST.count,
   );
   const burst = followBurst({ startMs: BURST.startMs, ratePerSecond: BURST.ratePerSecond, followers: fans, target });
-  const warmup: DriverRequest[] = Array.from({ length: (MIX_RATE * WARMUP_MS) / 1000 }, (_, i) => ({
-    at: (i * 1000) / MIX_RATE,
+  const warmup: DriverRequest[] = Array.from({ length: (rate * WARMUP_MS) / 1000 }, (_, i) => ({
+    at: (i * 1000) / rate,
     kind: 'warmup',
     method: 'GET',
     path: '/feed?limit=20',
@@ -91,7 +91,7 @@ export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ fig
       .map((r) => ({ ...r, at: r.at + WARMUP_MS })),
   ];
   const tokens = await Promise.all(Array.from({ length: users }, (_, u) => ctx.token(idOf(u))));
-  say(`the mix, ${MIX_RATE} requests/s for ${MIX_SECONDS} s from a second process, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s…`);
+  say(`the mix, ${rate} requests/s for ${MIX_SECONDS} s from a second process, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s…`);
   const mixCpu = meterCpu(ctx.stack.dynamoPid);
   const plan: DriverPlan = { url: ctx.stack.apiUrl, tokens, requests, timeoutMs: 30_000 };
   const driver = runDriver<DriverResult>(resolve(import.meta.dirname, 'mix-driver.ts'), plan);
@@ -165,7 +165,7 @@ export async function mixRun(run: WorkloadRun, firstPost: number): Promise<{ fig
     .join('; ');
   figures.push(
     fig(
-      `mix: ${MIX_RATE} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
+      `mix: ${rate} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
       failures,
       `of ${total}`,
       {
