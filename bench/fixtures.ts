@@ -43,38 +43,16 @@ export interface SeededFollow {
 
 /** Larger follower sets are seeded (PUT /following runs at tens of follows/s here: a transaction and a job each). */
 const HTTP_FOLLOW_MAX = 300;
-const followerSets = new Map<string, Promise<string[]>>();
+const madeFollows = new Map<string, Promise<unknown>>();
 
-/** How each follower set was made, for the figures' notes. */
-export const followMethod = (count: number) => (count > HTTP_FOLLOW_MAX ? 'seeded graph items (same items as follow())' : 'PUT /following, 16 in flight');
-
-/** `count` fresh users following `author`; memoised per (author, count, kind) within the process. */
-export function followersOf(ctx: BenchContext, author: string, count: number, kind = 'f'): Promise<string[]> {
-  const key = `${author}:${count}:${kind}`;
-  if (!followerSets.has(key)) {
-    const ids = Array.from({ length: count }, (_, i) => uid(`${kind}-${author.split('-').pop()}`, i));
-    const made =
-      count > HTTP_FOLLOW_MAX
-        ? seedFollows(
-            ctx,
-            ids.map((follower) => ({ follower, followee: author })),
-          )
-        : followAll(
-            ctx,
-            ids.map((f) => [f, author] as const),
-          );
-    followerSets.set(
-      key,
-      made.then(() => ids),
-    );
-  }
-  return followerSets.get(key)!;
-}
-
-/** An author with `n` followers, shared by the scenarios of one run (5,000 follows are made once). */
-export async function authorWithFollowers(ctx: BenchContext, n: number): Promise<{ author: string; followers: string[] }> {
-  const author = uid('author', n);
-  return { author, followers: await followersOf(ctx, author, n) };
+/** `${prefix}author-${n}` with `n` fresh followers, made once per run and shared by the scenarios (5,000 follows are made once). */
+export async function authorWithFollowers(ctx: BenchContext, n: number, prefix = ''): Promise<{ author: string; followers: string[] }> {
+  const author = uid(`${prefix}author`, n);
+  const followers = Array.from({ length: n }, (_, i) => uid(`${prefix}f-${n}`, i));
+  const follows = followers.map((follower) => ({ follower, followee: author }));
+  if (!madeFollows.has(author)) madeFollows.set(author, n > HTTP_FOLLOW_MAX ? seedFollows(ctx, follows) : followAll(ctx, follows));
+  await madeFollows.get(author);
+  return { author, followers };
 }
 
 /** The three items a follow writes besides counters: the edge and both list entries (model/follow-edge.ts, follow-lists.ts). */
@@ -111,17 +89,17 @@ export async function seedFollows(ctx: BenchContext, follows: readonly SeededFol
   return items.length + users.length;
 }
 
-/** PUT /following for each (follower, followee), `inFlight` at once, each answered 204; returns follows/s. */
-export async function followAll(ctx: BenchContext, pairs: readonly (readonly [string, string])[], inFlight = 16, say = progress): Promise<number> {
+/** PUT /following for each follow, 16 in flight, each answered 204; returns follows/s. */
+export async function followAll(ctx: BenchContext, follows: readonly SeededFollow[]): Promise<number> {
   const t0 = now();
   let done = 0;
-  await pool(pairs.length, inFlight, async (i) => {
-    const [follower, followee] = pairs[i]!;
+  await pool(follows.length, 16, async (i) => {
+    const { follower, followee } = follows[i]!;
     const res = await ctx.call('PUT', `/following/${encodeURIComponent(followee)}`, follower);
     if (res.status !== 204) throw new Error(`follow ${follower} → ${followee}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    if (++done % 500 === 0) say(`  following: ${done}/${pairs.length}`);
+    if (++done % 500 === 0) progress(`  following: ${done}/${follows.length}`);
   });
-  return pairs.length / ((now() - t0) / 1000);
+  return follows.length / ((now() - t0) / 1000);
 }
 
 /** Sets `reader`'s head bound, as a finished stamp leaves it. */

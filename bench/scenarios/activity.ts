@@ -15,7 +15,7 @@ import { sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
 import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
-import { benchActivity, now, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
+import { benchActivity, now, postActivity, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
 import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -53,11 +53,7 @@ const headBound = async (ctx: BenchContext, reader: string) =>
   parseFeedHead((await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item)
     .activeUntil;
 
-async function mustPost(ctx: BenchContext, author: string, i: number): Promise<{ rangeKey: string; id: string }> {
-  const res = await ctx.call('POST', '/activities', author, benchActivity(i));
-  if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
-  return res.body;
-}
+const mustPost = (ctx: BenchContext, author: string, i: number) => postActivity(ctx, author, benchActivity(i));
 
 interface ShareCost {
   share: number;
@@ -154,10 +150,7 @@ async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
 }
 
 /** Per probe: POST → shown in every reader's first page, and 201 → every reader's copy stored (read from the table). */
-interface ProbeTimes {
-  readonly shown: number;
-  readonly stored: number;
-}
+type ProbeTimes = { readonly shown: number; readonly stored: number };
 
 async function probeOnce(ctx: BenchContext, probe: string, readers: readonly string[], i: number): Promise<ProbeTimes> {
   const t0 = now();

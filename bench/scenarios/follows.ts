@@ -39,8 +39,11 @@ async function hotUser(ctx: BenchContext): Promise<Figure[]> {
       progress(`  follows: ${kind} run ${rep + 1}/${HOT_REPS}`);
       await quiesce(ctx, 300);
       const star = uid(`star${rep}`);
-      const pairs = Array.from({ length: HOT_FOLLOWS }, (_, i) => [uid(`${kind}${rep}-fan`, i), kind === 'hot' ? star : uid(`${kind}${rep}-idol`, i)] as const);
-      (kind === 'hot' ? hot : spread).push(await followAll(ctx, pairs));
+      const follows = Array.from({ length: HOT_FOLLOWS }, (_, i) => ({
+        follower: uid(`${kind}${rep}-fan`, i),
+        followee: kind === 'hot' ? star : uid(`${kind}${rep}-idol`, i),
+      }));
+      (kind === 'hot' ? hot : spread).push(await followAll(ctx, follows));
       if (kind === 'hot' && (await followerCount(ctx, star)) !== HOT_FOLLOWS)
         throw new Error(`the hot user counts ${await followerCount(ctx, star)}, not ${HOT_FOLLOWS}`);
     }

@@ -5,7 +5,7 @@
  */
 import { type CapacityTotals, timeSplit } from '../capacity.js';
 import { waitForCopies } from '../copies.js';
-import { authorWithFollowers, benchActivity, followMethod, now, postActivity, quiesce, uid } from '../fixtures.js';
+import { authorWithFollowers, benchActivity, postActivity, quiesce, uid } from '../fixtures.js';
 import { callNaive, naiveFollow, startNaiveServer } from '../naive-baseline.js';
 import { atLeast, atMost, type Figure, figureOf, progress } from '../report.js';
 import { median, percentile, round } from '../stats.js';
@@ -29,12 +29,7 @@ export const postLatency: Scenario = {
   async run(ctx) {
     const figures: Figure[] = [];
     const sets = new Map<number, { author: string; followers: string[] }>();
-    // The follow paths' rates, for the record; the 200 follows are the cost scenario's.
-    for (const n of [200, ...PLAN.map((s) => s.followers)]) {
-      const t0 = now();
-      sets.set(n, await authorWithFollowers(ctx, n));
-      if (n) figures.push(fig(`set-up: ${n} follows by ${followMethod(n)}`, Math.round(n / ((now() - t0) / 1000)), 'follows/s'));
-    }
+    for (const { followers } of PLAN) sets.set(followers, await authorWithFollowers(ctx, followers));
     for (let i = 0; i < 3; i++) await postActivity(ctx, uid('warm-up'), benchActivity(i)); // JIT, connections, module loads
     await quiesce(ctx, 300);
 

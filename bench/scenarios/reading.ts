@@ -120,7 +120,7 @@ async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure
     const authors = Array.from({ length: k }, (_, i) => uid(`hybrid-author-${k}`, i));
     await followAll(
       ctx,
-      authors.map((a) => [reader, a] as const),
+      authors.map((followee) => ({ follower: reader, followee })),
     );
     for (const a of authors) {
       // The pull job re-checks the count against FANOUT_PULL_THRESHOLD: make the counter say so.

@@ -10,9 +10,10 @@ import { WebSocket } from 'ws';
 import { toActivity } from '../../functions/model/activity.js';
 import { PRESENCE_PARTITION } from '../../functions/model/connection.js';
 import { nowTicks } from '../../functions/platform/clock.js';
-import { type CapacityTotals, sumTags } from '../capacity.js';
+import type { TimelineItem } from '../../functions/model/timeline-item.js';
+import { sumTags } from '../capacity.js';
 import { type BenchContext, isTrimTag } from '../context.js';
-import { benchOriginal, followersOf, now, quiesce, sleep, uid } from '../fixtures.js';
+import { authorWithFollowers, benchOriginal, now, postActivity, quiesce, sleep, uid } from '../fixtures.js';
 import { waitForCopies } from '../copies.js';
 import { figureOf, progress } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
@@ -23,28 +24,26 @@ const SUBSCRIBERS = 1000;
 const POSTS = 8;
 const CONNECT_CONCURRENCY = 16;
 
-interface Spent {
-  read: number;
-  write: number;
-  sends: number;
-  calls: Record<string, number>;
-  tags: CapacityTotals['tags'];
-}
-
-/** Units outside the trims (a copy write starts one at random: noise in a difference of two runs). */
-function spentOf(t: CapacityTotals, sends: number): Spent {
-  const trims = sumTags(t, isTrimTag);
-  return { read: t.read - trims.read, write: t.write - trims.write, sends, calls: t.calls, tags: t.tags };
-}
-
-/** Runs `fn` and returns what the handlers spent on it (DynamoDB units, sends) once they are quiet again. */
-async function metered(ctx: BenchContext, fn: () => Promise<void>): Promise<Spent> {
-  const before = ctx.handlerCapacity.snapshot();
+/**
+ * What the handlers spent on `fn`, once quiet again: the units outside the trims (a copy write
+ * starts one at random: noise in a difference of two runs), the calls and the sends.
+ */
+async function metered(ctx: BenchContext, fn: () => Promise<unknown>) {
   const sentBefore = ctx.stack.realtime.stats.sent;
-  await fn();
-  await quiesce(ctx, 300);
-  return spentOf(ctx.handlerCapacity.since(before), ctx.stack.realtime.stats.sent - sentBefore);
+  const { spent } = await ctx.handlerCapacity.measure(async () => {
+    await fn();
+    await quiesce(ctx, 300);
+  });
+  const trims = sumTags(spent, isTrimTag);
+  return {
+    read: spent.read - trims.read,
+    write: spent.write - trims.write,
+    sends: ctx.stack.realtime.stats.sent - sentBefore,
+    calls: spent.calls,
+    tags: spent.tags,
+  };
 }
+type Spent = Awaited<ReturnType<typeof metered>>;
 
 async function presenceCount(ctx: BenchContext): Promise<number> {
   const out = await ctx.doc.send(
@@ -81,18 +80,8 @@ async function connectAll(ctx: BenchContext, url: string, users: readonly string
   return sockets;
 }
 
-async function closeAll(sockets: readonly WebSocket[]): Promise<void> {
-  await Promise.all(
-    sockets.map(
-      (ws) =>
-        new Promise<void>((resolve) => {
-          if (ws.readyState === ws.CLOSED) return resolve();
-          ws.once('close', () => resolve());
-          ws.close(1000);
-        }),
-    ),
-  );
-}
+const closeAll = (sockets: readonly WebSocket[]) =>
+  Promise.all(sockets.filter((ws) => ws.readyState !== ws.CLOSED).map((ws) => new Promise((resolve) => ws.once('close', resolve).close(1000))));
 
 async function waitUntil(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 120_000): Promise<void> {
   const deadline = now() + timeoutMs;
@@ -106,8 +95,7 @@ export const realtime: Scenario = {
   id: 'realtime',
   title: `201 → feed.item at ${SUBSCRIBERS} connected followers, and the push cost per connected vs offline follower`,
   async run(ctx) {
-    const author = uid('rt-author');
-    const followers = await followersOf(ctx, author, SUBSCRIBERS, 'rtf');
+    const { author, followers } = await authorWithFollowers(ctx, SUBSCRIBERS, 'rt-');
     const discovery = await ctx.call('GET', '/realtime', followers[0]!);
     if (discovery.status !== 200) throw new Error(`GET /realtime: ${discovery.status}`);
     const url = String(discovery.body.url);
@@ -121,75 +109,60 @@ export const realtime: Scenario = {
 
     // 1. Every follower connected: latency to each subscriber, and what the fan-out spent. One
     // post first, not counted: the first sends open the management client's connections.
-    const post = (content: string) => ctx.call('POST', '/activities', author, { verb: 'post', content });
-    const warmUp = await post('warm-up');
-    await waitUntil('the warm-up post at every subscriber', () => (arrivals.get(String(warmUp.body.id))?.length ?? 0) >= SUBSCRIBERS, 60_000);
+    const arrived = (id: string) => () => (arrivals.get(id)?.length ?? 0) >= SUBSCRIBERS;
+    const warmUp = await postActivity(ctx, author, { verb: 'post', content: 'warm-up' });
+    await waitUntil('the warm-up post at every subscriber', arrived(warmUp.id), 60_000);
     const latencies: number[] = [];
     const lastAt: number[] = [];
     const deliveries: number[] = [];
-    const connected: Spent[] = [];
-    for (let p = 0; p < POSTS; p++) {
-      progress(`  realtime: connected post ${p + 1}/${POSTS}`);
-      await quiesce(ctx, 300);
-      connected.push(
-        await metered(ctx, async () => {
-          const res = await post(`live ${p}`);
-          const t201 = now();
-          if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
-          const id = String(res.body.id);
-          await waitUntil(`feed.item at ${SUBSCRIBERS} subscribers`, () => (arrivals.get(id)?.length ?? 0) >= SUBSCRIBERS, 60_000);
-          await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }]);
-          await sleep(200); // a duplicate would arrive with the last page's sends
-          const times = arrivals.get(id)!;
-          latencies.push(...times.map((t) => t - t201));
-          lastAt.push(Math.max(...times) - t201);
-          deliveries.push(times.length / SUBSCRIBERS);
-        }),
-      );
-    }
+    /** POSTS posts, each metered until its copies are in every feed and the handlers are quiet. */
+    const posts = async (label: string, connected: boolean) => {
+      const spent: Spent[] = [];
+      for (let p = 0; p < POSTS; p++) {
+        progress(`  realtime: ${label} post ${p + 1}/${POSTS}`);
+        await quiesce(ctx, 300);
+        spent.push(
+          await metered(ctx, async () => {
+            const { id, rangeKey } = await postActivity(ctx, author, { verb: 'post', content: `${label} ${p}` });
+            const t201 = now();
+            if (connected) await waitUntil(`feed.item at ${SUBSCRIBERS} subscribers`, arrived(id), 60_000);
+            await waitForCopies(ctx, [{ rk: rangeKey, owners: followers }]);
+            if (!connected) return;
+            await sleep(200); // a duplicate would arrive with the last page's sends
+            const times = arrivals.get(id)!;
+            latencies.push(...times.map((t) => t - t201));
+            lastAt.push(Math.max(...times) - t201);
+            deliveries.push(times.length / SUBSCRIBERS);
+          }),
+        );
+      }
+      return spent;
+    };
+    const connected = await posts('connected', true);
 
     // 2. The push for offline followers, beside the connected set: 1,000 of them against 1.
     const { pushFeedItems } = await import('../../functions/services/realtime/push.js');
-    const source = benchOriginal(uid('rt-offline-author'), nowTicks(), 0);
-    const pushTo = (owners: readonly string[]) =>
-      metered(
-        ctx,
-        async () =>
-          void (await pushFeedItems(
-            owners.map((owner) => ({ owner, source })),
-            nowTicks(),
-          )),
+    const pushOf = (source: TimelineItem, owners: readonly string[]) =>
+      pushFeedItems(
+        owners.map((owner) => ({ owner, source })),
+        nowTicks(),
       );
+    const source = benchOriginal(uid('rt-offline-author'), nowTicks(), 0);
     const offlineOwners = Array.from({ length: SUBSCRIBERS }, (_, i) => uid('rt-offline', i));
-    const pushOne = await pushTo(offlineOwners.slice(0, 1));
-    const pushMany = await pushTo(offlineOwners);
+    const pushOne = await metered(ctx, () => pushOf(source, offlineOwners.slice(0, 1)));
+    const pushMany = await metered(ctx, () => pushOf(source, offlineOwners));
     // And the push alone to the 1,000 connected (no copies written): where a delivery's time goes locally.
     const direct = benchOriginal(uid('rt-direct-author'), nowTicks(), 0);
-    const directId = toActivity(direct).id;
     const pushStarted = now();
-    await pushFeedItems(
-      followers.map((owner) => ({ owner, source: direct })),
-      nowTicks(),
-    );
-    await waitUntil('the direct push', () => (arrivals.get(directId)?.length ?? 0) >= SUBSCRIBERS, 60_000);
+    await pushOf(direct, followers);
+    await waitUntil('the direct push', arrived(toActivity(direct).id), 60_000);
     const pushAloneMs = now() - pushStarted;
 
     // 3. Every follower offline: the same author's posts, the same fan-out, no one to send to.
     progress('  realtime: closing the WebSockets');
     await closeAll(sockets);
     await waitUntil('the disconnects', async () => (await presenceCount(ctx)) === presentBefore);
-    const offline: Spent[] = [];
-    for (let p = 0; p < POSTS; p++) {
-      progress(`  realtime: offline post ${p + 1}/${POSTS}`);
-      await quiesce(ctx, 300);
-      offline.push(
-        await metered(ctx, async () => {
-          const res = await post(`away ${p}`);
-          if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
-          await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }]);
-        }),
-      );
-    }
+    const offline = await posts('offline', false);
 
     const med = (runs: Spent[], pick: (s: Spent) => number) => median(runs.map(pick));
     const perConnected = (pick: (s: Spent) => number) => round((med(connected, pick) - med(offline, pick)) / SUBSCRIBERS, 4);

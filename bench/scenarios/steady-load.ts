@@ -26,7 +26,7 @@ export const steadyLoad: Scenario = {
     // Each user followed by the next 5.
     await followAll(
       ctx,
-      users.flatMap((u, i) => [1, 2, 3, 4, 5].map((k) => [users[(i + k) % USERS]!, u] as const)),
+      users.flatMap((u, i) => [1, 2, 3, 4, 5].map((k) => ({ follower: users[(i + k) % USERS]!, followee: u }))),
     );
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));

@@ -1,19 +1,19 @@
 /**
- * GET /feed for push-only readers with 200 copies: a first page, a `before` page right after it
- * (the handler then knows the reader's pulled set from its head cache) and, apart, `before` pages
- * of readers this handler instance has not seen in HEAD_CACHE_MS (it reads the head in parallel).
+ * Read units of GET /feed for push-only readers with 200 copies: a first page, a `before` page
+ * right after it, and `before` pages of readers this handler instance has not seen in
+ * HEAD_CACHE_MS (it reads the head in parallel). Calls per page are the reading scenario's.
  */
 import { figureOf } from '../../report.js';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import { nowTicks } from '../../../functions/platform/clock.js';
-import type { CapacityTotals } from '../../capacity.js';
+import { callCount, type CapacityTotals } from '../../capacity.js';
 import type { BenchContext } from '../../context.js';
 import { type Item, itemSize, queryReadUnits } from '../../dynamo-cost.js';
 import { attributes, benchFeed, quiesce, uid, writeModelItems } from '../../fixtures.js';
 import { invokeRoute } from '../../invoke.js';
 import type { Figure } from '../../report.js';
-import { median, round } from '../../stats.js';
+import { median, round, sum } from '../../stats.js';
 import { middle, ratioFigure, S } from './figures.js';
 
 const fig = figureOf(S);
@@ -22,9 +22,7 @@ const PAGES = 10;
 const LIMIT = 20;
 const COLD_READERS = 5;
 
-const calls = (s: CapacityTotals) => Object.values(s.calls).reduce((a, b) => a + b, 0);
 const scanned = (s: CapacityTotals) => Object.values(s.tags).reduce((a, t) => a + t.scanned, 0);
-const bytes = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
 
 export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
   const { recordTrimTop, setHeadActiveUntil } = await import('../../../functions/stores/feed-store.js');
@@ -59,10 +57,9 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
     return (out.Items ?? []).map((i) => itemSize(i as Item));
   };
   const page = async (reader: string, query: string) => {
-    const before = ctx.handlerCapacity.snapshot();
-    const res = await invokeRoute('GET', `/feed?limit=${LIMIT}${query}`, reader);
+    const { value: res, spent } = await ctx.handlerCapacity.measure(() => invokeRoute('GET', `/feed?limit=${LIMIT}${query}`, reader));
     if (res.status !== 200 || res.body.items.length !== LIMIT) throw new Error(`GET /feed${query}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    return { spent: ctx.handlerCapacity.since(before), last: String(res.body.items.at(-1).rangeKey) };
+    return { spent, last: String(res.body.items.at(-1).rangeKey) };
   };
   const sampleFirstAndBefore = async (reader: string) => {
     const first: CapacityTotals[] = [];
@@ -75,10 +72,6 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
       next.push((await page(reader, `&before=${cursor}`)).spent);
     }
     return { first, next, cursor: BigInt(cursor) };
-  };
-  const callsFigure = (metric: string, samples: CapacityTotals[], why: string): Figure => {
-    const value = median(samples.map(calls));
-    return { scenario: S, metric, value, unit: 'calls', target: '1', met: value === 1, note: `calls ${JSON.stringify(middle(samples).calls)}: ${why}` };
   };
 
   // With a head item (rk 0): the first page's Query returns it with the page.
@@ -97,7 +90,7 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
       measured: median(h.first.map((s) => s.read)),
       minimum: queryReadUnits(firstMin),
       target: 1.05,
-      sizes: `minimum: one Query of the head (${firstMin[0]} B) + ${LIMIT + 1} copies, ${bytes(firstMin)} B; items read ${median(h.first.map(scanned))} vs ${LIMIT + 2}`,
+      sizes: `minimum: one Query of the head (${firstMin[0]} B) + ${LIMIT + 1} copies, ${sum(firstMin)} B; items read ${median(h.first.map(scanned))} vs ${LIMIT + 2}`,
       sample: middle(h.first),
     }),
     ratioFigure({
@@ -105,21 +98,15 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
       measured: median(h.next.map((s) => s.read)),
       minimum: queryReadUnits(beforeMin),
       target: 1.05,
-      sizes: `minimum: one Query of ${LIMIT + 1} copies, ${bytes(beforeMin)} B; items read ${median(h.next.map(scanned))} vs ${LIMIT + 1} (a before page asks for limit + 1, one for "more"; only a first page also asks one for the head at rk 0)`,
+      sizes: `minimum: one Query of ${LIMIT + 1} copies, ${sum(beforeMin)} B; items read ${median(h.next.map(scanned))} vs ${LIMIT + 1} (a before page asks for limit + 1, one for "more"; only a first page also asks one for the head at rk 0)`,
       sample: middle(h.next),
     }),
-    callsFigure('DynamoDB calls per first page (push-only reader)', h.first, "the head (pulled set) comes back in the page's Query"),
-    callsFigure(
-      'DynamoDB calls per before page right after a first page',
-      h.next,
-      "the first page put the reader's pulled set in this instance's head cache (HEAD_CACHE_MS 30 s), so no head read",
-    ),
     ratioFigure({
       metric: `RCU per first page (push-only reader, no head item yet)`,
       measured: noHeadFirst.tags['home-feed page']?.read ?? Number.NaN,
       minimum: queryReadUnits(noHeadMin),
       target: 1.05,
-      sizes: `minimum: ${LIMIT + 1} copies, ${bytes(noHeadMin)} B; items read ${noHeadFirst.tags['home-feed page']?.scanned} vs ${LIMIT + 1}`,
+      sizes: `minimum: ${LIMIT + 1} copies, ${sum(noHeadMin)} B; items read ${noHeadFirst.tags['home-feed page']?.scanned} vs ${LIMIT + 1}`,
       sample: noHeadFirst,
     }),
   ];
@@ -129,16 +116,15 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
   let coldMin = 0;
   for (const reader of cold) {
     const cursor = seeded.get(reader)![LIMIT - 1]!.rk as bigint;
-    const before = ctx.handlerCapacity.snapshot();
-    const res = await invokeRoute('GET', `/feed?limit=${LIMIT}&before=${cursor}`, reader);
-    coldSamples.push(ctx.handlerCapacity.since(before));
+    const { value: res, spent } = await ctx.handlerCapacity.measure(() => invokeRoute('GET', `/feed?limit=${LIMIT}&before=${cursor}`, reader));
+    coldSamples.push(spent);
     if (res.status !== 200) throw new Error(`GET /feed cold: ${res.status}`);
     coldMin = queryReadUnits(await rawSizes(reader, LIMIT + 1, cursor));
   }
   figures.push(
     fig(
       `before page with a cold head cache (no first page by this reader on this instance in 30 s): calls, RCU meter ${round(median(coldSamples.map((s) => s.read)), 3)} vs page minimum ${round(coldMin, 3)}`,
-      median(coldSamples.map(calls)),
+      median(coldSamples.map(callCount)),
       'calls',
       { note: `calls ${JSON.stringify(middle(coldSamples).calls)}: the head is read with GetItem in parallel with the page's Query (not in series)` },
     ),
