@@ -154,21 +154,6 @@ export function sumTags(t: CapacityTotals, pick: (tag: string) => boolean): TagT
   return out;
 }
 
-/** Two measurements added up (e.g. the same operation measured on several feeds). */
-export function addTotals(a: CapacityTotals, b: CapacityTotals): CapacityTotals {
-  const out = structuredClone(a);
-  out.read += b.read;
-  out.write += b.write;
-  for (const field of ['calls', 'items', 'ms'] as const) for (const [k, v] of Object.entries(b[field])) add(out[field], k, v);
-  for (const [k, v] of Object.entries(b.tables)) {
-    const t = (out.tables[k] ??= { read: 0, write: 0 });
-    t.read += v.read;
-    t.write += v.write;
-  }
-  for (const [k, v] of Object.entries(b.tags)) addTag((out.tags[k] ??= emptyTag()), v);
-  return out;
-}
-
 /** DynamoDB calls in all. */
 export const callCount = (t: CapacityTotals) => sum(Object.values(t.calls));
 

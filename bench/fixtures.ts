@@ -29,6 +29,13 @@ export const runId = Date.now().toString(36);
 /** A user id unique to this run. */
 export const uid = (kind: string, i: number | string = 0) => `bench-${runId}-${kind}-${i}`;
 
+/** A feed id unique to this run (the API's id alphabet, at most 60 characters). */
+export const feedIdOf = (kind: string, name: string) =>
+  uid(kind, name)
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '-')
+    .slice(-60);
+
 /** Milliseconds on the hrtime clock, which the fan-out timings (copies.ts) share. */
 export const now = () => Number(process.hrtime.bigint()) / 1e6;
 

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { defaultRoute, functions, resolveRoute, routeKey } from '../lib/defs/index.js';
 import { lambdaContext, loadHandler } from '../local/handlers.js';
+import { callCount } from './capacity.js';
+import type { BenchContext } from './context.js';
 import { timed } from './stats.js';
 
 export interface InvokeResult {
@@ -65,4 +67,11 @@ export async function invokeRoute(method: string, pathWithQuery: string, userId:
   const context = lambdaContext(fn, functions[fn].timeoutSeconds * 1000, event.requestContext.requestId);
   const { ms, value: result } = await timed(async () => (await handler(event, context)) as APIGatewayProxyStructuredResultV2);
   return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined, ms };
+}
+
+/** `invokeRoute` on the handlers' metered client, answered 200: the result with its read units and DynamoDB calls. */
+export async function meteredRoute(ctx: BenchContext, method: string, pathWithQuery: string, userId: string) {
+  const { value: res, spent } = await ctx.handlerCapacity.measure(() => invokeRoute(method, pathWithQuery, userId));
+  if (res.status !== 200) throw new Error(`${method} ${pathWithQuery}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return { res, ms: res.ms, read: spent.read, calls: callCount(spent), spent };
 }

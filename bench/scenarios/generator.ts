@@ -14,8 +14,8 @@ import { ADMIN_SCOPE } from '../../lib/defs/scopes.js';
 import { mintToken } from '../../local/jwt.js';
 import type { BenchContext } from '../context.js';
 import { timedFetch } from '../context.js';
-import { benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
-import { invokeRoute } from '../invoke.js';
+import { benchOriginal, feedIdOf, quiesce, uid, writeModelItems } from '../fixtures.js';
+import { meteredRoute } from '../invoke.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
 
@@ -41,11 +41,9 @@ export const generator: Scenario = {
       await quiesce(ctx);
       const reader = uid('gen-reader');
       const page = async (id: string) => {
-        const before = ctx.handlerCapacity.snapshot();
-        const res = await invokeRoute('GET', `/feeds/${id}/activities?limit=${LIMIT}`, reader);
-        if (res.status !== 200 || (res.body as { items: unknown[] }).items.length !== LIMIT) throw new Error(`a generator page: ${res.status}`);
-        const spent = ctx.handlerCapacity.since(before);
-        return { ms: res.ms, read: spent.read, calls: Object.values(spent.calls).reduce((a, b) => a + b, 0) };
+        const got = await meteredRoute(ctx, 'GET', `/feeds/${id}/activities?limit=${LIMIT}`, reader);
+        if ((got.res.body as { items: unknown[] }).items.length !== LIMIT) throw new Error('a generator page came back short');
+        return got;
       };
       const own: number[] = [];
       const pages: Awaited<ReturnType<typeof page>>[] = [];
@@ -76,10 +74,7 @@ export const generator: Scenario = {
 
 /** An admin's generator feed on `url`; its id. */
 async function define(ctx: BenchContext, url: string, personalized: boolean): Promise<string> {
-  const id = uid('gen', personalized ? 'p' : 's')
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]/g, '-')
-    .slice(-60);
+  const id = feedIdOf('gen', personalized ? 'p' : 's');
   const admin = await mintToken(ctx.keys, uid('gen-admin'), { scope: ADMIN_SCOPE, expiresIn: '2h' });
   const res = await timedFetch(`${ctx.stack.apiUrl}/feeds/${id}`, 'PUT', admin, { generator: { url, personalized } });
   if (res.status !== 200) throw new Error(`PUT /feeds/${id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);

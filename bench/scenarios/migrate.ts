@@ -7,10 +7,9 @@ import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureKey } from '../../functions/model/erasure.js';
 import { profileKey } from '../../functions/model/profile.js';
 import { controlListKey, mirrorKey } from '../../functions/model/user-controls.js';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
-import { rawBatchWrite, uid } from '../fixtures.js';
+import { uid, writeModelItems } from '../fixtures.js';
 import { atMost, type Figure, figureOf } from '../report.js';
 import { round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -63,23 +62,15 @@ export const migrate: Scenario = {
     const graph = ctx.stack.tableNames.graph;
     const figures: Figure[] = [];
     // Unchanged items every pass reads: profiles that were never pulled.
-    const seed = (items: Record<string, unknown>[]) =>
-      rawBatchWrite(
-        ctx,
-        graph,
-        items.map((i) => marshall(i)),
-        4,
-      );
+    const seed = (items: Record<string, unknown>[]) => writeModelItems(ctx, graph, items);
     await seed(Array.from({ length: FILLER }, (_, i) => ({ ...profileKey(uid('mig-plain', i)), followers: 3, following: 2 })));
     for (const kind of KINDS) {
       const items = Array.from({ length: kind.count }, (_, i) => kind.items(i)).flat();
       await seed(items);
       await markV2(ctx);
-      const before = ctx.handlerCapacity.snapshot();
       const started = performance.now();
-      const outcome = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
+      const { value: outcome, spent: used } = await ctx.handlerCapacity.measure(() => migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS }));
       const seconds = (performance.now() - started) / 1000;
-      const used = ctx.handlerCapacity.since(before);
       const graphUnits = { read: (used.tables[graph] ?? { read: 0 }).read, write: itemWrites(used, 2) }; // by the pricing rules: DynamoDB Local undercounts transactions
       if (outcome.state !== 'migrated') throw new Error(`expected a migration, got ${outcome.state}`);
       const { scanned, changed } = outcome.totals;
@@ -99,9 +90,7 @@ export const migrate: Scenario = {
       await removeSeeded(ctx, items);
     }
     // A second run finds the tables current: one read, nothing written.
-    const before = ctx.handlerCapacity.snapshot();
-    const again = await migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS });
-    const used = ctx.handlerCapacity.since(before);
+    const { value: again, spent: used } = await ctx.handlerCapacity.measure(() => migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS }));
     figures.push(
       fig('a second run: write units (the tables are current)', used.write, 'WCU', { target: '0', met: again.state === 'current' && used.write === 0 }),
     );

@@ -8,8 +8,8 @@ import { MAX_CANDIDATES } from '../../functions/http/ranked-feed-schemas.js';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import type { BenchContext } from '../context.js';
-import { benchCopy, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
-import { invokeRoute } from '../invoke.js';
+import { benchCopy, benchOriginal, feedIdOf, quiesce, uid, writeModelItems } from '../fixtures.js';
+import { meteredRoute } from '../invoke.js';
 import { atMost, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -38,13 +38,7 @@ export const ranked: Scenario = {
     const byPopularity = await define(ctx, reader, 'popularity', 'ln(1 + popularity) - age');
     await quiesce(ctx); // the originals' own fan-outs (the stream sees them) run out before anything is metered
 
-    const metered = async (path: string) => {
-      const before = ctx.handlerCapacity.snapshot();
-      const res = await invokeRoute('GET', path, reader);
-      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      const spent = ctx.handlerCapacity.since(before);
-      return { res, ms: res.ms, read: spent.read, calls: Object.values(spent.calls).reduce((a, b) => a + b, 0) };
-    };
+    const metered = (path: string) => meteredRoute(ctx, 'GET', path, reader);
     const rawCandidates = () => readRaw(ctx, reader);
     const rawRead = (await rawCandidates()).read;
 
@@ -95,10 +89,7 @@ export const ranked: Scenario = {
 
 /** PUTs a ranked feed of `reader`'s own over their home feed; returns its id. */
 async function define(ctx: BenchContext, reader: string, name: string, expression: string): Promise<string> {
-  const id = uid('ranked', name)
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]/g, '-')
-    .slice(-60);
+  const id = feedIdOf('ranked', name);
   const res = await ctx.call('PUT', `/feeds/${id}`, reader, { sources: [{ type: 'following', windowHours: 72, limit: CANDIDATES }], expression });
   if (res.status !== 200) throw new Error(`PUT /feeds/${id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return id;

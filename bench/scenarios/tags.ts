@@ -13,7 +13,7 @@ import { nowTicks } from '../../functions/platform/clock.js';
 import { type CapacityTotals, timeSplit } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { attributes, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
-import { invokeRoute } from '../invoke.js';
+import { invokeRoute, meteredRoute } from '../invoke.js';
 import { atMost, type Figure, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -74,12 +74,10 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   const raw: number[] = [];
   const split: { ms: number; spent: CapacityTotals }[] = [];
   for (let s = 0; s < SAMPLES; s++) {
-    const before = ctx.handlerCapacity.snapshot();
-    const { ms } = await invokeRoute('GET', path, reader);
-    const spent = ctx.handlerCapacity.since(before);
-    split.push({ ms, spent });
-    calls.push(Object.values(spent.calls).reduce((a, b) => a + b, 0));
-    reads.push(spent.read);
+    const page = await meteredRoute(ctx, 'GET', path, reader);
+    split.push(page);
+    calls.push(page.calls);
+    reads.push(page.read);
     handler.push((await ctx.handlerCapacity.unmetered(() => invokeRoute('GET', path, reader))).ms);
     raw.push((await timed(() => rawPage())).ms);
   }
@@ -142,9 +140,7 @@ async function trendingRead(ctx: BenchContext): Promise<Figure[]> {
     }),
   );
   const minimum = consumedRead(raw) || 0.5;
-  const before = ctx.handlerCapacity.snapshot();
-  await invokeRoute('GET', '/tags/trending?window=24h', reader);
-  const spent = ctx.handlerCapacity.since(before);
+  const { spent } = await meteredRoute(ctx, 'GET', '/tags/trending?window=24h', reader);
   const ratio = spent.read / minimum;
   return [
     fig(`trending: read units / minimum (one GetItem, ${minimum} units)`, round(ratio), '×', {
