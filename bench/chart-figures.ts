@@ -1,9 +1,7 @@
 /**
- * Which bench figures the chart (bench/chart.ts) draws, each named by a matcher on its metric.
- * Every matcher must find exactly one finite figure; anything else (a metric renamed, dropped,
- * duplicated, or a scenario that failed) throws `ChartFigureError` listing every problem at once,
- * so the chart never silently loses a bar. Page depths, concurrencies and follower counts are in
- * the matchers on purpose: when the bench changes one, the chart's labels would be wrong.
+ * Which figures the chart draws, each by a matcher on its metric that must find exactly one finite
+ * figure, else `ChartFigureError` lists every miss at once: the chart never silently loses a bar.
+ * Page depths and follower counts are in the matchers so that a bench change cannot mislabel them.
  */
 import type { Figure } from './report.js';
 
@@ -36,10 +34,7 @@ export const pagingNotes: readonly Spec[] = [
 
 /** "…: meter 1.5 vs rule minimum 1.5" at the end of a cost figure's name (bench/scenarios/cost/figures.ts `ratioFigure`). */
 const inName = (prefix: string) => new RegExp(`^${prefix}: meter \\$?(?<meter>[\\d.]+) vs rule minimum \\$?(?<minimum>[\\d.]+)$`);
-/**
- * A cost row: the meter vs the minimum DynamoDB's pricing rules allow for the same item sizes.
- * Either one figure whose name carries both numbers, or three: the meter, the minimum, the ratio.
- */
+/** A cost row, meter vs pricing-rule minimum: one figure whose name carries both numbers, or three (meter, minimum, ratio). */
 export type CostSpec = { readonly label: string; readonly unit: string } & (
   { readonly metric: RegExp } | { readonly meter: RegExp; readonly minimum: RegExp; readonly ratio: RegExp }
 );

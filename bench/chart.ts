@@ -1,8 +1,6 @@
 /**
- * The bench's figures (bench/results/latest.json) as one standalone SVG of three panels — fan-out
- * copies/s vs raw BatchWriteItem, page latency at page 1 vs page 250 vs a raw Query, consumed
- * capacity vs the pricing minimum — drawn by Vega-Lite, rendered in Node without a canvas. Which
- * figures it draws is bench/chart-figures.ts; a figure it cannot find throws ChartFigureError.
+ * The bench's figures as one SVG of three panels (fan-out vs raw BatchWriteItem, page latency vs a
+ * raw Query, consumed capacity vs the pricing minimum), by Vega-Lite in Node without a canvas.
  *
  * @example await writeChartBeside('bench/results/latest.json') // writes latest.svg beside it
  */

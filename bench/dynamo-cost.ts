@@ -1,19 +1,8 @@
 /**
- * DynamoDB's documented size and pricing rules, so cost figures can be checked against the
- * minimum the service could charge for the same items (DynamoDB Local's own meter is wrong in
- * some corner cases). Pure functions: no network.
- *
- * Item size (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html):
- *  - every attribute: UTF-8 length of its name + the size of its value;
- *  - String: UTF-8 bytes; Binary: raw bytes; Boolean/Null: 1 byte;
- *  - Number: 1 byte per two significant digits (leading/trailing zeros trimmed) + 1 byte
- *    (+1 for a negative number, as the service's size calculators count it);
- *  - List/Map: 3 bytes + each element (+1 byte per element; map keys count as names);
- *  - sets: the sum of their elements.
- * Units: a write costs 1 WCU per started KB of the item (each GSI that holds the item adds its
- * own write of the projected item); a delete costs the size of the deleted item; a Query sums the
- * sizes of the items it read, rounds up to 4 KB, and charges 1 RCU per 4 KB strongly consistent,
- * 0.5 eventually consistent (minimum one 4 KB unit per request).
+ * DynamoDB's documented item-size and pricing rules
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html),
+ * so a cost figure can be held against the minimum the service could charge for the same items:
+ * DynamoDB Local's own meter is wrong in some corner cases (transactions, keys not found).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -22,19 +11,15 @@ export type Item = Record<string, AttributeValue>;
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 
-/** Bytes of a Number value under DynamoDB's rule. */
+/** Bytes of a Number: 1 per two significant digits, + 1 (+ 1 more if negative, as the service's calculators count). */
 export function numberSize(text: string): number {
   const negative = text.trim().startsWith('-');
-  const digits = text
-    .replace(/[-+]/g, '')
-    .replace(/[eE].*$/, '')
-    .replace('.', '');
-  const significant = digits.replace(/^0+/, '').replace(/0+$/, '');
+  const significant = text.replace(/[-+.]|[eE].*$/g, '').replace(/^0+|0+$/g, '');
   const n = Math.max(1, significant.length);
   return Math.ceil(n / 2) + 1 + (negative ? 1 : 0);
 }
 
-/** Bytes of one attribute value (without its name). */
+/** Bytes of one attribute value (without its name); a list or map adds 3 bytes and 1 per element. */
 export function valueSize(v: AttributeValue): number {
   if (v.S !== undefined) return utf8(v.S);
   if (v.N !== undefined) return numberSize(v.N);
@@ -60,13 +45,13 @@ export function plainItemSize(item: Record<string, unknown>): number {
   return itemSize(marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: true }));
 }
 
-/** Write units of writing (or deleting) one item of `bytes`, plus `indexes` index copies of it. */
+/** Write units of writing (or deleting) one item of `bytes`: 1 per started KB, again for each of `indexes` index copies. */
 export function writeUnits(bytes: number, indexes = 0): number {
   const perCopy = Math.max(1, Math.ceil(bytes / 1024));
   return perCopy * (1 + indexes);
 }
 
-/** Read units of one Query (or Scan page) that read items of these sizes. */
+/** Read units of one Query (or Scan page): the items' sizes summed, 1 per started 4 KB strongly consistent, half that eventually. */
 export function queryReadUnits(sizes: readonly number[], consistent = false): number {
   const total = sizes.reduce((s, x) => s + x, 0);
   const blocks = Math.max(1, Math.ceil(total / 4096));

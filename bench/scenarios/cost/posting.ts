@@ -9,10 +9,10 @@ import { timelineKey } from '../../../functions/model/timeline-item.js';
 import { type CapacityTotals, sumTags, type TagTotals } from '../../capacity.js';
 import { type BenchContext, isTrimTag } from '../../context.js';
 import { type Item, itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
-import { attributes, authorWithFollowers, benchActivity, quiesce, uid } from '../../fixtures.js';
+import { attributes, authorWithFollowers, benchActivity, postActivity, quiesce, uid } from '../../fixtures.js';
 import { waitForCopies } from '../../copies.js';
 import { type Figure, progress, figureOf } from '../../report.js';
-import { median, round } from '../../stats.js';
+import { median, round, sum } from '../../stats.js';
 import { FOLLOWERS, middle, ratioFigure, S, where } from './figures.js';
 
 const fig = figureOf(S);
@@ -61,12 +61,10 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   for (let i = 0; i < POSTS; i++) {
     progress(`  cost: post ${i + 1}/${POSTS}`);
     await quiesce(ctx);
-    const before = ctx.handlerCapacity.snapshot();
-    const res = await ctx.call('POST', '/activities', author, benchActivity(i));
-    if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
+    const { value: posted, spent } = await ctx.handlerCapacity.measure(() => postActivity(ctx, author, benchActivity(i)));
     const afterPost = ctx.handlerCapacity.snapshot();
-    postSamples.push(ctx.handlerCapacity.since(before));
-    const rk = BigInt(res.body.rangeKey);
+    postSamples.push(spent);
+    const rk = BigInt(posted.rangeKey);
     await waitForCopies(ctx, [{ rk: String(rk), owners: followers }]);
     await quiesce(ctx);
     fanSamples.push(withoutTable(ctx.handlerCapacity.since(afterPost), stats));
@@ -110,13 +108,13 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
       per: FOLLOWERS,
     }),
     fig(
-      `RCU per post for the follower list (${FOLLOWERS} entries, ${listSizes.reduce((a, b) => a + b, 0)} B): meter ${round(listRead, 3)} vs rule minimum ${round(listMin, 3)}`,
+      `RCU per post for the follower list (${FOLLOWERS} entries, ${sum(listSizes)} B): meter ${round(listRead, 3)} vs rule minimum ${round(listMin, 3)}`,
       round(listRead / listMin, 3),
       '× min',
       { note: `${tagMedian('follower list read', 'calls')} Query of ${tagMedian('follower list read', 'scanned')} items` },
     ),
     fig('RCU per post in the fan-out besides the follower list', round(median(fanSamples.map((s) => s.read)) - listRead, 3), 'RCU', {
-      note: `${otherReads} (strongly consistent: the liveness check before the page with the author's own copy in one batch get, the re-check after it, the pulled flag); trim attempts: ${trimAttempts.join('+')} over ${POSTS} posts, ${round(trimRcu.reduce((a, b) => a + b, 0) / POSTS, 2)} RCU per post on average (feeds this small hold far fewer than N copies: the attempts read a little and delete nothing)`,
+      note: `${otherReads} (strongly consistent: the liveness check before the page with the author's own copy in one batch get, the re-check after it, the pulled flag); trim attempts: ${trimAttempts.join('+')} over ${POSTS} posts, ${round(sum(trimRcu) / POSTS, 2)} RCU per post on average (feeds this small hold far fewer than N copies: the attempts read a little and delete nothing)`,
     }),
   );
   // A post by an author nobody follows: the request and its fan-out job together.
@@ -124,11 +122,11 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   const soloSamples: CapacityTotals[] = [];
   for (let i = 0; i < 3; i++) {
     await quiesce(ctx);
-    const before = ctx.handlerCapacity.snapshot();
-    const res = await ctx.call('POST', '/activities', solo, benchActivity(i));
-    if (res.status !== 201) throw new Error(`POST /activities: ${res.status}`);
-    await quiesce(ctx);
-    soloSamples.push(withoutTable(ctx.handlerCapacity.since(before), stats));
+    const { spent } = await ctx.handlerCapacity.measure(async () => {
+      await postActivity(ctx, solo, benchActivity(i));
+      await quiesce(ctx);
+    });
+    soloSamples.push(withoutTable(spent, stats));
   }
   const soloW = median(soloSamples.map((s) => s.write));
   figures.push(
@@ -145,7 +143,7 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
     measured: { wcu: postW + median(fanSamples.map((s) => s.write)), rcu: median(postSamples.map((s) => s.read)) + median(fanSamples.map((s) => s.read)) },
     minimum: { wcu: postMin + FOLLOWERS * copyMin, rcu: listMin },
     copies: FOLLOWERS + 1,
-    trimAttemptsPerPost: trimAttempts.reduce((a, b) => a + b, 0) / POSTS,
-    trimRcuPerPost: trimRcu.reduce((a, b) => a + b, 0) / POSTS,
+    trimAttemptsPerPost: sum(trimAttempts) / POSTS,
+    trimRcuPerPost: sum(trimRcu) / POSTS,
   };
 }
