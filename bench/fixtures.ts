@@ -18,6 +18,7 @@ import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { expiresAtFor } from '../functions/services/retention/bounds.js';
 import { type HomeFeedPolicy, homeFeedPolicyFromEnv } from '../functions/services/retention/retention-policy.js';
 import { fanoutBacklog } from '../local/queue-depth.js';
+import { callCount } from './capacity.js';
 import type { BenchContext } from './context.js';
 import { progress } from './report.js';
 import { pool } from './stats.js';
@@ -199,7 +200,7 @@ export function benchFeed(ctx: BenchContext, owner: string, author: string, coun
  */
 export async function quiesce(ctx: BenchContext, quietMs = 600, timeoutMs = 180_000): Promise<void> {
   const deadline = now() + timeoutMs;
-  const calls = () => Object.values(ctx.handlerCapacity.snapshot().calls).reduce((s, n) => s + n, 0);
+  const calls = () => callCount(ctx.handlerCapacity.snapshot());
   let last = calls();
   let quietSince = now();
   while (now() < deadline) {

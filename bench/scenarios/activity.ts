@@ -11,7 +11,7 @@ import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queueDepth } from '../../local/queue-depth.js';
-import { sumTags } from '../capacity.js';
+import { callCount, sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
 import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
@@ -118,11 +118,10 @@ async function returningReaders(ctx: BenchContext): Promise<Figure[]> {
   let complete = 0;
   for (const r of readers) {
     await quiesce(ctx, 200);
-    const before = ctx.handlerCapacity.snapshot();
     const t0 = now();
-    const res = await ctx.call('GET', '/feed?limit=20', r);
+    const { value: res, spent } = await ctx.handlerCapacity.measure(() => ctx.call('GET', '/feed?limit=20', r));
     ms.push(res.ms);
-    calls.push(Object.values(ctx.handlerCapacity.since(before).calls).reduce((a, b) => a + (b ?? 0), 0));
+    calls.push(callCount(spent));
     if (res.body.items.map((x: { id: string }) => x.id).join() === reference) complete++;
     while (((await headBound(ctx, r)) ?? 0n) < nowTicks()) await sleep(20);
     back.push(now() - t0);

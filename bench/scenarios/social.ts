@@ -3,7 +3,7 @@
  * page and counts, what the stranger bound adds to a notification event, and an enriched vs a
  * plain feed page.
  */
-import { type CapacityTotals, itemWrites } from '../capacity.js';
+import { callCount, type CapacityTotals, itemWrites } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { quiesce, uid } from '../fixtures.js';
 import { atMost, type Figure, figureOf } from '../report.js';
@@ -18,17 +18,17 @@ const PAGE = 20;
 const txItems = (t: CapacityTotals) => t.items.TransactWriteItemsCommand ?? 0;
 /** Write units by the pricing rules (every item here is under 1 KB); DynamoDB Local's lower figure is shown beside. */
 const rulesWcu = (t: CapacityTotals) => itemWrites(t, 2);
-const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
 const callsOf = (t: CapacityTotals) =>
   Object.entries(t.calls)
     .map(([name, n]) => `${n} ${name.replace(/Command$/, '')}`)
     .join(' + ');
 
-async function measure(ctx: BenchContext, run: () => Promise<unknown>, settle: boolean): Promise<{ api: CapacityTotals; total: CapacityTotals }> {
+/** What `run` spent: itself (`api`), and with every job it started once the handlers are quiet (`total`). */
+async function measure(ctx: BenchContext, run: () => Promise<unknown>): Promise<{ api: CapacityTotals; total: CapacityTotals }> {
   const before = ctx.handlerCapacity.snapshot();
   await run();
   const api = ctx.handlerCapacity.since(before);
-  if (settle) await quiesce(ctx);
+  await quiesce(ctx);
   return { api, total: ctx.handlerCapacity.since(before) };
 }
 
@@ -41,9 +41,10 @@ export const social: Scenario = {
     const id = encodeURIComponent(post.body.id);
     await quiesce(ctx);
 
-    const first = await measure(ctx, () => ctx.call('PUT', `/activities/${id}/reactions/like`, uid('liker', 0)), true);
+    const like = (liker: string) => measure(ctx, () => ctx.call('PUT', `/activities/${id}/reactions/like`, liker));
+    const first = await like(uid('liker', 0));
     const next: { api: CapacityTotals; total: CapacityTotals }[] = [];
-    for (let i = 1; i <= SAMPLES; i++) next.push(await measure(ctx, () => ctx.call('PUT', `/activities/${id}/reactions/like`, uid('liker', i)), true));
+    for (let i = 1; i <= SAMPLES; i++) next.push(await like(uid('liker', i)));
     const check = await ctx.call('GET', `/activities/${id}`, author);
     if (check.body?.reactions?.counts?.like !== SAMPLES + 1) throw new Error(`reaction count ${JSON.stringify(check.body?.reactions)}`);
 
@@ -58,13 +59,12 @@ export const social: Scenario = {
       const samples: CapacityTotals[] = [];
       const ms: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
-        const before = ctx.handlerCapacity.snapshot();
-        const res = await ctx.call('GET', path, reader);
+        const { value: res, spent } = await ctx.handlerCapacity.measure(() => ctx.call('GET', path, reader));
         if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-        samples.push(ctx.handlerCapacity.since(before));
+        samples.push(spent);
         ms.push(res.ms);
       }
-      return { read: median(samples.map((s) => s.read)), calls: callsOf(samples[0]!), byCommand: samples[0]!.calls, ms: median(ms) };
+      return { read: median(samples.map((s) => s.read)), calls: callsOf(samples[0]!), sample: samples[0]!, ms: median(ms) };
     };
     const page = await reads(`/notifications?limit=${PAGE}`);
     const counts = await reads('/notifications/counts');
@@ -80,7 +80,7 @@ export const social: Scenario = {
     const firstOfGroup = async (liker: () => string) => {
       const p = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'a new group' });
       await quiesce(ctx);
-      return measure(ctx, () => ctx.call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, liker()), true);
+      return measure(ctx, () => ctx.call('PUT', `/activities/${encodeURIComponent(p.body.id)}/reactions/like`, liker()));
     };
     const byStranger: { total: CapacityTotals }[] = [];
     const byFriend: { total: CapacityTotals }[] = [];
@@ -90,7 +90,8 @@ export const social: Scenario = {
     }
     const { audienceKeys } = await import('../../functions/services/controls-state.js');
     const { readGraphKeys } = await import('../../functions/stores/follow-store.js');
-    const audience = async (withFollows: boolean) => (await measure(ctx, () => readGraphKeys(audienceKeys(author, [friend], withFollows)), false)).total;
+    const audience = async (withFollows: boolean) =>
+      (await ctx.handlerCapacity.measure(() => readGraphKeys(audienceKeys(author, [friend], withFollows)))).spent;
     const [readWith, readWithout] = [await audience(true), await audience(false)];
     const boundWcu = median(byStranger.map((x) => rulesWcu(x.total))) - median(byFriend.map((x) => rulesWcu(x.total)));
 
@@ -120,7 +121,7 @@ export const social: Scenario = {
         'RCU',
         {
           target: '≤ 1, no extra call',
-          met: readWith.read - readWithout.read <= 1 && total(readWith.calls) === total(readWithout.calls),
+          met: readWith.read - readWithout.read <= 1 && callCount(readWith) === callCount(readWithout),
           note: `${callsOf(readWith)} of ${readWith.items.BatchGetItemCommand ?? 0} keys, ${round(readWith.read, 2)} RCU, vs ${readWithout.items.BatchGetItemCommand ?? 0} keys, ${round(readWithout.read, 2)} RCU without the bound (strongly consistent)`,
         },
       ),
@@ -133,7 +134,7 @@ export const social: Scenario = {
       fig(`RCU per plain feed page (limit ${PAGE})`, round(plain.read, 2), 'RCU', { note: `${plain.calls}; p50 ${round(plain.ms, 2)} ms` }),
       fig(`RCU per enriched feed page (limit ${PAGE}, ?enrich=reactions)`, round(rich.read, 2), 'RCU', {
         target: '≤ 2 batch reads more',
-        met: total(rich.byCommand) - total(plain.byCommand) === 2 && rich.byCommand.BatchGetItemCommand === 2,
+        met: callCount(rich.sample) - callCount(plain.sample) === 2 && rich.sample.calls.BatchGetItemCommand === 2,
         note: `${rich.calls}; p50 ${round(rich.ms, 2)} ms (plain ${round(plain.ms, 2)} ms)`,
       }),
     ];

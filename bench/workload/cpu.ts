@@ -1,8 +1,6 @@
 /**
- * CPU used by the bench's processes over a phase, in cores (CPU seconds ÷ wall seconds), so a
- * figure can say which process was saturated: this one (the HTTP API, every handler and poller
- * run here, on one event loop) or DynamoDB Local's JVM. Linux: /proc/<pid>/stat; elsewhere the
- * JVM's share is unknown (NaN).
+ * Cores a phase used (CPU s ÷ wall s) in this process (API, handlers and pollers on one event loop)
+ * and in DynamoDB Local's JVM, so a figure can say which was saturated. The JVM's is NaN off Linux.
  */
 import { readFileSync } from 'node:fs';
 

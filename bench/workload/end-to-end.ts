@@ -1,7 +1,6 @@
 /**
- * The end-to-end figures of a timed phase (follows, posts): answered rate, elapsed until every lane
- * drained, the minimum item writes, the raw ceiling and `(minimum item writes ÷ raw items/s) ÷
- * elapsed`; notes give the DynamoDB calls per operation and the CPU each process used.
+ * The figures of a timed phase: answered rate, elapsed until every lane drained, minimum item
+ * writes, raw ceiling and `(minimum item writes ÷ raw items/s) ÷ elapsed`, with calls and CPU in notes.
  */
 import { type CapacityTotals, itemWrites } from '../capacity.js';
 import { atLeast, type Figure, figureOf } from '../report.js';

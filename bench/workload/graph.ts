@@ -1,16 +1,10 @@
 /**
- * The workload's social graph and posts, generated from a seed (pure: no I/O).
- *
- * Follow graph: each user's follower count comes from a power law by popularity rank,
- * `min(cap, round(C · rank^-alpha))` with `cap` = a third of the users, and C solved so the counts
- * add up to the wanted number of follows. With 1,000 users, 40,000 follows and alpha 0.6, the seven
- * most popular users are each followed by a third of everyone, rank 100 by ~70 and the last by ~18.
- * Each user's followers are drawn uniformly from everyone else, so how many users one user follows
- * is about the mean (40) for everyone — people follow celebrities and friends alike.
- *
- * Posts: about `postsPerUser` each (uniform in ±50 %), with 0–5 `@mentions` of people the author
- * follows (anyone, for an author who follows fewer), in a shuffled order so that any prefix of the
- * list is a fair sample of authors.
+ * The workload's social graph and posts, generated from a seed (pure). Follower counts follow a
+ * power law by popularity rank, `min(a third of the users, round(C · rank^-alpha))`, C solved for
+ * the wanted total: with the default shape seven users are followed by a third of everyone, rank
+ * 100 by ~70, the last by ~18. Followers are drawn uniformly, so everyone follows about the mean
+ * (40): celebrities and friends alike. Posts: about `postsPerUser` each (±50 %) with 0–5 mentions
+ * of followees, shuffled so that any prefix of the list is a fair sample of authors.
  */
 import { type Random, seededRandom } from './random.js';
 

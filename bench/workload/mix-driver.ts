@@ -1,8 +1,7 @@
 /**
- * The workload's open-loop driver, a second process (bench/driver.ts): sends every planned request
- * at its scheduled time without waiting for earlier answers, and prints one JSON line: per kind,
- * latencies from the scheduled time (no coordinated omission) and status codes, and how late the
- * driver itself sent.
+ * The workload's open-loop driver, a second process (bench/driver.ts): sends each planned request at
+ * its time, answered or not (schedule.ts), and prints one JSON line: per kind the latencies from the
+ * scheduled time and the status codes, and how late the driver itself sent.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';

@@ -1,7 +1,4 @@
-/**
- * What the workload scenario's phases share: the run (stack, generated workload, user ids, a
- * progress line) and small figure helpers.
- */
+/** What the workload scenario's phases share: the run (stack, workload, user ids, a progress line) and small helpers. */
 import type { BenchContext } from '../context.js';
 import { round } from '../stats.js';
 import type { Workload } from './graph.js';
@@ -25,9 +22,5 @@ export interface WorkloadRun {
 
 export const cpuNote = (c: { node: number; jvm: number }) => `CPU: this process ${round(c.node, 2)} cores, DynamoDB Local ${round(c.jvm, 2)} cores`;
 
-/**
- * How the phases wait "until their last job is done" (copies.ts waitForCopies): the lanes empty
- * and every post's copies present, polled every 50 ms (the phases move thousands of jobs) for at
- * most 10 minutes.
- */
+/** How a phase waits for its last job (copies.ts waitForCopies): polled every 50 ms (thousands of jobs move), 10 minutes at most. */
 export const DRAIN = { pollMs: 50, timeoutMs: 600_000 };

@@ -1,12 +1,8 @@
 /**
- * Open-loop request schedules (pure). Each request has a send time fixed in advance — slot i of a
- * constant rate r is at i/r seconds — and the driver sends it then whether or not earlier requests
- * have answered. Latency is measured from that scheduled time, so a stall shows up in every request
- * that should have been sent during it (a closed loop would wait, send fewer requests and report
- * only the one slow answer: coordinated omission).
- *
- * The mix is exact per block: with weights home 6 / timeline 3 / post 1, every 10 consecutive slots
- * hold 6, 3 and 1 of them, in a seeded random order.
+ * Open-loop request schedules (pure): slot i of rate r is sent at i/r s whether or not earlier
+ * requests have answered, and latency counts from that time, so a stall shows in every request due
+ * during it (a closed loop would send fewer and report one slow answer: coordinated omission). The
+ * mix is exact per block: weights 6/3/1 put 6, 3 and 1 of each 10 slots, in a seeded order.
  */
 import { seededRandom } from './random.js';
 
