@@ -15,7 +15,7 @@ import { timelineItem } from '../functions/model/timeline-item.js';
 import { isoFromTicks, nowTicks } from '../functions/platform/clock.js';
 import { createVerifier } from '../local/jwt.js';
 import { type BenchContext, timedFetch } from './context.js';
-import { attributes, benchCopy, rawBatchWrite } from './fixtures.js';
+import { attributes, benchCopy, rawBatchWrite, writeModelItems } from './fixtures.js';
 
 export interface NaiveServer {
   readonly url: string;
@@ -26,12 +26,8 @@ const followerPk = (author: string) => `naive-followers#${author}`;
 
 /** Records `followers` as following `author` in the baseline's own follower list. */
 export async function naiveFollow(ctx: BenchContext, author: string, followers: readonly string[]): Promise<void> {
-  await rawBatchWrite(
-    ctx,
-    ctx.stack.tableNames.graph,
-    followers.map((f) => ({ pk: { S: followerPk(author) }, sk: { S: f } })),
-    4,
-  );
+  const entries = followers.map((sk) => ({ pk: followerPk(author), sk }));
+  await writeModelItems(ctx, ctx.stack.tableNames.graph, entries);
 }
 
 export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> {
@@ -53,12 +49,9 @@ export async function startNaiveServer(ctx: BenchContext): Promise<NaiveServer> 
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
-      await rawBatchWrite(
-        ctx,
-        feed,
-        (page.Items ?? []).map((i) => attributes(benchCopy(ctx, original, i.sk!.S!))),
-        1,
-      );
+      // One batch at a time, each awaited: the simplest design, as seed 002 writes it.
+      const copies = (page.Items ?? []).map((i) => attributes(benchCopy(ctx, original, i.sk!.S!)));
+      await rawBatchWrite(ctx, feed, copies, 1);
       start = page.LastEvaluatedKey;
     } while (start);
     return { id: original.id, rangeKey: String(original.rk) };

@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { feedHeadKey, parseFeedHead } from '../../functions/model/feed-head.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { nowTicks } from '../../functions/platform/clock.js';
+import { FIRST_FANOUT_PAGE, FOLLOWER_PAGE } from '../../functions/services/follower-pages.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queueDepth } from '../../local/queue-depth.js';
 import { callCount, sumTags } from '../capacity.js';
@@ -42,12 +43,10 @@ const ahead = () => nowTicks() + BigInt(WINDOW_DAYS) * DAY_NS;
 const passed = () => nowTicks() - DAY_NS;
 
 /** `followers` follow `author` (seeded), each entry's bound ahead when `reading(i)`, else passed (a reader who left). */
-const seedWithBounds = (ctx: BenchContext, author: string, followers: readonly string[], reading: (i: number) => boolean) =>
-  seedFollows(
-    ctx,
-    followers.map((follower, i) => ({ follower, followee: author, activeUntil: reading(i) ? ahead() : passed() })),
-    4,
-  );
+function seedWithBounds(ctx: BenchContext, author: string, followers: readonly string[], reading: (i: number) => boolean) {
+  const follows = followers.map((follower, i) => ({ follower, followee: author, activeUntil: reading(i) ? ahead() : passed() }));
+  return seedFollows(ctx, follows, 4);
+}
 
 const headBound = async (ctx: BenchContext, reader: string) =>
   parseFeedHead((await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: feedHeadKey(reader), ConsistentRead: true }))).Item)
@@ -90,11 +89,8 @@ async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
 async function stampCost(ctx: BenchContext): Promise<number> {
   const reader = uid('stamper');
   const authors = Array.from({ length: STAMP_FOLLOWS }, (_, i) => uid('stamped', i));
-  await seedFollows(
-    ctx,
-    authors.map((a) => ({ follower: reader, followee: a })),
-    4,
-  );
+  const follows = authors.map((followee) => ({ follower: reader, followee }));
+  await seedFollows(ctx, follows, 4);
   await quiesce(ctx, 300);
   const before = ctx.handlerCapacity.snapshot();
   if ((await ctx.call('GET', '/feed', reader)).status !== 200) throw new Error('GET /feed');
@@ -217,7 +213,8 @@ async function burstFreshness(ctx: BenchContext): Promise<Figure[]> {
   await quiesce(ctx, 500, 600_000);
   posting = false;
   await sampler;
-  const messages = BURST_POSTS * Math.ceil(BURST_FOLLOWERS / 500);
+  // A post's first fan-out page is a job of its own, then one job per later page (services/follower-pages.ts).
+  const messages = BURST_POSTS * (1 + Math.ceil((BURST_FOLLOWERS - FIRST_FANOUT_PAGE) / FOLLOWER_PAGE));
   const fresh = probes.map((x) => x.shown);
   const slowest = [...probes].sort((a, b) => b.shown - a.shown).slice(0, 3);
   return [

@@ -29,11 +29,8 @@ export const ranked: Scenario = {
     const newest = nowTicks();
     const originals = Array.from({ length: CANDIDATES }, (_, i) => benchOriginal(uid('ranked-author', i % AUTHORS), newest - BigInt(i) * 1_000_000n, i));
     await writeModelItems(ctx, ctx.stack.tableNames.feed, originals);
-    await writeModelItems(
-      ctx,
-      ctx.stack.tableNames.feed,
-      originals.map((o) => benchCopy(ctx, o, reader)),
-    );
+    const copies = originals.map((o) => benchCopy(ctx, o, reader));
+    await writeModelItems(ctx, ctx.stack.tableNames.feed, copies);
     const byAge = await define(ctx, reader, 'age', '0 - age');
     const byPopularity = await define(ctx, reader, 'popularity', 'ln(1 + popularity) - age');
     await quiesce(ctx); // the originals' own fan-outs (the stream sees them) run out before anything is metered

@@ -114,10 +114,8 @@ async function hybrid(ctx: BenchContext, pushHandlerP50: number): Promise<Figure
   for (const k of [1, 4]) {
     const reader = uid('hybrid-reader', k);
     const authors = Array.from({ length: k }, (_, i) => uid(`hybrid-author-${k}`, i));
-    await followAll(
-      ctx,
-      authors.map((followee) => ({ follower: reader, followee })),
-    );
+    const follows = authors.map((followee) => ({ follower: reader, followee }));
+    await followAll(ctx, follows);
     for (const a of authors) {
       // The pull job re-checks the count against FANOUT_PULL_THRESHOLD: make the counter say so.
       await ctx.doc.send(

@@ -192,7 +192,7 @@ export const realtime: Scenario = {
         perConnected((s) => s.read),
         'RCU',
         {
-          note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page of 500`,
+          note: `all connected vs all offline, medians of ${POSTS} posts each, trims left out: the connected set read once per fan-out page`,
         },
       ),
       fig(

@@ -23,11 +23,8 @@ export const steadyLoad: Scenario = {
   title: `${DURATION_S} s of mixed GET /feed + POST /activities (${READS_PER_POST}:1) from a second process`,
   async run(ctx) {
     const users = Array.from({ length: USERS }, (_, i) => uid('load', i));
-    // Each user followed by the next 5.
-    await followAll(
-      ctx,
-      users.flatMap((u, i) => [1, 2, 3, 4, 5].map((k) => ({ follower: users[(i + k) % USERS]!, followee: u }))),
-    );
+    const eachFollowedByTheNextFive = users.flatMap((u, i) => [1, 2, 3, 4, 5].map((k) => ({ follower: users[(i + k) % USERS]!, followee: u })));
+    await followAll(ctx, eachFollowedByTheNextFive);
     await quiesce(ctx);
     const tokens = await Promise.all(users.map((u) => ctx.token(u)));
     const dlqBefore = await fanoutDlqDepth(ctx);

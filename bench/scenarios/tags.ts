@@ -96,11 +96,8 @@ async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
   const { tagFanout } = await import('../../functions/services/tags/tag-fanout.js');
   const tag = tagKeyOf(`fan${uid('t').replace(/[^a-z0-9]/gi, '')}`);
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid('tag-follower', i));
-  await writeModelItems(
-    ctx,
-    ctx.stack.tableNames.graph,
-    followers.map((f) => ({ ...tagFollowerKey(tag, f), userId: f })),
-  );
+  const followEntries = followers.map((f) => ({ ...tagFollowerKey(tag, f), userId: f }));
+  await writeModelItems(ctx, ctx.stack.tableNames.graph, followEntries);
   const author = uid('tag-poster');
   const posted = await ctx.call('POST', '/activities', author, { verb: 'post', content: 'no hashtag here' });
   if (posted.status !== 201) throw new Error(`POST /activities: ${posted.status}`);

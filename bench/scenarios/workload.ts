@@ -68,10 +68,8 @@ export const workload: Scenario = {
     const apiEdges = w.edges.slice(0, API_FOLLOWS);
     const seeded = w.edges.slice(API_FOLLOWS);
     say(`seeding ${seeded.length} follows with the model's items…`);
-    await seedFollows(
-      ctx,
-      seeded.map((e) => ({ follower: idOf(e.follower), followee: idOf(e.followee) })),
-    );
+    const seededFollows = seeded.map((e) => ({ follower: idOf(e.follower), followee: idOf(e.followee) }));
+    await seedFollows(ctx, seededFollows);
     say(`${apiEdges.length} follows through the API (${FOLLOWS_IN_FLIGHT} in flight)…`);
     const follows = await timedPhase(
       ctx,
