@@ -1,8 +1,7 @@
 /**
  * Meters DynamoDB consumed capacity on an SDK client: a middleware asks every call for
- * `ReturnConsumedCapacity: TOTAL` and adds up what comes back (snapshot before, `since` after):
- * units, calls per command, units per table, items sent and read, time per command, the peak of
- * calls in flight, and — with a classifier — the same per kind of call ("trim key scan", …).
+ * `ReturnConsumedCapacity: TOTAL` and adds up units, calls, items and time per command and table,
+ * and with a classifier per kind of call ("trim key scan", …). `measure` (or snapshot and since).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { median, sum } from './stats.js';

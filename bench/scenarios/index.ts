@@ -13,14 +13,11 @@ import { steadyLoad } from './steady-load.js';
 import { tags } from './tags.js';
 import { follows } from './follows.js';
 import { workload } from './workload.js';
-
 import { bundles } from './bundles.js';
 import { burst } from './burst.js';
 import { limits } from './limits.js';
 import { migrate } from './migrate.js';
 import type { Scenario } from './scenario.js';
-
-export type { Scenario };
 
 /** In the order they run (post and fanout share the 5,000 follows). */
 export const scenarios: Scenario[] = [
