@@ -11,7 +11,7 @@ import { startLocalStack } from '../local/stack.js';
 import { benchStackEnv } from './stack-env.js';
 import { writeChartBeside } from './chart.js';
 import { type BenchContext, createContext } from './context.js';
-import { type Figure, machine, progress, type Results, runLine, save, toMarkdown, writeTableBeside } from './report.js';
+import { type Figure, figureOf, machine, progress, type Results, runLine, save, toMarkdown, writeTableBeside } from './report.js';
 import { scenarios } from './scenarios/index.js';
 
 const only = process.argv.slice(2);
@@ -38,14 +38,7 @@ try {
     } catch (error) {
       // One broken scenario must not hide the others' figures; the table says what failed.
       console.error(`\n${scenario.id} failed:`, error);
-      figures.push({
-        scenario: scenario.id,
-        metric: 'scenario failed',
-        value: Number.NaN,
-        unit: '',
-        met: false,
-        note: String((error as Error).message).slice(0, 300),
-      });
+      figures.push(figureOf(scenario.id)('scenario failed', Number.NaN, '', { met: false, note: String((error as Error).message).slice(0, 300) }));
     }
     durations[scenario.id] = Math.round((Date.now() - started) / 1000);
     progress(`${scenario.id}: done in ${durations[scenario.id]} s\n`);
