@@ -285,8 +285,7 @@ async function markStreamEnd(streams: DynamoDBStreamsClient, arn: string): Promi
 /**
  * Reads every shard from its start to its end, handing each batch to `handle`. The first pass
  * uses the marked iterators and records each shard's first new sequence number for later passes;
- * a shard with nothing new is dropped, so no later pass reads it from its horizon (the old
- * TrimmedDataAccessException of this scenario run alone, on a fresh stack's empty shard).
+ * a shard with nothing new is dropped, so no later pass reads it from its horizon.
  */
 async function drain(
   streams: DynamoDBStreamsClient,
@@ -298,24 +297,34 @@ async function drain(
 ): Promise<{ records: number; ms: number }> {
   const t0 = now();
   let records = 0;
+  const iteratorAt = async (ShardId: string, at: { ShardIteratorType: 'TRIM_HORIZON' } | { ShardIteratorType: 'AT_SEQUENCE_NUMBER'; SequenceNumber: string }) =>
+    (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId, ...at }))).ShardIterator;
   for (const [ShardId, pos] of start) {
-    const at = pos.first ? { ShardIteratorType: 'AT_SEQUENCE_NUMBER' as const, SequenceNumber: pos.first } : { ShardIteratorType: 'TRIM_HORIZON' as const };
-    try {
-      let it = pos.iterator ?? (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId, ...at }))).ShardIterator;
-      pos.iterator = undefined; // single use
-      while (it) {
-        const out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
-        const batch = out.Records ?? [];
-        if (!batch.length) break; // caught up: the pipeline was quiet before the drain started
-        pos.first ??= batch[0]!.dynamodb!.SequenceNumber;
-        records += batch.length;
-        if (handle) await handle(ShardId, batch);
-        it = out.NextShardIterator;
+    let marked = pos.iterator !== undefined;
+    let it =
+      pos.iterator ??
+      (await iteratorAt(ShardId, pos.first ? { ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: pos.first } : { ShardIteratorType: 'TRIM_HORIZON' }));
+    pos.iterator = undefined; // single use
+    while (it) {
+      let out;
+      try {
+        out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
+      } catch (error) {
+        // DynamoDB Local answers TrimmedDataAccessException for a LATEST iterator taken while its shard
+        // held no record (a fresh stack's: this scenario run alone). Everything in that shard is then
+        // new, so it is read from its horizon.
+        if ((error as Error).name !== 'TrimmedDataAccessException' || !marked) throw error;
+        marked = false;
+        it = await iteratorAt(ShardId, { ShardIteratorType: 'TRIM_HORIZON' });
+        continue;
       }
-    } catch (error) {
-      // DynamoDB Local answers TrimmedDataAccessException for a shard with no record at all (as
-      // local/stream-poller.ts notes): a fresh stack's empty shard has nothing new to drain.
-      if ((error as Error).name !== 'TrimmedDataAccessException' || pos.first) throw error;
+      marked = false;
+      const batch = out.Records ?? [];
+      if (!batch.length) break; // caught up: the pipeline was quiet before the drain started
+      pos.first ??= batch[0]!.dynamodb!.SequenceNumber;
+      records += batch.length;
+      if (handle) await handle(ShardId, batch);
+      it = out.NextShardIterator;
     }
     if (!pos.first) start.delete(ShardId);
     else if (shardDone) await shardDone(ShardId);
