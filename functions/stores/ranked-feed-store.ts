@@ -22,9 +22,12 @@ export interface StoredDefinition {
   readonly updatedAt: string;
   /** A generator feed's signing secret (never shown but in the PUT's answer). */
   readonly generatorSecret?: string;
-  /** A generator feed's breaker (a PUT closes it). */
-  readonly breaker?: BreakerState;
+  /** A generator feed's breaker (a PUT closes it; a definition stored without one reads closed). */
+  readonly breaker: BreakerState;
 }
+
+/** A definition as a PUT writes it: the item is replaced whole, so its breaker starts closed. */
+export type NewDefinition = Omit<StoredDefinition, 'breaker'>;
 
 const listOwner = (d: Pick<StoredDefinition, 'owner' | 'shared'>) => (d.shared ? SHARED_OWNER : d.owner);
 
@@ -51,7 +54,7 @@ export async function getDefinition(feedId: string): Promise<StoredDefinition | 
  * the stored item: a user's feed only by that user (and never a shared one), a shared feed only by
  * a shared write (an admin). `taken`: someone else's — nothing written.
  */
-export async function putDefinition(d: StoredDefinition): Promise<'done' | 'taken' | 'conflict'> {
+export async function putDefinition(d: NewDefinition): Promise<'done' | 'taken' | 'conflict'> {
   const out = await transact<'def' | 'list'>([
     [
       'def',

@@ -17,7 +17,7 @@ import { setting } from '../../../lib/defs/config.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../model/domain-errors.js';
 import { generatorUrlProblem } from '../../model/feed-generator.js';
 import { isFeedListSortKey, SHARED_OWNER } from '../../model/ranked-feed.js';
-import { definitionPage, deleteDefinition, getDefinition, putDefinition, type StoredDefinition } from '../../stores/ranked-feed-store.js';
+import { definitionPage, deleteDefinition, getDefinition, putDefinition, type NewDefinition, type StoredDefinition } from '../../stores/ranked-feed-store.js';
 import { newGeneratorSecret } from './generator-token.js';
 import { afterCursor, type ListPage, type ListRequest, listPageOf } from '../list-page.js';
 
@@ -39,7 +39,7 @@ export interface FeedDefinitionView {
 }
 
 /** A definition as `who` sees it: a generator's URL (which may carry its key) only an admin does. */
-function view(d: StoredDefinition, who: Requester): FeedDefinitionView {
+function view(d: NewDefinition, who: Requester): FeedDefinitionView {
   const definition = JSON.parse(d.body) as Record<string, unknown> & { generator?: Record<string, unknown> };
   if (definition.generator !== undefined && !who.admin) {
     const { url: _hidden, ...rest } = definition.generator;
@@ -76,7 +76,7 @@ export async function putFeed(who: Requester, feedId: string, definition: { gene
     const own = await definitionPage(who.userId, MAX_FEEDS_PER_USER);
     if (own.items.length >= MAX_FEEDS_PER_USER) throw new ConflictError(`A user keeps at most ${MAX_FEEDS_PER_USER} feeds: delete one first.`);
   }
-  const stored: StoredDefinition = {
+  const stored: NewDefinition = {
     feedId,
     owner: who.userId,
     shared: who.admin,

@@ -12,7 +12,7 @@
 import { setting } from '../../../lib/defs/config.js';
 import { parseActivityId } from '../../model/activity-id.js';
 import { ValidationError } from '../../model/domain-errors.js';
-import { CLOSED, gateOf } from '../../model/feed-generator.js';
+import { gateOf } from '../../model/feed-generator.js';
 import { MAX_SEEN, MAX_WEIGHTS } from '../../model/ranked-feed.js';
 import { logger } from '../../platform/logger.js';
 import { AGAIN, RETRY, retrying } from '../../platform/retry.js';
@@ -54,7 +54,7 @@ export async function recordInteractions(who: Requester, feedId: string, items: 
   );
   const generator = (JSON.parse(stored.body) as { generator?: Generator }).generator;
   if (generator?.interactions !== true || stored.generatorSecret === undefined) return;
-  if (gateOf(stored.breaker ?? CLOSED, Date.now()) !== 'closed') return; // a failing generator is not called
+  if (gateOf(stored.breaker, Date.now()) !== 'closed') return; // a failing generator is not called
   const token = await readerToken(stored.generatorSecret, feedId, who.userId, Date.now());
   const took = await postInteractions(generator, items, token, setting('FEED_GENERATOR_LOOPBACK')).catch((e: unknown) => {
     if (e instanceof GeneratorFailure) return false;

@@ -13,7 +13,6 @@ import { setting } from '../../../lib/defs/config.js';
 import { BadGatewayError, invalidCursor, UnavailableError } from '../../model/domain-errors.js';
 import {
   BREAKER_OPEN_MS,
-  CLOSED,
   type CursorScope,
   decodeGeneratorCursor,
   gateOf,
@@ -54,7 +53,7 @@ function fromCache(text: string): Skeleton {
 /** The generator's skeleton (from the cache, when not personalized and fresh), the breaker kept. */
 async function skeletonOf(d: StoredDefinition, gen: Generator, reader: string, ask: PageAsk): Promise<Skeleton> {
   const now = Date.now();
-  const breaker = d.breaker ?? CLOSED;
+  const breaker = d.breaker;
   const gate = gateOf(breaker, now);
   if (gate === 'open') throw breakerOpen(breaker.openUntil, now);
   const digest = digestOf(d, ask);
