@@ -48,7 +48,18 @@ export async function startOwnStack(opts: {
       // Push only (the tests here are about delivery, not the pull threshold); no count trims unless asked.
       // Rollups per 1-second tumbling window (the deployed one is minutes long).
       // A first read's restamp at once (STAMP_SPREAD), as on the shared stack.
-      env: { FANOUT_PULL_THRESHOLD: '100000', FEED_MAX_ITEMS: 'off', LOCAL_TUMBLING_WINDOW_SECONDS: '1', STAMP_SPREAD: 'off', ...opts.env },
+      // Without pollers the tests hand jobs to the workers themselves, stamped as sent when built and
+      // run when the test chooses: on a busy machine more than FANOUT_BACKLOG_AFTER passes between,
+      // and the worker would hand a fan-out on to a backlog queue nothing polls (CI lost a copy so,
+      // reader-activity.test.ts). The hand-on has its own tests (fanout-backlog*.test.ts, `0s`).
+      env: {
+        FANOUT_PULL_THRESHOLD: '100000',
+        FEED_MAX_ITEMS: 'off',
+        LOCAL_TUMBLING_WINDOW_SECONDS: '1',
+        STAMP_SPREAD: 'off',
+        ...(opts.pollers === false && { FANOUT_BACKLOG_AFTER: 'off' }),
+        ...opts.env,
+      },
     },
     inject('bundles'),
   );
