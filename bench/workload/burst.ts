@@ -11,12 +11,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { FIRST_FANOUT_PAGE, FOLLOWER_PAGE } from '../../functions/services/follower-pages.js';
 import { type Delivery, waitForCopies } from '../copies.js';
-import { now, runId } from '../fixtures.js';
+import { now, runId, sleep } from '../fixtures.js';
 import { pool } from '../stats.js';
 import { contentOf, type PlannedPost } from './graph.js';
 import { env, type WorkloadRun } from './run.js';
 import { queueDepth } from '../../local/queue-depth.js';
-import { sleep } from '../fixtures.js';
 
 const POSTS_IN_FLIGHT = 64;
 const PROBES = 24;
@@ -110,6 +109,9 @@ interface Probed {
   readonly lost: boolean;
 }
 
+/** A probe of the drain, with the fan-out jobs queued as it was posted. */
+type DrainProbed = Probed & { readonly depth: number };
+
 /** Fan-out jobs queued or in flight on the three fan-out lanes. */
 const fanoutDepth = async (run: WorkloadRun) => (await Promise.all(FANOUT_LANES.map((lane) => queueDepth(run.ctx, lane)))).reduce((a, b) => a + b, 0);
 
@@ -119,7 +121,7 @@ const fanoutDepth = async (run: WorkloadRun) => (await Promise.all(FANOUT_LANES.
  * it was posted. Until then a new post waits in the feed table's stream behind the burst, where no
  * lane can reorder it: that wait is `outboxLagMs`.
  */
-async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Promise<{ outboxLagMs: number; probes: (Probed & { depth: number })[] }> {
+async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Promise<{ outboxLagMs: number; probes: DrainProbed[] }> {
   const from = now();
   let last = await fanoutDepth(run);
   for (let flat = 0; flat < CAUGHT_UP_SAMPLES;) {
@@ -129,7 +131,7 @@ async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Prom
     last = depth;
   }
   const outboxLagMs = now() - from - CAUGHT_UP_SAMPLES * CAUGHT_UP_EVERY_MS;
-  const probed: Promise<Probed & { depth: number }>[] = [];
+  const probed: Promise<DrainProbed>[] = [];
   for (let i = 0; i < DRAIN_PROBES; i++) {
     if (i > 0) await sleep(DRAIN_PROBE_EVERY_MS);
     const depth = await fanoutDepth(run);
