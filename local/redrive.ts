@@ -20,7 +20,7 @@
  * starting from a `ReplayState` (count what your own marks do not cover, lib/defs/stream-window.ts),
  * then the final invocation — the records count as delivered once that succeeded.
  */
-import { type DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
+import { type DynamoDBStreamsClient, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { constructId, eventSources, type StreamSourceDef } from '../lib/defs/index.js';
@@ -34,7 +34,7 @@ import {
 } from '../lib/defs/stream-window.js';
 import { passesFilters } from './event-filter.js';
 import type { StreamFailureRecord } from './stream-poller.js';
-import { toLambdaRecord } from './stream-records.js';
+import { getRecords } from './stream-records.js';
 
 export type RedriveInvoke = (
   source: StreamSourceDef,
@@ -94,7 +94,7 @@ class ExpiredError extends Error {}
 export async function readBatchRange(
   streams: DynamoDBStreamsClient,
   info: Pick<StreamFailureRecord['DDBStreamBatchInfo'], 'streamArn' | 'shardId' | 'startSequenceNumber' | 'endSequenceNumber'>,
-): Promise<StreamRecord[]> {
+): Promise<DynamoDBRecord[]> {
   const end = BigInt(info.endSequenceNumber);
   let iterator: string | undefined;
   try {
@@ -111,22 +111,22 @@ export async function readBatchRange(
     if (name === 'TrimmedDataAccessException' || name === 'ResourceNotFoundException') throw new ExpiredError(`${name}: ${(error as Error).message}`);
     throw error;
   }
-  const out: StreamRecord[] = [];
+  const out: DynamoDBRecord[] = [];
   let emptyReads = 0;
   while (iterator) {
-    const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
-    for (const r of page.Records ?? []) {
+    const page = await getRecords(streams, info.streamArn, iterator);
+    for (const r of page.records) {
       if (BigInt(r.dynamodb!.SequenceNumber!) > end) return check(out);
       out.push(r);
     }
     if (out.length && BigInt(out.at(-1)!.dynamodb!.SequenceNumber!) >= end) return check(out);
-    emptyReads = page.Records?.length ? 0 : emptyReads + 1;
+    emptyReads = page.records.length ? 0 : emptyReads + 1;
     if (emptyReads > 10) break; // an open shard with nothing more: the range is not all there
-    iterator = page.NextShardIterator;
+    iterator = page.nextIterator;
   }
   return check(out);
 
-  function check(records: StreamRecord[]): StreamRecord[] {
+  function check(records: DynamoDBRecord[]): DynamoDBRecord[] {
     if (records[0]?.dynamodb?.SequenceNumber !== info.startSequenceNumber) {
       throw new ExpiredError(`the stream no longer holds ${info.startSequenceNumber} (records live 24 h)`);
     }
@@ -183,13 +183,13 @@ async function redriveOne(opts: RedriveOptions, message: Message): Promise<Redri
   const source = opts.source ?? sourceOfFunctionArn(record.requestContext?.functionArn ?? '');
   if (!source) return { ...base, ...where, outcome: 'unreadable', detail: `no stream consumer matches ${record.requestContext?.functionArn}: pass --function` };
   const at = { ...base, ...where, fn: source.fn };
-  let records: StreamRecord[];
+  let records: DynamoDBRecord[];
   try {
     records = await readBatchRange(opts.streams, info);
   } catch (error) {
     return { ...at, outcome: error instanceof ExpiredError ? 'expired' : 'failed', detail: (error as Error).message };
   }
-  const matching = records.map((r) => toLambdaRecord(r, info.streamArn)).filter((r) => passesFilters(source.filters, r));
+  const matching = records.filter((r) => passesFilters(source.filters, r));
   if (source.tumblingWindowSeconds) return { ...at, read: records.length, ...(await replayWindow(opts, source, info, matching)) };
   let delivered = 0;
   for (let i = 0; i < matching.length; i += source.batchSize) {

@@ -28,14 +28,7 @@
  * they are in AWS, where the IteratorAge alarm exists so that it never comes to that.
  * A stop (Ctrl-C) first delivers the records already read, so nothing read is dropped by the stop.
  */
-import {
-  DescribeStreamCommand,
-  type DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type Shard,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, type DynamoDBStreamsClient, GetShardIteratorCommand, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { functions, type StreamSourceDef } from '../lib/defs/index.js';
@@ -46,7 +39,7 @@ import { passesFilters, validateFilterPattern } from './event-filter.js';
 import { lambdaContext, loadHandler } from './handlers.js';
 import type { Poller } from './poller.js';
 import { type PastRetention, pastRetentionLine, skippedBetween } from './stream-retention.js';
-import { toLambdaRecord } from './stream-records.js';
+import { getRecords } from './stream-records.js';
 
 export interface StreamPollerOptions {
   readonly source: StreamSourceDef;
@@ -175,8 +168,7 @@ async function firstRecordOf(
   try {
     const { ShardIterator } = await opts.streams.send(new GetShardIteratorCommand({ StreamArn: opts.streamArn, ShardId: shardId, ...spec }));
     if (!ShardIterator) return undefined;
-    const out = await opts.streams.send(new GetRecordsCommand({ ShardIterator, Limit: 1 }));
-    return out.Records?.[0]?.dynamodb?.SequenceNumber;
+    return (await getRecords(opts.streams, opts.streamArn, ShardIterator, 1)).records[0]?.dynamodb?.SequenceNumber;
   } catch (error) {
     if (isTrimmed(error)) return undefined;
     throw error;
@@ -216,10 +208,10 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
         atHorizon ||= from.trimmedAfter !== undefined;
         if (!iterator) break; // closed shard with nothing after the checkpoint
       }
-      const out = await opts.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
-      const records = (out.Records ?? []).map((r: StreamRecord) => toLambdaRecord(r, opts.streamArn));
+      const out = await getRecords(opts.streams, opts.streamArn, iterator, READ_LIMIT);
+      const records = out.records;
       // Counted at the first record read from the horizon (nothing yet: the shard is empty so far).
-      if (trimmedAfter !== undefined && (records.length || !out.NextShardIterator)) {
+      if (trimmedAfter !== undefined && (records.length || !out.nextIterator)) {
         const skipped = skippedBetween(trimmedAfter, records[0]?.dynamodb?.SequenceNumber);
         retention.skipped += skipped;
         (opts.log ?? console.error)(pastRetentionLine(opts.source.id, shardId, trimmedAfter, skipped));
@@ -234,7 +226,7 @@ async function pollShard(opts: StreamPollerOptions, shardId: string, closed: boo
         saveCheckpoint(opts, shardId, { sequenceNumber: last });
       }
       if (!handled) continue; // stopping: the loop ends without moving past undelivered records
-      iterator = out.NextShardIterator;
+      iterator = out.nextIterator;
       // The shard ended: so does its window.
       if (!iterator) {
         if (windows && !(await windows.close())) continue;

@@ -7,13 +7,7 @@
  * by window; write units per post against the pricing-rule minimum, and the same when posts trickle in.
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '../../functions/model/activity.js';
 import { timelineItem } from '../../functions/model/timeline-item.js';
@@ -29,7 +23,7 @@ import {
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { lambdaContext, loadHandler } from '../../local/handlers.js';
 import { passesFilters } from '../../local/event-filter.js';
-import { toLambdaRecord } from '../../local/stream-records.js';
+import { getRecords } from '../../local/stream-records.js';
 import type { BenchContext } from '../context.js';
 import { fanoutDlqDepth } from '../../local/queue-depth.js';
 import { now, quiesce, runId, uid, writeModelItems } from '../fixtures.js';
@@ -101,7 +95,7 @@ export const rollups: Scenario = {
           async (shardId, batch) => {
             // The source's event filters apply first, as Lambda (and local/stream-poller.ts) apply them:
             // home-feed copies (f#) and heads never reach the handler.
-            const matching = batch.map((r) => toLambdaRecord(r, arn)).filter((r) => passesFilters(source.filters, r));
+            const matching = batch.filter((r) => passesFilters(source.filters, r));
             if (matching.length === 0) return;
             const run = windows.get(shardId) ?? new WindowRun(source, arn, `${shardId}-bench-${runId}-${rep}`, windowSeconds, matching[0]!);
             windows.set(shardId, run);
@@ -292,7 +286,7 @@ async function drain(
   arn: string,
   start: Start,
   limit: number,
-  handle?: (shardId: string, batch: StreamRecord[]) => Promise<void>,
+  handle?: (shardId: string, batch: DynamoDBRecord[]) => Promise<void>,
   shardDone?: (shardId: string) => Promise<void>,
 ): Promise<{ records: number; ms: number }> {
   const t0 = now();
@@ -308,7 +302,7 @@ async function drain(
     while (it) {
       let out;
       try {
-        out = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
+        out = await getRecords(streams, arn, it, limit);
       } catch (error) {
         // DynamoDB Local answers TrimmedDataAccessException for a LATEST iterator taken while its shard
         // held no record (a fresh stack's: this scenario run alone). Everything in that shard is then
@@ -319,12 +313,12 @@ async function drain(
         continue;
       }
       marked = false;
-      const batch = out.Records ?? [];
+      const batch = out.records;
       if (!batch.length) break; // caught up: the pipeline was quiet before the drain started
       pos.first ??= batch[0]!.dynamodb!.SequenceNumber;
       records += batch.length;
       if (handle) await handle(ShardId, batch);
-      it = out.NextShardIterator;
+      it = out.nextIterator;
     }
     if (!pos.first) start.delete(ShardId);
     else if (shardDone) await shardDone(ShardId);

@@ -6,9 +6,9 @@
  * and purge jobs are dropped: they touch no home feed.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DescribeStreamCommand, type DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, type DynamoDBStreamsClient, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { toLambdaRecord } from '../../../local/stream-records.js';
+import { getRecords } from '../../../local/stream-records.js';
 
 export interface Job {
   readonly kind: string;
@@ -79,13 +79,13 @@ export class JobTap {
       );
       let at = it.ShardIterator;
       while (at) {
-        const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: at, Limit: 1000 }));
-        for (const r of out.Records ?? []) {
+        const out = await getRecords(this.streams, this.streamArn, at);
+        for (const r of out.records) {
           this.lastSeq.set(id, r.dynamodb!.SequenceNumber!);
-          for (const job of this.jobsOfRecord(toLambdaRecord(r, this.streamArn))) this.add(job);
+          for (const job of this.jobsOfRecord(r)) this.add(job);
         }
-        if (!out.Records?.length) break;
-        at = out.NextShardIterator;
+        if (!out.records.length) break;
+        at = out.nextIterator;
       }
     }
     const jobs = this.sent;
