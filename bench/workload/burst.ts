@@ -105,6 +105,8 @@ export async function composeBurst(run: WorkloadRun, posts: readonly PlannedPost
 
 interface Probed {
   readonly ms: number;
+  /** 201 → the first copy seen: the stream, the outbox and the queue behind it. */
+  readonly firstMs: number;
   readonly followers: number;
   readonly lost: boolean;
 }
@@ -135,7 +137,16 @@ async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Prom
   for (let i = 0; i < DRAIN_PROBES; i++) {
     if (i > 0) await sleep(DRAIN_PROBE_EVERY_MS);
     const depth = await fanoutDepth(run);
-    probed.push(probeOnce(run, authors[(i + 1) % authors.length]!, `drain-${i}`, DRAIN_PROBE_POLL_MS).then((p) => ({ ...p, depth })));
+    const at = Math.round((now() - from) / 1000);
+    probed.push(
+      probeOnce(run, authors[(i + 1) % authors.length]!, `drain-${i}`, DRAIN_PROBE_POLL_MS).then((p) => {
+        // Which probes are slow, and where their time went: the progress log says, probe by probe.
+        run.say(
+          `drain probe ${i + 1} (${at} s in, ${p.followers} followers, ${depth} queued): first copy ${Math.round(p.firstMs)} ms, all ${Math.round(p.ms)} ms`,
+        );
+        return { ...p, depth };
+      }),
+    );
   }
   return { outboxLagMs, probes: await Promise.all(probed) };
 }
@@ -148,14 +159,14 @@ async function probeOnce(run: WorkloadRun, author: number, tag: string, pollMs =
   if (res.status !== 201) throw new Error(`probe by ${idOf(author)}: ${res.status}`);
   const followers = followerIds(author);
   try {
-    const { doneAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], {
+    const { doneAt, firstAt } = await waitForCopies(ctx, [{ rk: String(res.body.rangeKey), owners: followers }], {
       lanesEmpty: false,
       pollMs,
       timeoutMs: BURST_DRAIN.timeoutMs,
     });
-    return { ms: doneAt - t201, followers: followers.length, lost: false };
+    return { ms: doneAt - t201, firstMs: firstAt - t201, followers: followers.length, lost: false };
   } catch {
-    return { ms: BURST_DRAIN.timeoutMs, followers: followers.length, lost: true };
+    return { ms: BURST_DRAIN.timeoutMs, firstMs: BURST_DRAIN.timeoutMs, followers: followers.length, lost: true };
   }
 }
 
