@@ -84,7 +84,14 @@ export async function getRecords(streams: DynamoDBStreamsClient, streamArn: stri
     body,
   });
   const res = await fetch(url, { method: 'POST', headers: request.headers, body });
-  const json = JSON.parse(await res.text()) as { Records?: WireRecord[]; NextShardIterator?: string; __type?: string; message?: string; Message?: string };
+  const text = await res.text();
+  let json: { Records?: WireRecord[]; NextShardIterator?: string; __type?: string; message?: string; Message?: string };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    // Not the API's JSON (a proxy's or a dying server's page): say what came back, not a parse error.
+    throw new Error(`GetRecords: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`);
+  }
   if (!res.ok) {
     throw Object.assign(new Error(json.message ?? json.Message ?? `GetRecords: HTTP ${res.status}`), { name: json.__type?.split('#').pop() ?? 'Error' });
   }
