@@ -4,13 +4,17 @@
  * handed, unrun, to the fanoutBacklog queue (the real local SQS queue), as under a standing backlog.
  * The workers run in-process on the records this test hands them, so the order between the lanes is
  * the test's: an edit and a delete made while the page waits in the backlog, a handed-on page
- * delivered twice. Each follower holds the post exactly once, at its latest version, or not at all.
+ * delivered twice, a large author's further page, a post the outbox read late. Each follower holds the post exactly once, at its
+ * latest version, or not at all.
  */
-import { type DynamoDBClient, DynamoDBClient as Dynamo } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, DynamoDBClient as Dynamo, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timelinePartition } from '../../functions/model/timeline-item.js';
+import { FIRST_FANOUT_PAGE } from '../../functions/services/follower-pages.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
+import { queueDepth } from '../../local/queue-depth.js';
 import { api, mustPost } from '../support/api.js';
 import { fanoutRecord } from '../support/fanout-record.js';
 import { seedFollowers } from '../support/graph-seed.js';
@@ -21,12 +25,14 @@ type Worker = (event: SQSEvent) => Promise<unknown>;
 let raw: DynamoDBClient;
 let fanoutWorker: Worker;
 let fanoutBacklogWorker: Worker;
+let outbox: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false, env: { FANOUT_BACKLOG_AFTER: '0s', FANOUT_ACTIVE_WINDOW: 'off' } });
   raw = new Dynamo({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
   fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
   fanoutBacklogWorker = (await import('../../functions/handlers/fanout-backlog-worker.js')).handler;
+  outbox = (await import('../../functions/handlers/outbox.js')).handler;
 }, 120_000);
 
 afterAll(async () => {
@@ -35,12 +41,14 @@ afterAll(async () => {
 });
 
 /** The messages waiting on the fanoutBacklog queue (received: each comes back after its visibility timeout unless deleted). */
-async function backlogged(): Promise<SQSRecord[]> {
+const backlogged = () => taken('fanoutBacklog');
+
+/** The messages waiting on a fan-out lane's queue, taken off it: the test hands them to a worker itself. */
+async function taken(lane: 'fanout' | 'fanoutBacklog'): Promise<SQSRecord[]> {
   const out = await sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutBacklog, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
+    new ReceiveMessageCommand({ QueueUrl: stack.queueUrls[lane], MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
   );
-  // Taken off the queue: the test hands them to the worker itself.
-  for (const m of out.Messages ?? []) await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls.fanoutBacklog, ReceiptHandle: m.ReceiptHandle! }));
+  for (const m of out.Messages ?? []) await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls[lane], ReceiptHandle: m.ReceiptHandle! }));
   return (out.Messages ?? []).map(
     (m) =>
       ({
@@ -51,6 +59,27 @@ async function backlogged(): Promise<SQSRecord[]> {
   );
 }
 
+/** The stream's INSERT record of `author`'s newest original, as the outbox gets it, written `agoSeconds` before now. */
+async function insertRecord(author: string, agoSeconds: number): Promise<DynamoDBRecord> {
+  const { Items } = await raw.send(
+    new QueryCommand({
+      TableName: stack.tableNames.feed,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } },
+      Limit: 1,
+    }),
+  );
+  return {
+    eventName: 'INSERT',
+    dynamodb: {
+      NewImage: Items![0] as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+      SequenceNumber: '1',
+      ApproximateCreationDateTime: Math.floor(Date.now() / 1000) - agoSeconds,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+}
+
 /** `author` posts; the fanout lane receives the post's first page and hands it to the backlog. */
 async function postIntoBacklog(author: string, content: string): Promise<{ id: string; rangeKey: string; record: SQSRecord }> {
   const post = await mustPost(author, { verb: 'post', content }, own);
@@ -58,7 +87,7 @@ async function postIntoBacklog(author: string, content: string): Promise<{ id: s
   expect(await fanoutWorker({ Records: [first] })).toEqual({ batchItemFailures: [] });
   const [record, ...more] = await backlogged();
   expect(more).toEqual([]);
-  expect(JSON.parse(record!.body)).toEqual(JSON.parse(first.body)); // handed on unchanged, unrun
+  expect(JSON.parse(record!.body)).toEqual({ ...JSON.parse(first.body), late: true }); // handed on unrun, marked late
   return { id: post.id, rangeKey: post.rangeKey, record: record! };
 }
 
@@ -78,6 +107,40 @@ describe('a fan-out handed to the backlog', () => {
     expect(await fanoutBacklogWorker({ Records: [again] })).toEqual({ batchItemFailures: [] });
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 1));
     expect((await storedCopies(author)).filter((rk) => rk === rangeKey)).toHaveLength(1);
+  });
+
+  it('sends a handed-on page’s further page to the backlog after it, not to the tail lane, and copies to every follower once', async () => {
+    const author = uid('bl-large');
+    const followers = await seedFollowers(author, FIRST_FANOUT_PAGE + 20, { on: own });
+    const { rangeKey, record } = await postIntoBacklog(author, 'a large author, late');
+
+    expect(await fanoutBacklogWorker({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    const [further, ...more] = await backlogged();
+    expect(more).toEqual([]);
+    expect(JSON.parse(further!.body)).toEqual({ ...JSON.parse(record.body), cursor: expect.any(String) });
+    expect(await queueDepth({ sqs, stack }, 'fanoutTail')).toBe(0);
+    expect(await fanoutBacklogWorker({ Records: [further!] })).toEqual({ batchItemFailures: [] });
+    expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 1));
+  });
+
+  it('sends a post the stream held past FANOUT_LATE_AFTER (30 s) straight to the backlog, and one read in time to fanout', async () => {
+    const author = uid('bl-late');
+    const followers = await seedFollowers(author, 5, { on: own });
+    const post = await mustPost(author, { verb: 'post', content: 'read late by the outbox' }, own);
+
+    expect(await outbox({ Records: [await insertRecord(author, 5)] })).toEqual({ batchItemFailures: [] });
+    const [fresh, ...others] = await taken('fanout'); // the test runs only the late one
+    expect(others).toEqual([]);
+    expect(JSON.parse(fresh!.body)).toEqual(expect.not.objectContaining({ late: expect.anything() }));
+    expect(await backlogged()).toEqual([]);
+
+    expect(await outbox({ Records: [await insertRecord(author, 31)] })).toEqual({ batchItemFailures: [] });
+    const [late, ...more] = await backlogged();
+    expect(more).toEqual([]);
+    expect(JSON.parse(late!.body)).toMatchObject({ kind: 'fanout', rk: post.rangeKey, late: true });
+    expect(await queueDepth({ sqs, stack }, 'fanout')).toBe(0);
+    expect(await fanoutBacklogWorker({ Records: [late!] })).toEqual({ batchItemFailures: [] });
+    expect(await copiesOf(followers, post.rangeKey)).toEqual(followers.map(() => 1));
   });
 
   it('copies the edit made while the page waited in the backlog, not the post as first written', async () => {

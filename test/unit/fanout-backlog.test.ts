@@ -44,14 +44,17 @@ describe('goesToBacklog', () => {
 });
 
 describe('handOnStale', () => {
-  it('hands the stale jobs of a fanout batch to fanoutBacklog in one send, unchanged, and runs the fresh', async () => {
+  it('hands the stale jobs of a fanout batch to fanoutBacklog in one send, marked late and otherwise unchanged, and runs the fresh', async () => {
     sent.calls.length = 0;
     const records = [record('a', 5000), record('b', 10), record('c', 1500), record('d', 999)];
     const { run, handed } = backlog.handOnStale(records, 'fanout', NOW);
     expect(run.map((r) => r.messageId)).toEqual(['b', 'd']);
     expect([...handed.keys()]).toEqual(['a', 'c']);
     await Promise.all(handed.values());
-    expect(sent.calls).toEqual([{ queue: 'fanoutBacklog', bodies: [records[0]!.body, records[2]!.body] }]);
+    const late = (body: string) => ({ ...JSON.parse(body), late: true });
+    expect(sent.calls.map((c) => ({ queue: c.queue, jobs: c.bodies.map((b) => JSON.parse(b)) }))).toEqual([
+      { queue: 'fanoutBacklog', jobs: [late(records[0]!.body), late(records[2]!.body)] },
+    ]);
   });
 
   it('fails (so its message comes back) only the job the backlog queue refused', async () => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineJob } from '../jobs/define.js';
-import { cursor, rk, userId } from '../jobs/fields.js';
+import { cursor, late, rk, userId } from '../jobs/fields.js';
 
 /** A DynamoDB stream image (attribute-value JSON). Numbers stay strings: exact for 31-digit keys. */
 export const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { N?: unknown } | undefined)?.N !== undefined, 'image needs rk');
@@ -13,4 +13,4 @@ export const image = z.record(z.string(), z.unknown()).refine((i) => (i.rk as { 
  * Every post's first page runs on the fanout lane; the further pages on fanoutTail, so a burst of
  * large fan-outs never delays the next post's first page.
  */
-export const fanoutJob = defineJob('fanout', { schema: { author: userId, rk, image, cursor } });
+export const fanoutJob = defineJob('fanout', { schema: { author: userId, rk, image, cursor, late } });

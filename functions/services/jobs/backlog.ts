@@ -7,7 +7,7 @@
  * shows the lane is behind, so it is handed, unrun, to the backlog lane (`fanoutBacklog`, its own
  * pool), at the cost of one send per 10 jobs. The fanout pool then spends itself on jobs that are
  * still fresh, and the backlog drains beside it; a fresh post's further pages (fanoutTail) never
- * queue behind the backlog either.
+ * queue behind the backlog either: a handed-on job's own further pages follow it to the backlog.
  *
  * Nothing is lost or copied twice: a job leaves this queue only once its send to the backlog was
  * accepted (else it comes back, and is handed on again); a job handed on twice (its message came
@@ -51,6 +51,12 @@ function backlogRuns(record: SQSRecord, backlog: LaneId): boolean {
 }
 
 /**
+ * The job as handed on: unchanged but for `late` (fields.ts), so its further pages follow it to the
+ * backlog (jobs.ts laneOfJob) rather than queue in the tail lane in front of a fresh post's.
+ */
+const markedLate = (body: string): string => JSON.stringify({ ...(JSON.parse(body) as object), late: true });
+
+/**
  * Splits a batch: the records to run here, and those handed to the lane's backlog, each with the
  * promise of its send (settled when the backlog queue accepted it; rejected so its message comes
  * back: a send that fails outright fails them all, and those already accepted are sent again, which
@@ -66,7 +72,7 @@ export function handOnStale(records: readonly SQSRecord[], lane: LaneId, nowMs: 
   if (!stale.length) return { run: [...records], handed };
   const sent = sendMessages(
     backlog!,
-    stale.map((r) => r.body),
+    stale.map((r) => markedLate(r.body)),
   ).then((failed) => new Set(failed));
   stale.forEach((r, i) => {
     const done = sent.then((failed) => {

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { type JobKindId, jobRoutes, lanesOfRoute } from '../../../lib/defs/job-routes.js';
-import { type LaneId, settleLaneOf } from '../../../lib/defs/lanes.js';
+import { type LaneId, lanes, settleLaneOf } from '../../../lib/defs/lanes.js';
 import { editJob } from '../edits/edit-job.js';
 import { eraseJob } from '../erase/erase-job.js';
 import { fanoutJob } from '../fanout/fanout-job.js';
@@ -84,14 +84,21 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
 
 /**
  * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
- * tailLane where it has one. A delayed job is a settle re-run (the second cleanup after an
- * unfollow or mute, the erase's settle), routed by settleLaneOf.
+ * tailLane where it has one. A `late` job (fields.ts: the outbox read it late, or its page was handed
+ * on) goes to its lane's backlog, pages and all, so the backlog never queues in front of a fresh
+ * post's pages. A delayed job is a settle re-run (the second cleanup after an unfollow or mute, the
+ * erase's settle), routed by settleLaneOf.
  */
-export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string }, delaySeconds = 0): LaneId {
+export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string; late?: true }, delaySeconds = 0): LaneId {
   if (delaySeconds > 0 && settleLaneOf(laneOfKind(job.kind)) === 'maintenance') return 'maintenance';
   const def: { lane: LaneId; tailLane?: LaneId } = defOf.get(job.kind)!;
+  const backlog = lanes[def.lane].backlog;
+  if (job.late && backlog) return backlog;
   return job.cursor !== undefined && def.tailLane ? def.tailLane : def.lane;
 }
+
+/** The job marked `late`, where its kind's lane has a backlog (the kinds whose body has the field); any other as it is. */
+export const markedLate = (job: Job): Job => (lanes[laneOfKind(job.kind)].backlog ? ({ ...job, late: true } as Job) : job);
 
 /**
  * The job, if `lane` may run it: one of its kind's lanes, or maintenance (which also runs every

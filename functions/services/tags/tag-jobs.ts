@@ -4,7 +4,7 @@
  */
 import * as z from 'zod'; // not `{ z }`: a bundle would keep all of zod, every locale (test/infra/bundle-contents.test.ts)
 import { defineJob } from '../jobs/define.js';
-import { cursor, rk, tagKey, userId } from '../jobs/fields.js';
+import { cursor, late, rk, tagKey, userId } from '../jobs/fields.js';
 import { image } from '../fanout/fanout-job.js';
 
 /**
@@ -13,7 +13,7 @@ import { image } from '../fanout/fanout-job.js';
  * Further pages run on fanoutTail, as a post's do: a hot tag's pages never queue in front of the
  * next post's first page.
  */
-export const tagFanoutJob = defineJob('tagFanout', { schema: { author: userId, rk, tag: tagKey, image, cursor } });
+export const tagFanoutJob = defineJob('tagFanout', { schema: { author: userId, rk, tag: tagKey, image, cursor, late } });
 
 /**
  * An edited post's copies in one page of a tag's push followers' home feeds, brought to `version`
@@ -21,7 +21,7 @@ export const tagFanoutJob = defineJob('tagFanout', { schema: { author: userId, r
  * the current version; a tag it left, a tagRetract). The fan-out lanes, as the author's edit job.
  */
 export const tagEditJob = defineJob('tagEdit', {
-  schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor },
+  schema: { author: userId, rk, tag: tagKey, version: z.number().int().min(2), cursor, late },
 });
 
 /**
