@@ -1,8 +1,8 @@
 /**
  * The backlog lane end to end, on a stack of this file's own with its pollers running and
  * FANOUT_BACKLOG_AFTER=0s: every job the fanout lane receives counts as having waited too long and
- * is handed to fanoutBacklog, so the only way a follower gets a copy is the backlog worker (and,
- * past the first 100 followers, the tail). Each follower gets the post exactly once. In the bundles
+ * is handed to fanoutBacklog, marked late, so the only way a follower gets a copy is the backlog
+ * worker (past the first 100 followers too: a late job's further pages follow it there). Each follower gets the post exactly once. In the bundles
  * pass this is the flow that runs the fanoutBacklog worker from its bundle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ beforeAll(() => startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, env:
 afterAll(() => stopOwnStack());
 
 describe('a fan-out through the backlog lane', () => {
-  it('reaches each of 150 followers exactly once (a first page from the backlog, a further page from the tail)', async () => {
+  it('reaches each of 150 followers exactly once (a first page and its further page from the backlog)', async () => {
     const author = uid('bl-live');
     const followers = await seedFollowers(author, 150, { on: own });
     const post = await mustPost(author, { verb: 'post', content: 'through the backlog' }, own);
