@@ -2,18 +2,15 @@
  * Feed-table stream → fan-out queue (see services/fanout/outbox.ts for why the stream is the outbox).
  * Jobs go out 10 per SendMessageBatch; a record whose job was not accepted is reported as a batch
  * item failure, so Lambda retries from it (records before it are done; a retried record re-sends a
- * job whose writes are idempotent). A post the stream held past FANOUT_LATE_AFTER goes to the backlog
- * lane (services/jobs/outbox-jobs.ts isLate).
+ * job whose writes are idempotent).
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { setting } from '../../lib/defs/config.js';
 import { logger } from '../platform/logger.js';
 import { enqueueJobs } from '../services/jobs/bus.js';
 import { jobsOfBatch } from '../services/jobs/outbox-jobs.js';
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const lateAfterMs = setting('FANOUT_LATE_AFTER');
-  const pending = jobsOfBatch(event.Records, lateAfterMs === undefined ? undefined : Date.now() - lateAfterMs);
+  const pending = jobsOfBatch(event.Records);
   if (pending.length === 0) return { batchItemFailures: [] };
   let failed: number[];
   try {

@@ -46,13 +46,6 @@ export const configKeys = {
     description:
       'a fan-out job that waited longer than this in the `fanout` queue is handed to the `fanoutBacklog` queue instead of run, so a new post overtakes a standing backlog (`0s`: every one; `off`: none)',
   },
-  FANOUT_LATE_AFTER: {
-    envVar: 'FANOUT_LATE_AFTER',
-    contextKey: 'fanoutLateAfter',
-    default: '30s',
-    description:
-      'a post or edit the outbox reads this long after it was written (the stream was behind) is sent straight to the `fanoutBacklog` queue, so the `fanout` queue keeps to fresh posts (`0s`: every one; `off`: none)',
-  },
   STAMP_SPREAD: {
     envVar: 'STAMP_SPREAD',
     contextKey: 'stampSpread',
@@ -293,7 +286,6 @@ export const configParsers = {
     return ms;
   },
   FANOUT_BACKLOG_AFTER: (raw: string) => (raw.trim() === '0s' ? 0 : parseDuration(raw)),
-  FANOUT_LATE_AFTER: (raw: string) => (raw.trim() === '0s' ? 0 : parseDuration(raw)),
   FEED_MAX_ITEMS: integerOrOff(1),
   FEED_MAX_SPAN: parseDuration,
   FEED_TTL: parseDuration,

@@ -99,8 +99,7 @@ const definitions: Record<FunctionId, Definition> = {
     timeoutSeconds: 30,
     memoryMb: 512,
     tables: {},
-    // FANOUT_LATE_AFTER: how long a post may wait in the stream before its fan-out goes to the backlog.
-    config: ['FANOUT_LATE_AFTER'],
+    config: [],
   },
   /** Follow graph routes; enqueues backfill/cleanup/pull jobs. Feed write: the pulled set in the follower's home-feed head. */
   graph: {
@@ -429,9 +428,8 @@ const definitions: Record<FunctionId, Definition> = {
 const routeList: readonly JobRoute[] = Object.values(jobRoutes);
 
 /**
- * The queues `fn` sends to, from the job routes: the lane of each kind it sends, and that lane's
- * backlog if it has one (a late job's), and a settle re-run's lane (maintenance, unless the lane
- * takes its own delayed jobs). A lane's worker also sends to its own
+ * The queues `fn` sends to, from the job routes: the lane of each kind it sends (a settle re-run's:
+ * maintenance, unless the lane takes its own delayed jobs). A lane's worker also sends to its own
  * queue (a job's next page or phase), to the further-page lane of each kind it runs, and to its
  * lane's backlog (services/jobs/backlog.ts hands waiting jobs on); the pre-lanes queue's worker to
  * the lane of every kind that was queued before the lanes (services/jobs/legacy-queue.ts forwards it).
@@ -440,7 +438,6 @@ export function queuesSentBy(fn: FunctionId): QueueId[] {
   const sent = new Set<LaneId>();
   for (const route of routeList) {
     if (route.sentBy.includes(fn)) sent.add(route.lane);
-    if (route.sentBy.includes(fn) && lanes[route.lane].backlog) sent.add(lanes[route.lane].backlog!); // a late job (jobs.ts laneOfJob)
     if (route.settledBy?.includes(fn)) sent.add(settleLaneOf(route.lane));
   }
   const lane = (Object.keys(lanes) as LaneId[]).find((l) => laneWorker(l) === fn);

@@ -4,14 +4,13 @@
  * handed, unrun, to the fanoutBacklog queue (the real local SQS queue), as under a standing backlog.
  * The workers run in-process on the records this test hands them, so the order between the lanes is
  * the test's: an edit and a delete made while the page waits in the backlog, a handed-on page
- * delivered twice, a large author's further page, a post the outbox read late. Each follower holds the post exactly once, at its
+ * delivered twice, a large author's further page. Each follower holds the post exactly once, at its
  * latest version, or not at all.
  */
-import { type DynamoDBClient, DynamoDBClient as Dynamo, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, DynamoDBClient as Dynamo } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timelinePartition } from '../../functions/model/timeline-item.js';
 import { FIRST_FANOUT_PAGE } from '../../functions/services/follower-pages.js';
 import { localCredentials, localRegion } from '../../local/aws-local.js';
 import { queueDepth } from '../../local/queue-depth.js';
@@ -25,14 +24,12 @@ type Worker = (event: SQSEvent) => Promise<unknown>;
 let raw: DynamoDBClient;
 let fanoutWorker: Worker;
 let fanoutBacklogWorker: Worker;
-let outbox: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 beforeAll(async () => {
   await startOwnStack({ persistent: false, sqsRetryDelaySeconds: 1, pollers: false, env: { FANOUT_BACKLOG_AFTER: '0s', FANOUT_ACTIVE_WINDOW: 'off' } });
   raw = new Dynamo({ endpoint: stack.dynamoEndpoint, region: localRegion, credentials: localCredentials });
   fanoutWorker = (await import('../../functions/handlers/fanout-worker.js')).handler;
   fanoutBacklogWorker = (await import('../../functions/handlers/fanout-backlog-worker.js')).handler;
-  outbox = (await import('../../functions/handlers/outbox.js')).handler;
 }, 120_000);
 
 afterAll(async () => {
@@ -41,14 +38,12 @@ afterAll(async () => {
 });
 
 /** The messages waiting on the fanoutBacklog queue (received: each comes back after its visibility timeout unless deleted). */
-const backlogged = () => taken('fanoutBacklog');
-
-/** The messages waiting on a fan-out lane's queue, taken off it: the test hands them to a worker itself. */
-async function taken(lane: 'fanout' | 'fanoutBacklog'): Promise<SQSRecord[]> {
+async function backlogged(): Promise<SQSRecord[]> {
   const out = await sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: stack.queueUrls[lane], MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
+    new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.fanoutBacklog, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }),
   );
-  for (const m of out.Messages ?? []) await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls[lane], ReceiptHandle: m.ReceiptHandle! }));
+  // Taken off the queue: the test hands them to the worker itself.
+  for (const m of out.Messages ?? []) await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.queueUrls.fanoutBacklog, ReceiptHandle: m.ReceiptHandle! }));
   return (out.Messages ?? []).map(
     (m) =>
       ({
@@ -57,27 +52,6 @@ async function taken(lane: 'fanout' | 'fanoutBacklog'): Promise<SQSRecord[]> {
         attributes: { SentTimestamp: m.Attributes!.SentTimestamp!, ApproximateReceiveCount: m.Attributes!.ApproximateReceiveCount! },
       }) as unknown as SQSRecord,
   );
-}
-
-/** The stream's INSERT record of `author`'s newest original, as the outbox gets it, written `agoSeconds` before now. */
-async function insertRecord(author: string, agoSeconds: number): Promise<DynamoDBRecord> {
-  const { Items } = await raw.send(
-    new QueryCommand({
-      TableName: stack.tableNames.feed,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: timelinePartition(author) } },
-      Limit: 1,
-    }),
-  );
-  return {
-    eventName: 'INSERT',
-    dynamodb: {
-      NewImage: Items![0] as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
-      SequenceNumber: '1',
-      ApproximateCreationDateTime: Math.floor(Date.now() / 1000) - agoSeconds,
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
 }
 
 /** `author` posts; the fanout lane receives the post's first page and hands it to the backlog. */
@@ -121,26 +95,6 @@ describe('a fan-out handed to the backlog', () => {
     expect(await queueDepth({ sqs, stack }, 'fanoutTail')).toBe(0);
     expect(await fanoutBacklogWorker({ Records: [further!] })).toEqual({ batchItemFailures: [] });
     expect(await copiesOf(followers, rangeKey)).toEqual(followers.map(() => 1));
-  });
-
-  it('sends a post the stream held past FANOUT_LATE_AFTER (30 s) straight to the backlog, and one read in time to fanout', async () => {
-    const author = uid('bl-late');
-    const followers = await seedFollowers(author, 5, { on: own });
-    const post = await mustPost(author, { verb: 'post', content: 'read late by the outbox' }, own);
-
-    expect(await outbox({ Records: [await insertRecord(author, 5)] })).toEqual({ batchItemFailures: [] });
-    const [fresh, ...others] = await taken('fanout'); // the test runs only the late one
-    expect(others).toEqual([]);
-    expect(JSON.parse(fresh!.body)).toEqual(expect.not.objectContaining({ late: expect.anything() }));
-    expect(await backlogged()).toEqual([]);
-
-    expect(await outbox({ Records: [await insertRecord(author, 31)] })).toEqual({ batchItemFailures: [] });
-    const [late, ...more] = await backlogged();
-    expect(more).toEqual([]);
-    expect(JSON.parse(late!.body)).toMatchObject({ kind: 'fanout', rk: post.rangeKey, late: true });
-    expect(await queueDepth({ sqs, stack }, 'fanout')).toBe(0);
-    expect(await fanoutBacklogWorker({ Records: [late!] })).toEqual({ batchItemFailures: [] });
-    expect(await copiesOf(followers, post.rangeKey)).toEqual(followers.map(() => 1));
   });
 
   it('copies the edit made while the page waited in the backlog, not the post as first written', async () => {

@@ -32,7 +32,7 @@ describe('sendsTo, from the job routes', () => {
   });
 
   it('senders of the API and the stream send what they enqueue, nothing more', () => {
-    expect(sends('outbox')).toEqual(['fanout', 'fanoutBacklog', 'followup', 'maintenance', 'notify']); // a late post's fan-out: straight to the backlog
+    expect(sends('outbox')).toEqual(['fanout', 'followup', 'maintenance', 'notify']);
     expect(sends('feedRead')).toEqual(['background', 'followup']);
     expect(sends('account')).toEqual(['maintenance']);
     const silent = functionList.filter((f) => f.sendsTo.length === 0).map((f) => f.id);

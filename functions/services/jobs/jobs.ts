@@ -84,9 +84,8 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
 
 /**
  * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
- * tailLane where it has one. A `late` job (fields.ts: the outbox read it late, or its page was handed
- * on) goes to its lane's backlog, pages and all, so the backlog never queues in front of a fresh
- * post's pages. A delayed job is a settle re-run (the second cleanup after an unfollow or mute, the
+ * tailLane where it has one. A `late` job (fields.ts: handed on to its lane's backlog) stays in the
+ * backlog, further pages and all, so the backlog never queues in front of a fresh post's pages. A delayed job is a settle re-run (the second cleanup after an unfollow or mute, the
  * erase's settle), routed by settleLaneOf.
  */
 export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string; late?: true }, delaySeconds = 0): LaneId {
@@ -96,9 +95,6 @@ export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string; late?: tru
   if (job.late && backlog) return backlog;
   return job.cursor !== undefined && def.tailLane ? def.tailLane : def.lane;
 }
-
-/** The job marked `late`, where its kind's lane has a backlog (the kinds whose body has the field); any other as it is. */
-export const markedLate = (job: Job): Job => (lanes[laneOfKind(job.kind)].backlog ? ({ ...job, late: true } as Job) : job);
 
 /**
  * The job, if `lane` may run it: one of its kind's lanes, or maintenance (which also runs every

@@ -25,7 +25,7 @@ import { editMentionDeliveries, notifyJobs, postDeliveries, reactionDelivery } f
 import { ticksFromIso } from '../../platform/clock.js';
 import { MAX_JOB_EVENTS, type WireNotificationEvent } from '../notifications/notify-job.js';
 import { retagJobs } from '../tags/retag-jobs.js';
-import { type Job, markedLate } from './jobs.js';
+import type { Job } from './jobs.js';
 
 const stringsOf = (v: AttributeValue | undefined): string[] | undefined =>
   v?.L ? v.L.flatMap((x) => (x.S === undefined ? [] : [x.S])) : v?.SS ? [...v.SS] : undefined;
@@ -79,33 +79,19 @@ export function jobsOfRecord(record: DynamoDBRecord): Job[] {
 }
 
 /**
- * Whether the stream held `record` past the deadline (`lateBeforeMs`: records written at or before it
- * are late; undefined: none is). Its fan-out jobs are then marked `late` (jobs.ts markedLate) and go
- * straight to the backlog: the post already waited behind a backlog, in the stream, and the fanout
- * lane would only hand them on after a wait of their own, in front of the fresh posts that follow
- * (docs/lanes.md, "A fresh post overtakes a backlog"). The record's time is whole seconds.
- */
-const isLate = (record: DynamoDBRecord, lateBeforeMs: number | undefined): boolean => {
-  const written = record.dynamodb?.ApproximateCreationDateTime;
-  return lateBeforeMs !== undefined && written !== undefined && written * 1000 <= lateBeforeMs;
-};
-
-/**
  * The jobs of a whole stream batch: each record's, with the notify jobs of one recipient merged
  * (≤ MAX_JOB_EVENTS events each) — 50 likes of one post in a batch become one job, not 50 racing
  * for the same group. Each job carries the lowest sequence number it came from: reporting that one
- * as failed makes Lambda redeliver from it (the redelivered jobs are idempotent). The fan-out jobs of
- * a record written at or before `lateBeforeMs` are marked late (isLate).
+ * as failed makes Lambda redeliver from it (the redelivered jobs are idempotent).
  */
-export function jobsOfBatch(records: readonly DynamoDBRecord[], lateBeforeMs?: number): { job: Job; seq: string }[] {
+export function jobsOfBatch(records: readonly DynamoDBRecord[]): { job: Job; seq: string }[] {
   const out: { job: Job; seq: string }[] = [];
   const notify = new Map<string, { events: WireNotificationEvent[]; seq: string }>();
   for (const record of records) {
     const seq = record.dynamodb!.SequenceNumber!;
-    const late = isLate(record, lateBeforeMs);
     for (const job of jobsOfRecord(record)) {
       if (job.kind !== 'notify') {
-        out.push({ job: late ? markedLate(job) : job, seq });
+        out.push({ job, seq });
         continue;
       }
       const pending = notify.get(job.recipient);
