@@ -114,8 +114,10 @@ interface Probed {
 /** A probe of the drain, with the fan-out jobs queued as it was posted. */
 type DrainProbed = Probed & { readonly depth: number };
 
-/** Fan-out jobs queued or in flight on the three fan-out lanes. */
-const fanoutDepth = async (run: WorkloadRun) => (await Promise.all(FANOUT_LANES.map((lane) => queueDepth(run.ctx, lane)))).reduce((a, b) => a + b, 0);
+/** Fan-out jobs queued or in flight on each of the three fan-out lanes. */
+const laneDepths = (run: WorkloadRun) => Promise.all(FANOUT_LANES.map((lane) => queueDepth(run.ctx, lane)));
+/** …and on all three together. */
+const fanoutDepth = async (run: WorkloadRun) => (await laneDepths(run)).reduce((a, b) => a + b, 0);
 
 /**
  * Once the outbox has caught up (the fan-out lanes' depth stopped growing: the stream's last burst
@@ -136,13 +138,15 @@ async function probeTheDrain(run: WorkloadRun, authors: readonly number[]): Prom
   const probed: Promise<DrainProbed>[] = [];
   for (let i = 0; i < DRAIN_PROBES; i++) {
     if (i > 0) await sleep(DRAIN_PROBE_EVERY_MS);
-    const depth = await fanoutDepth(run);
+    const depths = await laneDepths(run);
+    const depth = depths.reduce((a, b) => a + b, 0);
+    const byLane = FANOUT_LANES.map((lane, l) => `${lane} ${depths[l]}`).join(', ');
     const at = Math.round((now() - from) / 1000);
     probed.push(
       probeOnce(run, authors[(i + 1) % authors.length]!, `drain-${i}`, DRAIN_PROBE_POLL_MS).then((p) => {
         // Which probes are slow, and where their time went: the progress log says, probe by probe.
         run.say(
-          `drain probe ${i + 1} (${at} s in, ${p.followers} followers, ${depth} queued): first copy ${Math.round(p.firstMs)} ms, all ${Math.round(p.ms)} ms`,
+          `drain probe ${i + 1} (${at} s in, ${p.followers} followers, ${depth} queued: ${byLane}): first copy ${Math.round(p.firstMs)} ms, all ${Math.round(p.ms)} ms`,
         );
         return { ...p, depth };
       }),
