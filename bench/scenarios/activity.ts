@@ -15,8 +15,8 @@ import { queueDepth } from '../../local/queue-depth.js';
 import { callCount, sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
-import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
-import { benchActivity, now, postActivity, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
+import { dollars, itemSize, writeUnits } from '../dynamo-cost.js';
+import { benchActivity, now, postActivity, quiesce, seedFollows, setHeadBound, sleep, storedItem, uid } from '../fixtures.js';
 import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -80,9 +80,9 @@ async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
   for (const rk of rks) if ((await missingCopies(ctx, notReading, rk)).length !== notReading.length) throw new Error('a follower not reading got a copy');
   const copyTags = sumTags(spent, (t) => t === 'copy writes');
   // The minimum for what was copied: each copy (own copy included) at its item size.
-  const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: { pk: `f#${author}`, rk: BigInt(rks[0]!) } }));
+  const ownCopy = await storedItem(ctx, ctx.stack.tableNames.feed, homeFeedKey(author, BigInt(rks[0]!)));
   const copies = (readingCount + 1) * POSTS;
-  return { share, wcuPerPost: spent.write / POSTS, copies, copyWcu: copyTags.write, copyMin: copies * writeUnits(plainItemSize(Item ?? {})) };
+  return { share, wcuPerPost: spent.write / POSTS, copies, copyWcu: copyTags.write, copyMin: copies * writeUnits(itemSize(ownCopy)) };
 }
 
 /** One stamp: a reader of STAMP_FOLLOWS follows reads for the first time; the stamp job's write units. */

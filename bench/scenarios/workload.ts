@@ -4,11 +4,10 @@
  * minimum item writes at the raw BatchWriteItem rate measured before and after on the same JVM;
  * probes behind 60,000 queued jobs (backlog-probes.ts); and the open-loop mix (mix.ts).
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
 import { type Delivery, waitForCopies } from '../copies.js';
-import { attributes, now, runId, seedFollows, uid } from '../fixtures.js';
+import { now, runId, seedFollows, storedItem, uid } from '../fixtures.js';
 import { type Figure, progress, figureOf } from '../report.js';
 import { percentile, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
@@ -116,10 +115,7 @@ export const workload: Scenario = {
     // A warm-up post: its stored copy is the shape the raw ceiling writes.
     const warm = await postOne(w.posts[0]!);
     await waitForCopies(ctx, [warm], DRAIN);
-    const { Item: copy } = await ctx.dynamo.send(
-      new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(warm.owners.at(-1)!, BigInt(warm.rk))) }),
-    );
-    if (!copy) throw new Error('no stored copy of the warm-up post');
+    const copy = await storedItem(ctx, ctx.stack.tableNames.feed, homeFeedKey(warm.owners.at(-1)!, BigInt(warm.rk)));
     const timed = w.posts.slice(1, 1 + API_POSTS);
     say(`${timed.length} posts through the API (${POSTS_IN_FLIGHT} in flight)…`);
     const posts = await timedPhase(
