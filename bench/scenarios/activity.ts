@@ -54,15 +54,8 @@ const headBound = async (ctx: BenchContext, reader: string) =>
 
 const mustPost = (ctx: BenchContext, author: string, i: number) => postActivity(ctx, author, benchActivity(i));
 
-interface ShareCost {
-  share: number;
-  wcuPerPost: number;
-  copies: number;
-  copyWcu: number;
-  copyMin: number;
-}
-
-async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
+/** Write units per post when `share` of an author's followers read, and the copies' units against their minimum. */
+async function costAt(ctx: BenchContext, share: number) {
   const author = uid(`act${Math.round(share * 100)}`);
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid(`act${Math.round(share * 100)}-f`, i));
   const readingCount = Math.round(share * FOLLOWERS);
@@ -244,7 +237,7 @@ export const activity: Scenario = {
   id: 'activity',
   title: 'copies for readers only: cost at 10/30/60 % reading, a returning reader’s first page, freshness under a burst',
   async run(ctx) {
-    const costs: ShareCost[] = [];
+    const costs: Awaited<ReturnType<typeof costAt>>[] = [];
     for (const share of SHARES) {
       progress(`  activity: ${share * 100} % reading`);
       costs.push(await costAt(ctx, share));
