@@ -4,7 +4,15 @@
  * batch-write loop the baselines use (waiting for a post's copies is copies.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type AttributeValue, BatchWriteItemCommand, type BatchWriteItemCommandOutput, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  type BatchWriteItemCommandOutput,
+  GetItemCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { copyOf } from '../functions/model/feed-copy.js';
@@ -150,6 +158,33 @@ export async function rawRate(ctx: BenchContext, table: string, items: readonly 
 
 /** An item in attribute-value form, for the raw client. */
 export const attributes = (item: Record<string, unknown>): Record<string, AttributeValue> => marshall(item, { removeUndefinedValues: true });
+
+/**
+ * A Query on the raw client (not the handlers' meter), `values` marshalled: every page, or with a
+ * `Limit` one page; the items in attribute-value form (for their sizes) and the read units reported.
+ */
+export async function rawQuery(ctx: BenchContext, input: Omit<QueryCommandInput, 'ExpressionAttributeValues'> & { values: Record<string, unknown> }) {
+  const { values, ...query } = input;
+  const items: Record<string, AttributeValue>[] = [];
+  let read = 0;
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  do {
+    const out = await ctx.dynamo.send(
+      new QueryCommand({ ...query, ExpressionAttributeValues: attributes(values), ExclusiveStartKey, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    items.push(...(out.Items ?? []));
+    read += out.ConsumedCapacity?.CapacityUnits ?? 0;
+    ExclusiveStartKey = query.Limit === undefined ? out.LastEvaluatedKey : undefined;
+  } while (ExclusiveStartKey);
+  return { items, read };
+}
+
+/** The item stored at `key`, in attribute-value form (raw client, strongly consistent); throws when there is none. */
+export async function storedItem(ctx: BenchContext, table: string, key: Record<string, unknown>): Promise<Record<string, AttributeValue>> {
+  const { Item } = await ctx.dynamo.send(new GetItemCommand({ TableName: table, Key: attributes(key), ConsistentRead: true }));
+  if (!Item) throw new Error(`no item in ${table} at ${String(key.pk)} / ${String(key.rk ?? key.sk)}`);
+  return Item;
+}
 
 /** Writes model-built items with the raw client (BatchWriteItem, 4 in flight). */
 export async function writeModelItems(ctx: BenchContext, table: string, items: readonly Record<string, unknown>[]): Promise<void> {

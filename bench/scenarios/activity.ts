@@ -15,8 +15,8 @@ import { queueDepth } from '../../local/queue-depth.js';
 import { callCount, sumTags } from '../capacity.js';
 import type { BenchContext } from '../context.js';
 import { missingCopies, waitForCopies } from '../copies.js';
-import { dollars, plainItemSize, writeUnits } from '../dynamo-cost.js';
-import { benchActivity, now, postActivity, quiesce, seedFollows, setHeadBound, sleep, uid } from '../fixtures.js';
+import { dollars, itemSize, writeUnits } from '../dynamo-cost.js';
+import { benchActivity, now, postActivity, quiesce, seedFollows, setHeadBound, sleep, storedItem, uid } from '../fixtures.js';
 import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, percentile, pool, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -54,15 +54,8 @@ const headBound = async (ctx: BenchContext, reader: string) =>
 
 const mustPost = (ctx: BenchContext, author: string, i: number) => postActivity(ctx, author, benchActivity(i));
 
-interface ShareCost {
-  share: number;
-  wcuPerPost: number;
-  copies: number;
-  copyWcu: number;
-  copyMin: number;
-}
-
-async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
+/** Write units per post when `share` of an author's followers read, and the copies' units against their minimum. */
+async function costAt(ctx: BenchContext, share: number) {
   const author = uid(`act${Math.round(share * 100)}`);
   const followers = Array.from({ length: FOLLOWERS }, (_, i) => uid(`act${Math.round(share * 100)}-f`, i));
   const readingCount = Math.round(share * FOLLOWERS);
@@ -80,9 +73,9 @@ async function costAt(ctx: BenchContext, share: number): Promise<ShareCost> {
   for (const rk of rks) if ((await missingCopies(ctx, notReading, rk)).length !== notReading.length) throw new Error('a follower not reading got a copy');
   const copyTags = sumTags(spent, (t) => t === 'copy writes');
   // The minimum for what was copied: each copy (own copy included) at its item size.
-  const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: { pk: `f#${author}`, rk: BigInt(rks[0]!) } }));
+  const ownCopy = await storedItem(ctx, ctx.stack.tableNames.feed, homeFeedKey(author, BigInt(rks[0]!)));
   const copies = (readingCount + 1) * POSTS;
-  return { share, wcuPerPost: spent.write / POSTS, copies, copyWcu: copyTags.write, copyMin: copies * writeUnits(plainItemSize(Item ?? {})) };
+  return { share, wcuPerPost: spent.write / POSTS, copies, copyWcu: copyTags.write, copyMin: copies * writeUnits(itemSize(ownCopy)) };
 }
 
 /** One stamp: a reader of STAMP_FOLLOWS follows reads for the first time; the stamp job's write units. */
@@ -244,7 +237,7 @@ export const activity: Scenario = {
   id: 'activity',
   title: 'copies for readers only: cost at 10/30/60 % reading, a returning reader’s first page, freshness under a burst',
   async run(ctx) {
-    const costs: ShareCost[] = [];
+    const costs: Awaited<ReturnType<typeof costAt>>[] = [];
     for (const share of SHARES) {
       progress(`  activity: ${share * 100} % reading`);
       costs.push(await costAt(ctx, share));

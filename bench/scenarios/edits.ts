@@ -4,14 +4,13 @@
  * history entry's transaction), and 200 → the last copy at the new version beside the post's own
  * 201 → last copy.
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { historyKey } from '../../functions/model/activity-history.js';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import { timelineKey } from '../../functions/model/timeline-item.js';
 import type { BenchContext } from '../context.js';
 import { waitForCopies } from '../copies.js';
 import { itemSize, writeUnits } from '../dynamo-cost.js';
-import { attributes, authorWithFollowers, benchActivity, now, quiesce } from '../fixtures.js';
+import { authorWithFollowers, benchActivity, now, quiesce, storedItem } from '../fixtures.js';
 import { atMost, type Figure, progress, figureOf } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -24,11 +23,7 @@ const REPS = 3;
 const TRANSACTION_PRICE = 2;
 
 /** The write units of one stored item, as it is now. */
-async function unitsOf(ctx: BenchContext, key: Record<string, unknown>): Promise<number> {
-  const { Item } = await ctx.dynamo.send(new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(key), ConsistentRead: true }));
-  if (!Item) throw new Error(`no item at ${JSON.stringify(attributes(key))}`);
-  return writeUnits(itemSize(Item));
-}
+const unitsOf = async (ctx: BenchContext, key: Record<string, unknown>) => writeUnits(itemSize(await storedItem(ctx, ctx.stack.tableNames.feed, key)));
 
 export const edits: Scenario = {
   id: 'edits',

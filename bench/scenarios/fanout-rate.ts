@@ -4,12 +4,11 @@
  * stored copy's size to the same DynamoDB Local, at 8 in flight (one job's batch-write lanes) and
  * at 16 (about what overlapping page jobs reach); the faster counts. Runs alternate ours/raw.
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey, homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { type CapacityTotals, sumTags } from '../capacity.js';
 import { type BenchContext, isTrimTag } from '../context.js';
 import { waitForCopies } from '../copies.js';
-import { attributes, authorWithFollowers, benchActivity, now, postActivity, quiesce, rawRate, sleep, stackFeedPolicy } from '../fixtures.js';
+import { authorWithFollowers, benchActivity, now, postActivity, quiesce, rawRate, sleep, stackFeedPolicy, storedItem } from '../fixtures.js';
 import { atLeast, figureOf, progress } from '../report.js';
 import { median, round } from '../stats.js';
 import type { Scenario } from './scenario.js';
@@ -53,10 +52,7 @@ export const fanoutRate: Scenario = {
       await quiesce(ctx, 300);
       spentAll.push(ctx.handlerCapacity.since(before));
 
-      const { Item: copy } = await ctx.dynamo.send(
-        new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(followers[0]!, BigInt(rangeKey))) }),
-      );
-      if (!copy) throw new Error('no stored copy to model the raw items on');
+      const copy = await storedItem(ctx, ctx.stack.tableNames.feed, homeFeedKey(followers[0]!, BigInt(rangeKey)));
       for (const c of rep % 2 ? [...CONCURRENCIES].reverse() : CONCURRENCIES) {
         // Owner ids of the followers' length, so every item has the copy's size.
         const items = followers.map((f) => ({ ...copy, pk: { S: homeFeedPartition(`raw${c}-${f.slice(`raw${c}-`.length)}`) } }));

@@ -86,8 +86,8 @@ export const migrate: Scenario = {
           note: `${writePerChanged} WCU per item${kind.why ? `; ${kind.why}` : ''}`,
         }),
       );
-      // The next kind is measured alone: this one's items go (and every item they made).
-      await removeSeeded(ctx, items);
+      // The next kind is measured alone: this one's partitions go whole (and every item the migration made there).
+      for (const pk of new Set(items.map((i) => String(i.pk)))) await deleteItems(ctx, pk);
     }
     // A second run finds the tables current: one read, nothing written.
     const { value: again, spent: used } = await ctx.handlerCapacity.measure(() => migrateToCurrent({ totalSegments: MIGRATION_SEGMENTS }));
@@ -98,27 +98,21 @@ export const migrate: Scenario = {
   },
 };
 
-/** Deletes the seeded items' partitions whole (their migrated items too: check entries, shard copies). */
-async function removeSeeded(ctx: BenchContext, items: readonly Record<string, unknown>[]): Promise<void> {
-  const graph = ctx.stack.tableNames.graph;
-  for (const pk of new Set(items.map((i) => String(i.pk)))) {
-    const { Items = [] } = await ctx.doc.send(
-      new QueryCommand({ TableName: graph, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }),
-    );
-    for (const item of Items) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
-  }
+/** Deletes the graph items of partition `pk` (those whose sort key starts with `skPrefix`, when given). */
+async function deleteItems(ctx: BenchContext, pk: string, skPrefix?: string): Promise<void> {
+  const TableName = ctx.stack.tableNames.graph;
+  const { Items = [] } = await ctx.doc.send(
+    new QueryCommand({
+      TableName,
+      KeyConditionExpression: skPrefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':pk': pk, ...(skPrefix === undefined ? {} : { ':s': skPrefix }) },
+    }),
+  );
+  for (const item of Items) await ctx.doc.send(new DeleteCommand({ TableName, Key: { pk: item.pk, sk: item.sk } }));
 }
 
 /** The tables as the older release left them: version 2, no run on record. */
 async function markV2(ctx: BenchContext): Promise<void> {
-  const graph = ctx.stack.tableNames.graph;
-  await ctx.doc.send(new PutCommand({ TableName: graph, Item: { pk: 'meta#data-model', sk: 'version', version: 2 } }));
-  const runs = await ctx.doc.send(
-    new QueryCommand({
-      TableName: graph,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)',
-      ExpressionAttributeValues: { ':pk': 'meta#data-model', ':r': 'run#' },
-    }),
-  );
-  for (const item of runs.Items ?? []) await ctx.doc.send(new DeleteCommand({ TableName: graph, Key: { pk: item.pk, sk: item.sk } }));
+  await ctx.doc.send(new PutCommand({ TableName: ctx.stack.tableNames.graph, Item: { pk: 'meta#data-model', sk: 'version', version: 2 } }));
+  await deleteItems(ctx, 'meta#data-model', 'run#');
 }

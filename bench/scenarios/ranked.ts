@@ -3,12 +3,11 @@
  * handler in-process: the first page against reading the candidates once (raw Queries), the later
  * page against the chronological page after the first; a counted variable (`popularity`) apart.
  */
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { MAX_CANDIDATES } from '../../functions/http/ranked-feed-schemas.js';
 import { homeFeedPartition } from '../../functions/model/feed-copy.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import type { BenchContext } from '../context.js';
-import { benchCopy, benchOriginal, feedIdOf, quiesce, uid, writeModelItems } from '../fixtures.js';
+import { benchCopy, benchOriginal, feedIdOf, quiesce, rawQuery, uid, writeModelItems } from '../fixtures.js';
 import { meteredRoute } from '../invoke.js';
 import { atMost, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
@@ -36,7 +35,9 @@ export const ranked: Scenario = {
     await quiesce(ctx); // the originals' own fan-outs (the stream sees them) run out before anything is metered
 
     const metered = (path: string) => meteredRoute(ctx, 'GET', path, reader);
-    const rawCandidates = () => readRaw(ctx, reader);
+    // The reader's home feed read once, raw (eventually consistent, as the source reads it).
+    const rawCandidates = () =>
+      rawQuery(ctx, { TableName: ctx.stack.tableNames.feed, KeyConditionExpression: 'pk = :pk', values: { ':pk': homeFeedPartition(reader) } });
     const rawRead = (await rawCandidates()).read;
 
     const first: Awaited<ReturnType<typeof metered>>[] = [];
@@ -90,24 +91,4 @@ async function define(ctx: BenchContext, reader: string, name: string, expressio
   const res = await ctx.call('PUT', `/feeds/${id}`, reader, { sources: [{ type: 'following', windowHours: 72, limit: CANDIDATES }], expression });
   if (res.status !== 200) throw new Error(`PUT /feeds/${id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return id;
-}
-
-/** The reader's home feed read once, raw (eventually consistent, as the source reads it): read units. */
-async function readRaw(ctx: BenchContext, reader: string): Promise<{ read: number }> {
-  let read = 0;
-  let ExclusiveStartKey: Record<string, import('@aws-sdk/client-dynamodb').AttributeValue> | undefined;
-  do {
-    const out = await ctx.dynamo.send(
-      new QueryCommand({
-        TableName: ctx.stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: homeFeedPartition(reader) } },
-        ReturnConsumedCapacity: 'TOTAL',
-        ExclusiveStartKey,
-      }),
-    );
-    read += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return { read };
 }

@@ -81,7 +81,7 @@ export const rollups: Scenario = {
         records = raw.records;
         const before = ctx.handlerCapacity.snapshot();
         let invocations = 0;
-        const windows = new Map<string, WindowRun>();
+        const windows = new Map<string, ReturnType<typeof windowRun>>();
         const timedHandler = async (call: () => Promise<void> | undefined) => {
           const t = now();
           await call();
@@ -97,7 +97,7 @@ export const rollups: Scenario = {
             // home-feed copies (f#) and heads never reach the handler.
             const matching = batch.filter((r) => passesFilters(source.filters, r));
             if (matching.length === 0) return;
-            const run = windows.get(shardId) ?? new WindowRun(source, arn, `${shardId}-bench-${runId}-${rep}`, windowSeconds, matching[0]!);
+            const run = windows.get(shardId) ?? windowRun(source, arn, `${shardId}-bench-${runId}-${rep}`, windowSeconds, matching[0]!);
             windows.set(shardId, run);
             invocations++;
             await timedHandler(() => run.add(matching));
@@ -147,41 +147,20 @@ export const rollups: Scenario = {
 
 /**
  * One shard's tumbling window driven through the handler in-process, as Lambda drives it: each
- * batch with the state the previous invocation returned, then the final invocation.
+ * batch (`add`) with the state the previous invocation returned, then the final invocation (`close`).
  */
-class WindowRun {
-  private state: WindowStateJson = {};
-  private readonly window: { start: string; end: string };
-
-  constructor(
-    private readonly source: StreamSourceDef,
-    private readonly streamArn: string,
-    private readonly shardId: string,
-    windowSeconds: number,
-    first: DynamoDBRecord,
-  ) {
-    this.window = windowOf(windowStartMs(first.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000, windowSeconds), windowSeconds);
-  }
-
-  add = (records: DynamoDBRecord[]) => this.invoke(records, false);
-  close = () => this.invoke([], true);
-
-  private async invoke(records: DynamoDBRecord[], final: boolean): Promise<void> {
-    const event: DynamoDBStreamWindowEvent = {
-      Records: records,
-      window: this.window,
-      state: this.state,
-      shardId: this.shardId,
-      eventSourceARN: this.streamArn,
-      isFinalInvokeForWindow: final,
-      isWindowTerminatedEarly: false,
-    };
-    const handler = await loadHandler(this.source.fn);
-    const response = (await handler(event, lambdaContext(this.source.fn, 60_000, crypto.randomUUID()))) as DynamoDBStreamWindowResponse;
+function windowRun(source: StreamSourceDef, eventSourceARN: string, shardId: string, windowSeconds: number, first: DynamoDBRecord) {
+  const window = windowOf(windowStartMs(first.dynamodb?.ApproximateCreationDateTime ?? Date.now() / 1000, windowSeconds), windowSeconds);
+  let state: WindowStateJson = {};
+  const invoke = async (Records: DynamoDBRecord[], isFinalInvokeForWindow: boolean): Promise<void> => {
+    const event: DynamoDBStreamWindowEvent = { Records, window, state, shardId, eventSourceARN, isFinalInvokeForWindow, isWindowTerminatedEarly: false };
+    const handler = await loadHandler(source.fn);
+    const response = (await handler(event, lambdaContext(source.fn, 60_000, crypto.randomUUID()))) as DynamoDBStreamWindowResponse;
     if (!response?.state || response.batchItemFailures?.length)
       throw new Error(`rollup handler failed a window invocation: ${JSON.stringify(response).slice(0, 200)}`);
-    this.state = response.state;
-  }
+    state = response.state;
+  };
+  return { add: (records: DynamoDBRecord[]) => invoke(records, false), close: () => invoke([], true) };
 }
 
 /**
@@ -199,7 +178,7 @@ async function costAtRate(ctx: BenchContext, source: StreamSourceDef, windowSeco
     const windows = byWindow(posts, windowSeconds);
     const { spent } = await ctx.handlerCapacity.measure(async () => {
       for (const w of windows) {
-        const run = new WindowRun(source, streamArn, `shardId-${kind}-${runId}`, windowSeconds, w[0]!.record);
+        const run = windowRun(source, streamArn, `shardId-${kind}-${runId}`, windowSeconds, w[0]!.record);
         for (let i = 0; i < w.length; i += RECORDS_PER_POLL) await run.add(w.slice(i, i + RECORDS_PER_POLL).map((p) => p.record));
         await run.close();
       }

@@ -4,15 +4,15 @@
  * tagFanout job's write units per push follower (500) against one copy write each; and
  * GET /tags/trending against one GetItem of the top list.
  */
-import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tagEntryOf, tagFeedPartition, tagFollowerKey } from '../../functions/model/tag-items.js';
 import { controlPartition } from '../../functions/model/user-controls.js';
 import { trendBucket, trendTopKey } from '../../functions/model/trend.js';
 import { nowTicks } from '../../functions/platform/clock.js';
 import { type CapacityTotals, timeSplit } from '../capacity.js';
 import type { BenchContext } from '../context.js';
-import { attributes, benchOriginal, quiesce, uid, writeModelItems } from '../fixtures.js';
+import { attributes, benchOriginal, quiesce, rawQuery, storedItem, uid, writeModelItems } from '../fixtures.js';
 import { invokeRoute, meteredRoute } from '../invoke.js';
 import { atMost, type Figure, figureOf } from '../report.js';
 import { median, round, timed } from '../stats.js';
@@ -34,8 +34,6 @@ export const tags: Scenario = {
   },
 };
 
-const consumedRead = (out: { ConsumedCapacity?: { CapacityUnits?: number } }) => out.ConsumedCapacity?.CapacityUnits ?? 0;
-
 async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   const tag = tagKeyOf(`bench${uid('tag').replace(/[^a-z0-9]/gi, '')}`);
   const reader = uid('tag-reader');
@@ -47,27 +45,16 @@ async function tagPage(ctx: BenchContext): Promise<Figure[]> {
   const path = `/tags/${tag}/activities?limit=${LIMIT}`;
   const check = await ctx.call('GET', path, reader);
   if (check.status !== 200 || check.body?.items?.length !== LIMIT) throw new Error(`GET ${path}: ${check.status} ${JSON.stringify(check.body).slice(0, 300)}`);
+  const byPk = 'pk = :pk';
   const rawPage = () =>
-    ctx.dynamo.send(
-      new QueryCommand({
-        TableName: ctx.stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: tagFeedPartition(tag) } },
-        Limit: LIMIT + 1,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-  const rawControls = () =>
-    ctx.dynamo.send(
-      new QueryCommand({
-        TableName: ctx.stack.tableNames.graph,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: controlPartition(reader) } },
-        ProjectionExpression: 'sk',
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
-  const minimum = consumedRead(await rawPage()) + consumedRead(await rawControls());
+    rawQuery(ctx, { TableName: ctx.stack.tableNames.feed, KeyConditionExpression: byPk, values: { ':pk': tagFeedPartition(tag) }, Limit: LIMIT + 1 });
+  const controls = {
+    TableName: ctx.stack.tableNames.graph,
+    KeyConditionExpression: byPk,
+    values: { ':pk': controlPartition(reader) },
+    ProjectionExpression: 'sk',
+  };
+  const minimum = (await rawPage()).read + (await rawQuery(ctx, controls)).read;
   const calls: number[] = [];
   const reads: number[] = [];
   const handler: number[] = [];
@@ -109,9 +96,7 @@ async function tagFanoutWrites(ctx: BenchContext): Promise<Figure[]> {
     new UpdateCommand({ TableName: ctx.stack.tableNames.feed, Key: key, UpdateExpression: 'SET tags = :t', ExpressionAttributeValues: { ':t': [tag] } }),
   );
   await quiesce(ctx);
-  const { Item } = await ctx.doc.send(new GetCommand({ TableName: ctx.stack.tableNames.feed, Key: key }));
-  const { pk: _pk, ...fields } = Item!;
-  const image = attributes(fields);
+  const { pk: _pk, ...image } = await storedItem(ctx, ctx.stack.tableNames.feed, key);
   const before = ctx.handlerCapacity.snapshot();
   await tagFanout({ kind: 'tagFanout', author, rk: String(posted.body.rangeKey), tag, image });
   await quiesce(ctx); // trims a copy write may start
@@ -136,7 +121,7 @@ async function trendingRead(ctx: BenchContext): Promise<Figure[]> {
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );
-  const minimum = consumedRead(raw) || 0.5;
+  const minimum = raw.ConsumedCapacity?.CapacityUnits || 0.5;
   const { spent } = await meteredRoute(ctx, 'GET', '/tags/trending?window=24h', reader);
   const ratio = spent.read / minimum;
   return [

@@ -4,23 +4,20 @@
  * minimum item writes at the raw BatchWriteItem rate measured before and after on the same JVM;
  * probes behind 60,000 queued jobs (backlog-probes.ts); and the open-loop mix (mix.ts).
  */
-import { type AttributeValue, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../functions/model/feed-copy.js';
 import type { BenchContext } from '../context.js';
 import { type Delivery, waitForCopies } from '../copies.js';
-import { attributes, now, runId, seedFollows, uid } from '../fixtures.js';
+import { now, runId, seedFollows, storedItem, uid } from '../fixtures.js';
 import { type Figure, progress, figureOf } from '../report.js';
-import { percentile, pool, round } from '../stats.js';
+import { percentile, round } from '../stats.js';
 import { backlogProbes } from '../workload/backlog-probes.js';
-import { meterCpu } from '../workload/cpu.js';
-import { endToEnd } from '../workload/end-to-end.js';
 import { bareFollowSeconds, readOnlyRequestSeconds } from '../workload/follow-floor.js';
 import { contentOf, defaultShape, generateWorkload, type PlannedPost, type Workload } from '../workload/graph.js';
 import { followMinimumWrites, postMinimumWrites } from '../workload/minimum-writes.js';
-import { mix } from '../workload/mix.js';
+import { mixRun } from '../workload/mix.js';
 import { probeAuthors } from '../workload/probes.js';
 import { DRAIN, env, S, type WorkloadRun } from '../workload/run.js';
-import { ceilingOf, rawCopyItems, rawFollowItems, type RawRates, rawRound } from '../workload/seed.js';
+import { endToEnd, rawCopyItems, rawFollowItems, timedPhase } from '../workload/timed-phase.js';
 import type { Scenario } from './scenario.js';
 
 const fig = figureOf(S);
@@ -72,7 +69,7 @@ export const workload: Scenario = {
     await seedFollows(ctx, seededFollows);
     say(`${apiEdges.length} follows through the API (${FOLLOWS_IN_FLIGHT} in flight)…`);
     const follows = await timedPhase(
-      ctx,
+      run,
       ctx.stack.tableNames.graph,
       () => rawFollowItems(RAW_ITEMS, ghost),
       apiEdges.length,
@@ -118,14 +115,11 @@ export const workload: Scenario = {
     // A warm-up post: its stored copy is the shape the raw ceiling writes.
     const warm = await postOne(w.posts[0]!);
     await waitForCopies(ctx, [warm], DRAIN);
-    const { Item: copy } = await ctx.dynamo.send(
-      new GetItemCommand({ TableName: ctx.stack.tableNames.feed, Key: attributes(homeFeedKey(warm.owners.at(-1)!, BigInt(warm.rk))) }),
-    );
-    if (!copy) throw new Error('no stored copy of the warm-up post');
+    const copy = await storedItem(ctx, ctx.stack.tableNames.feed, homeFeedKey(warm.owners.at(-1)!, BigInt(warm.rk)));
     const timed = w.posts.slice(1, 1 + API_POSTS);
     say(`${timed.length} posts through the API (${POSTS_IN_FLIGHT} in flight)…`);
     const posts = await timedPhase(
-      ctx,
+      run,
       ctx.stack.tableNames.feed,
       () => rawCopyItems(copy, RAW_ITEMS, ghost),
       timed.length,
@@ -142,45 +136,10 @@ export const workload: Scenario = {
 
     // ---- 3. probes while the other lanes are backed up; 4. the mix ----
     figures.push(...(await orFailure('backed-up lanes', () => backlogProbes(run, probeAuthors(counts, BACKLOG_PROBES)))));
-    figures.push(...(await orFailure('mix', () => mix(run, 1 + API_POSTS))));
+    figures.push(...(await orFailure('mix', async () => (await mixRun(run, 1 + API_POSTS)).figures)));
     return figures;
   },
 };
-
-/**
- * A timed phase: `count` operations through the API, `inFlight` at once, until every lane has
- * drained (and every delivery they return is in its feeds), between two rounds of the raw ceiling
- * (`rawItems`, same shapes, same JVM).
- */
-async function timedPhase(
-  ctx: BenchContext,
-  table: string,
-  rawItems: () => Record<string, AttributeValue>[],
-  count: number,
-  inFlight: number,
-  operation: (i: number) => Promise<Delivery | void>,
-) {
-  const raw: RawRates = { byConcurrency: {} };
-  await rawRound(ctx, table, rawItems, raw, 0);
-  const cpu = meterCpu(ctx.stack.dynamoPid);
-  const before = ctx.handlerCapacity.snapshot();
-  const start = now();
-  const deliveries: Delivery[] = [];
-  let done = 0;
-  await pool(count, inFlight, async (i) => {
-    const delivery = await operation(i);
-    if (delivery) deliveries.push(delivery);
-    if (++done % 500 === 0) say(`${done}/${count}`);
-  });
-  const answered = now();
-  say('waiting for every lane to drain…');
-  const { doneAt } = await waitForCopies(ctx, deliveries, DRAIN);
-  const measured = { spent: ctx.handlerCapacity.since(before), cpu: cpu.read() };
-  await rawRound(ctx, table, rawItems, raw, 1);
-  const ceiling = ceilingOf(raw);
-  say(`done in ${round((doneAt - start) / 1000, 1)} s; raw ceiling ${Math.round(ceiling.rate)} items/s`);
-  return { start, answered, doneAt, ceiling, ...measured };
-}
 
 /** A phase's figures, or a row saying it failed (the figures of the phases before it are kept). */
 async function orFailure(phase: string, run: () => Promise<Figure[]>): Promise<Figure[]> {

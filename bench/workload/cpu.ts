@@ -19,12 +19,8 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-export interface CpuMeter {
-  /** Cores used since the meter started: this process and the JVM. */
-  read(): { node: number; jvm: number; seconds: number };
-}
-
-export function meterCpu(jvmPid: number): CpuMeter {
+/** `read()`: the cores used since the meter started, by this process and by the JVM. */
+export function meterCpu(jvmPid: number) {
   const wall0 = performance.now();
   const node0 = process.cpuUsage();
   const jvm0 = cpuSecondsOf(jvmPid);

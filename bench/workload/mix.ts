@@ -4,14 +4,13 @@
  * send time; a follow burst to one user during it (a user who has posted, so each follow
  * backfills, and whom few follow); probes from this process alongside, and the lanes' depths.
  */
-import { figureOf } from '../report.js';
 import { resolve } from 'node:path';
 import type { LaneId } from '../../lib/defs/lanes.js';
 import { runDriver } from '../driver.js';
 import { queueDepth } from '../../local/queue-depth.js';
 import { waitForCopies } from '../copies.js';
 import { now, runId, sleep } from '../fixtures.js';
-import type { Figure } from '../report.js';
+import { type Figure, figureOf } from '../report.js';
 import { percentile, round, stats } from '../stats.js';
 import { meterCpu } from './cpu.js';
 import { contentOf, type PlannedPost } from './graph.js';
@@ -32,6 +31,13 @@ const BURST = { startMs: 10_000, ratePerSecond: env('BENCH_WORKLOAD_BURST_RATE',
 const WARMUP_MS = 2000;
 const MIX_PROBE_EVERY_MS = 2000;
 const DEPTH_LANES: LaneId[] = ['fanout', 'fanoutBacklog', 'followup', 'notify', 'maintenance', 'background'];
+/** The figures' names of the request kinds, in their order. */
+const LABELS: Record<string, string> = {
+  home: 'GET /feed',
+  timeline: 'GET /users/{id}/activities',
+  post: 'POST /activities',
+  follow: `PUT /following (the burst: ${BURST.count} at ${BURST.ratePerSecond}/s)`,
+};
 
 /** What a side-by-side comparison of mixes needs (bench/scenarios/burst.ts), ms. */
 export interface MixSummary {
@@ -50,13 +56,9 @@ export interface MixSummary {
   readonly probeErrors: number;
 }
 
-/** The mix, posting the planned posts from `firstPost` on. */
-export async function mix(run: WorkloadRun, firstPost: number): Promise<Figure[]> {
-  return (await mixRun(run, firstPost)).figures;
-}
-
 /**
- * The mix at `rate` requests/s, with its figures and the summary a comparison prints. Without
+ * The mix at `rate` requests/s, posting the planned posts from `firstPost` on, with its figures and
+ * the summary a comparison prints. Without
  * `followBurst`, the 60/30/10 mix alone: 300 follows at 20/s take more CPU than this machine's one
  * handler process has (each follow is a transaction and three jobs), so they saturate any mix
  * beside them and a comparison of settings would compare that saturation.
@@ -149,7 +151,7 @@ export async function mixRun(
   const figures: Figure[] = [];
   let failures = 0;
   let total = 0;
-  for (const kind of ['home', 'timeline', 'post', 'follow']) {
+  for (const kind of Object.keys(LABELS)) {
     const k = result.kinds[kind];
     if (!k) continue;
     const s = stats(k.latencies);
@@ -158,14 +160,8 @@ export async function mixRun(
       .reduce((a, [, n]) => a + n, 0);
     failures += k.latencies.length - ok;
     total += k.latencies.length;
-    const label = {
-      home: 'GET /feed',
-      timeline: 'GET /users/{id}/activities',
-      post: 'POST /activities',
-      follow: `PUT /following (the burst: ${BURST.count} at ${BURST.ratePerSecond}/s)`,
-    }[kind];
     figures.push(
-      fig(`mix: ${label} p50 / p99 from the scheduled send time`, s.p99, 'ms p99', {
+      fig(`mix: ${LABELS[kind]} p50 / p99 from the scheduled send time`, s.p99, 'ms p99', {
         note: `p50 ${s.p50} ms, max ${s.max} ms, ${k.latencies.length} requests`,
       }),
     );

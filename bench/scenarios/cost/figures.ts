@@ -1,6 +1,6 @@
 /** What the cost measurements share: the scenario's name, its follower count and how a figure says where the units went. */
 import type { CapacityTotals } from '../../capacity.js';
-import { atMost, type Figure } from '../../report.js';
+import { atMost, type Figure, figureOf } from '../../report.js';
 import { round } from '../../stats.js';
 
 export const S = 'cost';
@@ -33,12 +33,8 @@ export function ratioFigure(f: {
   per?: number;
 }): Figure {
   const ratio = f.measured / f.minimum;
-  return {
-    scenario: S,
-    metric: `${f.metric}: meter ${round(f.measured, 3)} vs rule minimum ${round(f.minimum, 3)}`,
-    value: round(ratio, 3),
-    unit: '× min',
+  return figureOf(S)(`${f.metric}: meter ${round(f.measured, 3)} vs rule minimum ${round(f.minimum, 3)}`, round(ratio, 3), '× min', {
     ...atMost(ratio, f.target, '× min'),
     note: `${f.sizes}${f.sample ? `; ${where(f.sample, f.per)}` : ''}`,
-  };
+  });
 }

@@ -4,13 +4,12 @@
  * HEAD_CACHE_MS (it reads the head in parallel). Calls per page are the reading scenario's.
  */
 import { figureOf } from '../../report.js';
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import { nowTicks } from '../../../functions/platform/clock.js';
 import { callCount, type CapacityTotals } from '../../capacity.js';
 import type { BenchContext } from '../../context.js';
-import { type Item, itemSize, queryReadUnits } from '../../dynamo-cost.js';
-import { attributes, benchFeed, quiesce, uid, writeModelItems } from '../../fixtures.js';
+import { itemSize, queryReadUnits } from '../../dynamo-cost.js';
+import { benchFeed, quiesce, rawQuery, uid, writeModelItems } from '../../fixtures.js';
 import { invokeRoute } from '../../invoke.js';
 import type { Figure } from '../../report.js';
 import { median, round, sum } from '../../stats.js';
@@ -46,15 +45,14 @@ export async function pageCost(ctx: BenchContext): Promise<Figure[]> {
 
   /** Sizes of the items a page's minimal Query reads (raw client, not metered). */
   const rawSizes = async (owner: string, limit: number, after?: bigint) => {
-    const out = await ctx.dynamo.send(
-      new QueryCommand({
-        TableName: feed,
-        KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :c',
-        ExpressionAttributeValues: attributes({ ':pk': homeFeedPartition(owner), ':c': after }),
-        Limit: limit,
-      }),
-    );
-    return (out.Items ?? []).map((i) => itemSize(i as Item));
+    const condition = after === undefined ? 'pk = :pk' : 'pk = :pk AND rk > :c';
+    const { items } = await rawQuery(ctx, {
+      TableName: feed,
+      KeyConditionExpression: condition,
+      values: { ':pk': homeFeedPartition(owner), ':c': after },
+      Limit: limit,
+    });
+    return items.map(itemSize);
   };
   const page = async (reader: string, query: string) => {
     const { value: res, spent } = await ctx.handlerCapacity.measure(() => invokeRoute('GET', `/feed?limit=${LIMIT}${query}`, reader));

@@ -2,14 +2,13 @@
  * WCU per post (the POST request) and per follower copy (its fan-out), the fan-out's reads, and a
  * post at 0 followers with its fan-out job, against the pricing rules for the items as stored.
  */
-import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedKey } from '../../../functions/model/feed-copy.js';
 import { followListPartition } from '../../../functions/model/follow-lists.js';
 import { timelineKey } from '../../../functions/model/timeline-item.js';
 import { type CapacityTotals, sumTags, type TagTotals } from '../../capacity.js';
 import { type BenchContext, isTrimTag } from '../../context.js';
-import { type Item, itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
-import { attributes, authorWithFollowers, benchActivity, postActivity, quiesce, uid } from '../../fixtures.js';
+import { itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
+import { authorWithFollowers, benchActivity, postActivity, quiesce, rawQuery, storedItem, uid } from '../../fixtures.js';
 import { waitForCopies } from '../../copies.js';
 import { type Figure, progress, figureOf } from '../../report.js';
 import { median, round, sum } from '../../stats.js';
@@ -42,19 +41,7 @@ function withoutTable(t: CapacityTotals, table: string): CapacityTotals {
 export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<PostingCost> {
   const { author, followers } = await authorWithFollowers(ctx, FOLLOWERS);
   const { feed, stats, graph } = ctx.stack.tableNames;
-  const query = (pk: unknown, rk?: unknown) =>
-    ctx.dynamo.send(
-      new QueryCommand({
-        TableName: rk === undefined ? graph : feed,
-        KeyConditionExpression: rk === undefined ? 'pk = :pk' : 'pk = :pk AND rk = :rk',
-        ExpressionAttributeValues: attributes({ ':pk': pk, ':rk': rk }),
-      }),
-    );
-  const size = async (key: { pk: unknown; rk: unknown }) => {
-    const item = (await query(key.pk, key.rk)).Items?.[0];
-    if (!item) throw new Error(`no item at ${String(key.pk)} / ${String(key.rk)}`);
-    return itemSize(item);
-  };
+  const size = async (key: Record<string, unknown>) => itemSize(await storedItem(ctx, feed, key));
   const postSamples: CapacityTotals[] = [];
   const fanSamples: CapacityTotals[] = [];
   const sizes: { original: number; ownCopy: number; copy: number }[] = [];
@@ -76,7 +63,8 @@ export async function postCost(ctx: BenchContext, figures: Figure[]): Promise<Po
   }
   const sized = middle(sizes);
   // The follower list as stored: a Query is charged by the full items it reads.
-  const listSizes = ((await query(followListPartition('followers', author))).Items ?? []).map((i) => itemSize(i as Item));
+  const list = await rawQuery(ctx, { TableName: graph, KeyConditionExpression: 'pk = :pk', values: { ':pk': followListPartition('followers', author) } });
+  const listSizes = list.items.map(itemSize);
   const listMin = queryReadUnits(listSizes);
 
   const postMin = writeUnits(sized.original) + writeUnits(sized.ownCopy);

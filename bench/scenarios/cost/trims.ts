@@ -8,7 +8,6 @@
  *     attempts happen exactly where production starts them; every trim unit is summed against
  *     what was deleted.
  */
-import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { homeFeedPartition } from '../../../functions/model/feed-copy.js';
 import { feedHeadKey } from '../../../functions/model/feed-head.js';
 import { nowTicks } from '../../../functions/platform/clock.js';
@@ -16,7 +15,7 @@ import { homeFeedPolicyOf } from '../../../functions/services/retention/retentio
 import { sumTags } from '../../capacity.js';
 import { type BenchContext, isTrimTag } from '../../context.js';
 import { itemSize, queryReadUnits, writeUnits } from '../../dynamo-cost.js';
-import { attributes, benchCopy, benchFeed, benchOriginal, quiesce, stackFeedPolicy, uid, writeModelItems } from '../../fixtures.js';
+import { attributes, benchCopy, benchFeed, benchOriginal, quiesce, rawQuery, stackFeedPolicy, uid, writeModelItems } from '../../fixtures.js';
 import { type Figure, progress } from '../../report.js';
 import { round } from '../../stats.js';
 import { ratioFigure } from './figures.js';
@@ -37,22 +36,13 @@ export interface SteadyTrim {
 
 /** Keys of the copies in `owner`'s home feed (the head excluded), raw client, not metered. */
 async function feedKeys(ctx: BenchContext, owner: string): Promise<bigint[]> {
-  const out: bigint[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await ctx.dynamo.send(
-      new QueryCommand({
-        TableName: ctx.stack.tableNames.feed,
-        KeyConditionExpression: 'pk = :pk AND rk > :head',
-        ExpressionAttributeValues: attributes({ ':pk': homeFeedPartition(owner), ':head': feedHeadKey(owner).rk }),
-        ProjectionExpression: 'rk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const i of page.Items ?? []) out.push(BigInt(i.rk!.N!));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const { items } = await rawQuery(ctx, {
+    TableName: ctx.stack.tableNames.feed,
+    KeyConditionExpression: 'pk = :pk AND rk > :head',
+    values: { ':pk': homeFeedPartition(owner), ':head': feedHeadKey(owner).rk },
+    ProjectionExpression: 'rk',
+  });
+  return items.map((i) => BigInt(i.rk!.N!));
 }
 
 const minimumOf = (deleted: number[]) => ({ write: deleted.reduce((s, b) => s + writeUnits(b), 0), read: queryReadUnits(deleted) });
