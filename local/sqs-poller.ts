@@ -106,7 +106,7 @@ async function loop(opts: SqsPollerOptions, index: number, running: () => boolea
     if (handled) state.nudges.emit('nudge');
     idleMs = handled ? 20 : Math.min(idleMs * 2, idleMax);
     // Checked here, not only by the while: a stop while this receive ran has already nudged.
-    if (!handled && running()) await sleepUntilSend(idleMs, state.nudges);
+    if (!handled && running()) await sleepUntilSend(idleMs, opts.queueUrl, state.nudges);
   }
 }
 

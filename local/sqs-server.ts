@@ -87,12 +87,20 @@ async function front(req: IncomingMessage, res: ServerResponse, handle: Handler,
       // The library sends the rest; its answer gains the refused entries.
       mergeFailures(res, refused);
       await handle(replayOf(req, Buffer.from(JSON.stringify({ ...input, Entries: kept }))), res);
-      return announceSend();
+      return announceVisible(input.QueueUrl, kept);
     }
   }
   await handle(replayOf(req, body), res);
-  // Wake idle pollers on every send, as Lambda's long-polling pollers would be (sqs-activity.ts).
-  announceSend();
+  announceVisible(input.QueueUrl, action === 'SendMessage' ? [input] : Array.isArray(input.Entries) ? (input.Entries as Entry[]) : []);
+}
+
+/**
+ * Wakes the queue's idle pollers, as Lambda's long polls would be (sqs-activity.ts) — unless every
+ * message sent is delayed: none is there to receive yet, and the first loop finds it once visible.
+ */
+function announceVisible(queueUrl: unknown, sent: readonly object[]): void {
+  const delayed = (m: object) => 'DelaySeconds' in m && Number(m.DelaySeconds) > 0;
+  if (typeof queueUrl === 'string' && sent.some((m) => !delayed(m))) announceSend(queueUrl);
 }
 
 const isJson = (req: IncomingMessage) => String(req.headers['content-type'] ?? '').startsWith('application/x-amz-json');

@@ -44,7 +44,7 @@ afterEach(() => {
 });
 
 describe('an idle SQS poller', () => {
-  it('polls with its first loop only, and wakes every loop on a send', async () => {
+  it('polls with its first loop only, and wakes every loop on a send to its queue, none on another’s', async () => {
     const { sqs, receives } = emptyQueue();
     const poller = start(sqs);
     await vi.advanceTimersByTimeAsync(20_000);
@@ -53,8 +53,12 @@ describe('an idle SQS poller', () => {
     expect(receives.count).toBeGreaterThan(70);
     expect(receives.count).toBeLessThan(130);
 
+    // A send to another queue wakes none of them (a long poll waits on its own queue).
     const before = receives.count;
-    announceSend();
+    announceSend('http://127.0.0.1/other');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(receives.count).toBe(before);
+    announceSend('http://127.0.0.1/q');
     await vi.advanceTimersByTimeAsync(0);
     expect(receives.count - before).toBe(4);
     expect(await settlesWithoutTime(poller.stop())).toBe(true);
@@ -68,7 +72,7 @@ describe('an idle SQS poller', () => {
     const poller = start(sqs);
     await vi.advanceTimersByTimeAsync(20_000); // every loop asleep, loops 1–3 for seconds
     hold = true;
-    announceSend(); // all four receive, and their receives hang
+    announceSend('http://127.0.0.1/q'); // all four receive, and their receives hang
     await vi.advanceTimersByTimeAsync(0);
     const hanging = receives.count;
 
@@ -85,7 +89,7 @@ describe('an idle SQS poller', () => {
     const paused = poller.pause!();
     expect(await settlesWithoutTime(paused)).toBe(true);
     const before = receives.count;
-    announceSend();
+    announceSend('http://127.0.0.1/q');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(receives.count).toBe(before);
 
