@@ -66,12 +66,13 @@ async function front(req: IncomingMessage, res: ServerResponse, handle: Handler,
   const input = json ? parseJson(body) : formInput(body, action);
   if (!input) return handle(replayOf(req, body), res); // malformed: the library answers as it does
   const maxBytes = maxBytesOf(input.QueueUrl);
+  // The messages sent: the one, or the batch's entries.
+  const entries: Entry[] = action === 'SendMessage' ? [input] : Array.isArray(input.Entries) ? (input.Entries as Entry[]) : [];
 
   if (action === 'SendMessage') {
     const refusal = refusalOf(input, maxBytes);
     if (refusal) return refuse(res, json, 400, refusal);
   } else {
-    const entries = Array.isArray(input.Entries) ? (input.Entries as Entry[]) : [];
     const total = entries.reduce((sum, e) => sum + messageBytes(e), 0);
     if (total > SQS_MAX_BYTES) {
       return refuse(res, json, 400, { code: 'BatchRequestTooLong', message: `Batch requests cannot be longer than ${SQS_MAX_BYTES} bytes.` });
@@ -91,7 +92,7 @@ async function front(req: IncomingMessage, res: ServerResponse, handle: Handler,
     }
   }
   await handle(replayOf(req, body), res);
-  announceVisible(input.QueueUrl, action === 'SendMessage' ? [input] : Array.isArray(input.Entries) ? (input.Entries as Entry[]) : []);
+  announceVisible(input.QueueUrl, entries);
 }
 
 /**

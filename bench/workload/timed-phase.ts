@@ -35,8 +35,9 @@ export async function timedPhase(
 ) {
   const { ctx, say } = run;
   const rates: Record<number, number[]> = {};
-  const rawRound = async (round: number) => {
-    for (const c of round % 2 ? [...RAW_CONCURRENCIES].reverse() : RAW_CONCURRENCIES) (rates[c] ??= []).push(await rawRate(ctx, table, rawItems(), c));
+  // Alternate the order of the concurrencies between the rounds, so neither always runs first.
+  const rawRound = async (pass: number) => {
+    for (const c of pass % 2 ? [...RAW_CONCURRENCIES].reverse() : RAW_CONCURRENCIES) (rates[c] ??= []).push(await rawRate(ctx, table, rawItems(), c));
   };
   await rawRound(0);
   const cpu = meterCpu(ctx.stack.dynamoPid);

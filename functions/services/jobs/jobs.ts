@@ -85,8 +85,9 @@ export const kindsOfLane = (lane: LaneId): JobKind[] => jobDefs.filter((def) => 
 /**
  * The lane a job goes to: its kind's, or for a paged job's further page (a `cursor`) its kind's
  * tailLane where it has one. A `late` job (fields.ts: handed on to its lane's backlog) stays in the
- * backlog, further pages and all, so the backlog never queues in front of a fresh post's pages. A delayed job is a settle re-run (the second cleanup after an unfollow or mute, the
- * erase's settle), routed by settleLaneOf.
+ * backlog, further pages and all, so the backlog never queues in front of a fresh post's pages. A
+ * delayed job is a settle re-run (the second cleanup after an unfollow or mute, the erase's
+ * settle), routed by settleLaneOf.
  */
 export function laneOfJob(job: Pick<Job, 'kind'> & { cursor?: string; late?: true }, delaySeconds = 0): LaneId {
   if (delaySeconds > 0 && settleLaneOf(laneOfKind(job.kind)) === 'maintenance') return 'maintenance';
