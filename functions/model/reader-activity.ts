@@ -75,18 +75,53 @@ export const stampBound = (nowTicks: bigint, windowTicks: bigint | undefined): b
   windowTicks === undefined ? undefined : nowTicks + windowTicks;
 
 /**
+ * Where `reader` falls in a spread, in [0, 1): by their id (FNV-1a, then murmur3's finalizer, since
+ * FNV alone leaves ids that differ in their last characters, as generated ones do, close together in
+ * its high bits), the same for the same reader.
+ */
+function readerShare(reader: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < reader.length; i++) hash = Math.imul(hash ^ reader.charCodeAt(i), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
+}
+
+/** The spread as restamps may use it: at most an eighth of the window, and SQS's 15 minutes. */
+const spreadCapMs = (spreadMs: number, windowTicks: bigint | undefined): number =>
+  Math.min(windowTicks === undefined ? spreadMs : Math.min(spreadMs, Number(windowTicks / 8_000_000n)), 900_000);
+
+/**
  * How long a reader's restamp (nothing missing: only bounds to raise) waits before it runs, in
- * seconds: a fixed share of the spread, by the reader's id (FNV-1a), so a cohort that reads at once
- * — everyone, the day activity-aware fan-out is deployed — stamps over the spread, not in one burst,
- * and the same reader always waits the same. The spread is at most an eighth of the window and SQS's
- * 15 minutes: asked with up to half a window left, the restamp usually runs before the bound passes.
- * If it passes first (a reader asked again late), stamp.ts finds where copies stopped from the head
- * and writes back what was missed — from the background lane; meanwhile their reads merge it.
+ * seconds: a fixed share of the spread, by the reader's id, so a cohort that reads at once stamps
+ * over the spread, not in one burst, and the same reader always waits the same. The spread is at
+ * most an eighth of the window and SQS's 15 minutes: asked with up to half a window left, the
+ * restamp usually runs before the bound passes. If it passes first (a reader asked again late),
+ * stamp.ts finds where copies stopped from the head and writes back what was missed — from the
+ * background lane; meanwhile their reads merge it.
  */
 export function restampDelaySeconds(reader: string, spreadMs: number | undefined, windowTicks: bigint | undefined): number {
   if (spreadMs === undefined) return 0;
-  const cap = windowTicks === undefined ? spreadMs : Math.min(spreadMs, Number(windowTicks / 8_000_000n));
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < reader.length; i++) hash = Math.imul(hash ^ reader.charCodeAt(i), 0x01000193) >>> 0;
-  return Math.floor(((hash / 2 ** 32) * Math.min(cap, 900_000)) / 1000);
+  return Math.floor((readerShare(reader) * spreadCapMs(spreadMs, windowTicks)) / 1000);
+}
+
+/** A never-stamped reader's turn to ask is one of this many equal parts of every spread. */
+export const FIRST_ASK_TURNS = 8;
+
+/**
+ * Whether a never-stamped reader (no bound on their head) may ask for their first stamp at `nowMs`:
+ * only in their turn, an eighth of every spread (STAMP_SPREAD, 15 minutes: about two minutes in
+ * fifteen), at an offset by their id. The day activity-aware fan-out is deployed every reader is
+ * never-stamped, and each one's first read would queue a restamp: one more request on a read that
+ * otherwise makes one, for every reader at once. In turns, at most an eighth of that cohort asks at
+ * any time, and a reader who reads through a spread asks within it. Waiting costs nothing a reader
+ * sees: a never-stamped reader's entries carry no bound, so every post is copied to them (as with
+ * `off`) until their stamp. A reader with a bound is never held back (it may pass); nor is anyone
+ * with the spread `off`.
+ */
+export function firstAskOpen(reader: string, nowMs: number, spreadMs: number | undefined, windowTicks: bigint | undefined): boolean {
+  if (spreadMs === undefined) return true;
+  const spread = spreadCapMs(spreadMs, windowTicks);
+  const into = (((nowMs - readerShare(reader) * spread) % spread) + spread) % spread;
+  return into < spread / FIRST_ASK_TURNS;
 }

@@ -51,7 +51,7 @@ export const configKeys = {
     contextKey: 'stampSpread',
     default: '15m',
     description:
-      "a reader's restamp (raising their activity bound, nothing missing) is delayed by up to this, by reader (at most 15m, and an eighth of `FANOUT_ACTIVE_WINDOW`), so a cohort's first reads are spread out (`off`: at once)",
+      "a reader's restamp (raising their activity bound, nothing missing) is delayed by up to this, by reader (at most 15m, and an eighth of `FANOUT_ACTIVE_WINDOW`), and a never-stamped reader asks for their first only in their turn, an eighth of every spread, so a cohort's first reads are spread out (`off`: at once)",
   },
   BACKFILL_LIMIT: {
     envVar: 'BACKFILL_LIMIT',

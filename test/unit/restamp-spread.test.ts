@@ -4,7 +4,7 @@
  * activity-aware fan-out is deployed — do not all write their follows' entries at once.
  */
 import { describe, expect, it } from 'vitest';
-import { restampDelaySeconds } from '../../functions/model/reader-activity.js';
+import { FIRST_ASK_TURNS, firstAskOpen, restampDelaySeconds } from '../../functions/model/reader-activity.js';
 
 const DAY = 86_400_000_000_000n; // ticks (ns)
 const readers = Array.from({ length: 2000 }, (_, i) => `reader-${i}`);
@@ -33,5 +33,38 @@ describe('restampDelaySeconds', () => {
 
   it('is at once with STAMP_SPREAD=off', () => {
     for (const r of readers.slice(0, 100)) expect(restampDelaySeconds(r, undefined, 30n * DAY)).toBe(0);
+  });
+});
+
+describe('firstAskOpen: a never-stamped reader asks in their turn', () => {
+  const SPREAD = 900_000;
+  const T0 = 1_800_000_000_000; // ms
+
+  it('lets about an eighth of a cohort ask at any instant', () => {
+    for (const at of [T0, T0 + 123_456, T0 + 600_000]) {
+      const open = readers.filter((r) => firstAskOpen(r, at, SPREAD, 30n * DAY)).length;
+      expect(open).toBeGreaterThan(readers.length / FIRST_ASK_TURNS / 1.5);
+      expect(open).toBeLessThan((readers.length / FIRST_ASK_TURNS) * 1.5);
+    }
+  });
+
+  it('gives each reader one unbroken eighth of every spread, the same in the next', () => {
+    for (const r of readers.slice(0, 20)) {
+      const open = Array.from({ length: 2 * 900 }, (_, s) => firstAskOpen(r, T0 + s * 1000, SPREAD, 30n * DAY));
+      const first = open.slice(0, 900);
+      expect(first.filter(Boolean).length).toBeGreaterThanOrEqual(112);
+      expect(first.filter(Boolean).length).toBeLessThanOrEqual(113);
+      expect(open.slice(900)).toEqual(first);
+      const starts = first.filter((o, i) => o && !first[(i + 899) % 900]).length;
+      expect(starts).toBe(1); // one turn, not scattered instants
+    }
+  });
+
+  it('so a reader who reads every minute through a spread asks within it', () => {
+    for (const r of readers) expect(Array.from({ length: 15 }, (_, m) => firstAskOpen(r, T0 + m * 60_000, SPREAD, 30n * DAY)).some(Boolean)).toBe(true);
+  });
+
+  it('is always open with STAMP_SPREAD=off', () => {
+    for (const r of readers.slice(0, 100)) expect(firstAskOpen(r, T0, undefined, 30n * DAY)).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
  * delay (a restamp, spread over STAMP_SPREAD: at most an eighth of the window).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { firstAskOpen } from '../../functions/model/reader-activity.js';
 
 const queued = vi.hoisted(() => [] as { kind: string; reader: string; until?: string; since?: string; delay: number }[]);
 vi.mock('../../functions/services/jobs/bus.js', () => ({
@@ -19,6 +20,12 @@ const SECOND = 1_000_000_000n;
 const START = 1_800_000_000n * SECOND;
 
 let askStampIfDue: (reader: string, headUntil: bigint | undefined, nowTicks: bigint) => Promise<void>;
+const WINDOW = 15n * SECOND;
+
+/** The first instant from `from` on (ms steps) at which a never-stamped `reader` may ask (their turn). */
+function inTurn(reader: string, from: bigint): bigint {
+  for (let t = from; ; t += 1_000_000n) if (firstAskOpen(reader, Number(t / 1_000_000n), 900_000, WINDOW)) return t;
+}
 
 beforeAll(async () => {
   process.env.FANOUT_ACTIVE_WINDOW = '15s';
@@ -27,12 +34,12 @@ beforeAll(async () => {
 });
 
 /**
- * `reader` reads every `everySeconds` for `forSeconds` (one function instance serves every read);
+ * `reader`, stamped at START, reads every `everySeconds` for `forSeconds` (one function instance serves every read);
  * each stamp job asked lands a second later. Returns the reads that found the bound passed and the
  * jobs asked.
  */
 async function readEvery(reader: string, everySeconds: bigint, forSeconds: bigint): Promise<{ passedAt: bigint[]; jobs: number }> {
-  let head: bigint | undefined;
+  let head: bigint | undefined = START + WINDOW; // stamped at START (a never-stamped reader waits for their turn)
   let pending: { at: bigint; until: bigint } | undefined;
   const passedAt: bigint[] = [];
   const before = queued.length;
@@ -60,10 +67,32 @@ describe('asking for a stamp with a 15 s window', () => {
   });
 
   it('asks once for a reader paging through their feed, while the stamp is under way', async () => {
-    const now = START + 1_000n * SECOND;
+    const now = inTurn('pager', START + 1_000n * SECOND);
     const before = queued.length;
     for (let page = 0; page < 5; page++) await askStampIfDue('pager', undefined, now + BigInt(page) * 100_000_000n);
     expect(queued.length - before).toBe(1);
+  });
+});
+
+describe('a never-stamped reader', () => {
+  it('asks only in their turn: outside it no job, inside it a restamp', async () => {
+    const turn = inTurn('newcomer', START + 2_000n * SECOND);
+    let outside = turn - 1_000_000n;
+    while (firstAskOpen('newcomer', Number(outside / 1_000_000n), 900_000, WINDOW)) outside -= 1_000_000n;
+    const before = queued.length;
+    await askStampIfDue('newcomer', undefined, outside);
+    expect(queued.length).toBe(before);
+    await askStampIfDue('newcomer', undefined, turn);
+    expect(queued.slice(before)).toMatchObject([{ kind: 'restamp', reader: 'newcomer' }]);
+  });
+
+  it('of a cohort reading at one instant, about an eighth ask', async () => {
+    const now = START + 3_000n * SECOND;
+    const readers = Array.from({ length: 400 }, (_, i) => `cohort-${i}`);
+    const before = queued.length;
+    for (const r of readers) await askStampIfDue(r, undefined, now);
+    expect(queued.length - before).toBeGreaterThan(400 / 16);
+    expect(queued.length - before).toBeLessThan(400 / 5);
   });
 });
 
@@ -72,7 +101,7 @@ describe('which job a read asks for', () => {
     const now = START + 5_000n * SECOND;
     const readers = Array.from({ length: 40 }, (_, i) => `first-${i}`);
     const before = queued.length;
-    for (const r of readers) await askStampIfDue(r, undefined, now); // never stamped: nothing missing
+    for (const r of readers) await askStampIfDue(r, now + 5n * SECOND, now); // less than half the window left: nothing missing
     const first = queued.slice(before);
     expect(first.map((j) => j.kind)).toEqual(readers.map(() => 'restamp'));
     expect(first.every((j) => j.since === undefined && j.delay >= 0 && j.delay <= 1)).toBe(true); // 15 s window: ≤ 1.875 s

@@ -3,10 +3,11 @@
  * the bound it already carries has more than half a window left — the common case, and free: the
  * bound rides the feed's head item, which the first page reads anyway. Otherwise it queues one
  * job (stamp.ts): a stamp when copies stopped (the bound passed), a restamp, spread out on the
- * background lane, when nothing is missing. The read itself writes nothing.
+ * background lane, when nothing is missing — for a reader never stamped, only in their turn
+ * (model/reader-activity.ts firstAskOpen). The read itself writes nothing.
  */
 import { setting } from '../../../lib/defs/config.js';
-import { mayAskAgain, missingSince, restampDelaySeconds, stampBound, stampDue } from '../../model/reader-activity.js';
+import { firstAskOpen, mayAskAgain, missingSince, restampDelaySeconds, stampBound, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
 import { logger } from '../../platform/logger.js';
 import { readHead } from '../../stores/feed-store.js';
@@ -25,6 +26,8 @@ export async function askStampIfDue(reader: string, headUntil: bigint | undefine
   const window = activeWindowTicks();
   if (!stampDue(headUntil, nowTicks, window)) return;
   const nowMs = Number(nowTicks / 1_000_000n);
+  // Never stamped: nothing can be missing, so a first ask waits for the reader's turn (a cohort's first reads, thinned).
+  if (headUntil === undefined && !firstAskOpen(reader, nowMs, setting('STAMP_SPREAD'), window)) return;
   if (!mayAskAgain(asked.get(reader), nowMs, window)) return;
   if (asked.size > 10_000) asked.clear();
   asked.set(reader, nowMs);
