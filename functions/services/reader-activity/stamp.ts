@@ -40,6 +40,12 @@ type StampJob = JobOf<typeof stampJob> | JobOf<typeof restampJob>;
 
 /** Follows (or followed tags) per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
 export const STAMP_PAGE = 100;
+/**
+ * Entry writes a stamp job has in flight at once: a stamp's reader waits for it; a restamp
+ * (background) yields, since a page of its 100 writes, 16 at a time, is a burst beside the reads
+ * and fan-outs DynamoDB serves meanwhile.
+ */
+const WRITES_AT_ONCE = { stamp: 16, restamp: 2 } as const;
 /** Posts written back per page when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
 export const REBUILD_MAX = 1000;
 
@@ -93,7 +99,7 @@ export async function stamp(job: StampJob): Promise<void> {
   if (!job.cursor && !job.tags && alreadyDone(head.activeUntil, since)) return;
   if (!job.tags) {
     const page = await followeesPage(job.reader, STAMP_PAGE, job.cursor);
-    await forEachLimit(page.items, 16, (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
+    await forEachLimit(page.items, WRITES_AT_ONCE[job.kind], (f) => stampFollowerEntry(f.followee, f.order, job.reader, until));
     if (since !== undefined) {
       const pulled = new Set(head.pulled); // merged at read time: never copied
       const stored = page.items.filter((f) => authorRoadStores({ active: true, muted: f.muted }, pulled.has(f.followee)));
