@@ -41,7 +41,7 @@ type StampJob = JobOf<typeof stampJob> | JobOf<typeof restampJob>;
 /** Follows (or followed tags) per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
 export const STAMP_PAGE = 100;
 /**
- * Entry writes a stamp job has in flight at once: a stamp's reader waits for it; a restamp
+ * Entry writes (follows' and push tag follows') a stamp job has in flight at once: a stamp's reader waits for it; a restamp
  * (background) yields, since a page of its 100 writes, 16 at a time, is a burst beside the reads
  * and fan-outs DynamoDB serves meanwhile.
  */
@@ -114,7 +114,7 @@ export async function stamp(job: StampJob): Promise<void> {
   }
   // The followed tags, from their first page on the follows' last (most readers follow few tags: no second job).
   const tagPage = await tagFollowsPage(job.reader, STAMP_PAGE, job.tags ? job.cursor : undefined);
-  await stampTagFollows(job.reader, tagPage.items, until);
+  await stampTagFollows(job.reader, tagPage.items, until, WRITES_AT_ONCE[job.kind]);
   if (since !== undefined) await writeBackTagCopies(job.reader, tagPage.items, since, rebuildMax());
   if (tagPage.last !== undefined) await enqueueJob({ ...job, tags: true, cursor: tagPage.last });
   else await setHeadActiveUntil(job.reader, until);

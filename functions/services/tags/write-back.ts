@@ -34,11 +34,14 @@ import { hiddenAuthorsOf } from './hidden.js';
 import { keptCopies } from '../copy-facts.js';
 import { tagPageCopies } from '../../model/copy-rule.js';
 
-/** Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`). */
-export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined): Promise<void> {
+/**
+ * Step 1: `reader`'s bound on each of their push tag follows raised to `until` (removed with `off`),
+ * `atOnce` entry writes in flight (the stamp job's pace: a restamp yields).
+ */
+export async function stampTagFollows(reader: string, follows: readonly TagFollow[], until: bigint | undefined, atOnce: number): Promise<void> {
   await forEachLimit(
     follows.filter((f) => f.mode === 'push'),
-    16,
+    atOnce,
     (f) => stampTagFollowerEntry(f.key, reader, until),
   );
 }
