@@ -4,6 +4,7 @@
  * last line of stdout, one JSON object.
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 /** Runs `script` (a .ts file, through tsx) with `plan` on its stdin; resolves with its result line. */
 export function runDriver<T>(script: string, plan: unknown): Promise<T> {
@@ -27,3 +28,50 @@ export async function readPlan<T>(): Promise<T> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
 }
+
+/**
+ * A driver kept running between requests, so settings that live in separate processes (each with its
+ * own stack) can take turns on the machine: each `ask` sends one JSON line on its stdin and resolves
+ * with the next JSON line it prints. `end` closes its stdin and waits for it to exit.
+ */
+export interface DriverSession {
+  ask<T>(request: unknown): Promise<T>;
+  end(): Promise<void>;
+}
+
+/** Marks an answer among whatever else the driver prints (its stack's logs, say). */
+const ANSWER = '@answer ';
+
+export function startSession(script: string): DriverSession {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const exited = new Promise<number | null>((resolveExit) => child.on('exit', resolveExit));
+  let failure: Error | undefined;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith(ANSWER)) waiting.shift()?.resolve(line.slice(ANSWER.length));
+  });
+  void exited.then((code) => {
+    failure = new Error(`${script} exited ${code}`);
+    waiting.splice(0).forEach((w) => w.reject(failure!));
+  });
+  return {
+    ask<T>(request: unknown) {
+      if (failure) return Promise.reject(failure);
+      const answer = new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+      return answer.then((line) => JSON.parse(line) as T);
+    },
+    async end() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** In a session's driver: its requests, one parsed line each, until the parent ends it. */
+export async function* sessionRequests<T>(): AsyncGenerator<T> {
+  for await (const line of createInterface({ input: process.stdin })) if (line.trim()) yield JSON.parse(line) as T;
+}
+
+/** In a session's driver: the answer to the request it is on. */
+export const answer = (value: unknown) => process.stdout.write(`${ANSWER}${JSON.stringify(value)}\n`);

@@ -54,11 +54,17 @@ export interface MixSummary {
   readonly freshnessP99: number;
   readonly probes: number;
   readonly probeErrors: number;
+  /** Every read's latency and every probe's freshness (ms), so runs can be pooled. */
+  readonly reads: number[];
+  readonly freshness: number[];
+  /** The deepest fanoutBacklog queue seen (fan-out jobs that waited past FANOUT_BACKLOG_AFTER were handed on). */
+  readonly backlogDepth: number;
 }
 
 /**
- * The mix at `rate` requests/s, posting the planned posts from `firstPost` on, with its figures and
- * the summary a comparison prints. Without
+ * The mix at `rate` requests/s for `seconds`, posting the planned posts from `firstPost` on (it says
+ * how many it took), with its figures and the summary a comparison prints; `round` seeds a different
+ * schedule for each mix a run repeats. Without
  * `followBurst`, the 60/30/10 mix alone: 300 follows at 20/s take more CPU than this machine's one
  * handler process has (each follow is a transaction and three jobs), so they saturate any mix
  * beside them and a comparison of settings would compare that saturation.
@@ -66,19 +72,20 @@ export interface MixSummary {
 export async function mixRun(
   run: WorkloadRun,
   firstPost: number,
-  opts: { readonly rate?: number; readonly followBurst?: boolean } = {},
-): Promise<{ figures: Figure[]; summary: MixSummary }> {
+  opts: { readonly rate?: number; readonly followBurst?: boolean; readonly seconds?: number; readonly round?: number } = {},
+): Promise<{ figures: Figure[]; summary: MixSummary; postsUsed: number }> {
   const rate = opts.rate ?? MIX_RATE;
+  const seconds = opts.seconds ?? MIX_SECONDS;
   const withBurst = opts.followBurst ?? true;
   const { ctx, w, idOf, followerIds, say } = run;
   const users = w.shape.users;
   const mixPosts = w.posts.slice(firstPost);
   const schedule = openLoopSchedule({
     ratePerSecond: rate,
-    seconds: MIX_SECONDS,
+    seconds,
     weights: MIX_WEIGHTS,
     users,
-    seed: w.shape.seed + 1,
+    seed: w.shape.seed + 1 + 10 * (opts.round ?? 0),
     postAuthor: (n) => mixPosts[n]!.author,
   });
   // The burst's target: a user who has posted (so each follow backfills) and whom few follow.
@@ -107,7 +114,7 @@ export async function mixRun(
   ];
   const tokens = await Promise.all(Array.from({ length: users }, (_, u) => ctx.token(idOf(u))));
   say(
-    `the mix, ${rate} requests/s for ${MIX_SECONDS} s from a second process${withBurst ? `, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s` : ''}…`,
+    `the mix, ${rate} requests/s for ${seconds} s from a second process${withBurst ? `, ${BURST.count} follows of one user from ${BURST.startMs / 1000} s` : ''}…`,
   );
   const mixCpu = meterCpu(ctx.stack.dynamoPid);
   const plan: DriverPlan = { url: ctx.stack.apiUrl, tokens, requests, timeoutMs: 30_000 };
@@ -176,7 +183,7 @@ export async function mixRun(
     .join('; ');
   figures.push(
     fig(
-      `mix: ${rate} requests/s open loop for ${MIX_SECONDS} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
+      `mix: ${rate} requests/s open loop for ${seconds} s (${MIX_WEIGHTS.home}0/${MIX_WEIGHTS.timeline}0/${MIX_WEIGHTS.post}0) + the burst: failed requests`,
       failures,
       `of ${total}`,
       {
@@ -215,7 +222,8 @@ export async function mixRun(
       { target: unanswered ? `${already.size + answered}–${already.size + answered + unanswered}` : `= ${already.size + answered}`, met: countOk },
     ),
   );
-  const reads = stats([...(result.kinds.home?.latencies ?? []), ...(result.kinds.timeline?.latencies ?? [])]);
+  const readLatencies = [...(result.kinds.home?.latencies ?? []), ...(result.kinds.timeline?.latencies ?? [])].map((ms) => round(ms, 1));
+  const reads = stats(readLatencies);
   const summary: MixSummary = {
     readP50: reads.p50,
     readP99: reads.p99,
@@ -226,8 +234,11 @@ export async function mixRun(
     freshnessP99: ps.p99,
     probes: probes.length,
     probeErrors: probeErrors.length,
+    reads: readLatencies,
+    freshness: probes.map((p) => round(p.ms, 1)),
+    backlogDepth: maxDepth.fanoutBacklog ?? 0,
   };
-  return { figures, summary };
+  return { figures, summary, postsUsed: schedule.filter((s) => s.kind === 'post').length };
 }
 
 const WINDOW_S = 5;
