@@ -13,14 +13,16 @@
  * (services, stores, platform) are evaluated once per process and shared by every instance: there
  * live the SDK clients that local IAM checks and tests inject faults into, and the test seams
  * (clocks, retry timing). Per-invocation state must not sit there (the project's rule, as in
- * Lambda, where an instance's modules serve its invocations one after another). Globals are shared
- * too. The bundle mode isolates completely: each instance is a worker thread with its own module
+ * Lambda, where an instance's modules serve its invocations one after another), and a cache an
+ * instance keeps across invocations is made per instance there (platform/instance-scope.ts: each
+ * invocation runs in its instance's scope). Globals are shared too. The bundle mode isolates completely: each instance is a worker thread with its own module
  * graph and globals.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type FunctionId, functions } from '../lib/defs/index.js';
 import type { BundleRuntime } from './bundle-runtime.js';
+import { runInInstance } from '../functions/platform/instance-scope.js';
 import { enforceGrants, runAs } from './iam.js';
 import { createInstancePool, type Instance } from './instances.js';
 
@@ -138,7 +140,9 @@ async function startSourceInstance(id: FunctionId): Promise<Instance> {
   const mod = (await import(url)) as { handler?: AnyHandler };
   const handler = mod.handler;
   if (typeof handler !== 'function') throw new Error(`${functions[id].entry} exports no handler`);
-  return { invoke: (event, context) => runAs(id, () => handler(event, context)) };
+  // The caches the services keep per instance (platform/instance-scope.ts) are this instance's.
+  const scope = {};
+  return { invoke: (event, context) => runAs(id, () => runInInstance(scope, () => handler(event, context))) };
 }
 
 /** A minimal Lambda context: enough for Powertools and for handlers that read the deadline. */

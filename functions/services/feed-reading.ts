@@ -29,6 +29,7 @@ import { type FeedHead, isFeedHead, parseFeedHead } from '../model/feed-head.js'
 import { authorRoadStores } from '../model/copy-rule.js';
 import { missingFromRk, missingSince, tagMissingSince } from '../model/reader-activity.js';
 import { nowTicks } from '../platform/clock.js';
+import { perInstance } from '../platform/instance-scope.js';
 import { homeFeedPageInput, type KeyRange, readHead, runPage, timelinePageInput } from '../stores/feed-store.js';
 import { followeesPage } from '../stores/follow-store.js';
 import { tagFollowsPage } from '../stores/tag-store.js';
@@ -90,9 +91,11 @@ interface MergePlan {
   readonly missing?: { readonly since: bigint; readonly followees: readonly string[]; readonly tags: readonly { key: TagKey; since: bigint }[] };
 }
 
-const headCache = new Map<string, { plan: MergePlan; at: number }>();
+/** Each reader's merge plan as this instance last read it (a later page skips the head's read). */
+const headCacheOf = perInstance(() => new Map<string, { plan: MergePlan; at: number }>());
 
 function remember(owner: string, plan: MergePlan): void {
+  const headCache = headCacheOf();
   if (headCache.size > 10_000) headCache.clear(); // bounded memory; a miss only costs a parallel read
   headCache.set(owner, { plan, at: Date.now() });
 }
@@ -127,7 +130,7 @@ export async function readHomeFeed(owner: string, req: PageRequest): Promise<Act
   const bound = ageBound(now, ttls().feedTtl);
   // One more item says "there is more"; one more again where the head (rk 0) can be in range.
   const range = rangeOf(req, bound, req.before === undefined ? 2 : 1);
-  const cached = headCache.get(owner);
+  const cached = headCacheOf().get(owner);
   const fresh = cached !== undefined && Date.now() - cached.at < HEAD_CACHE_MS;
   const firstPage = req.before === undefined && req.since === undefined;
   const [page, head] = await Promise.all([runPage(homeFeedPageInput(owner, range, req.verbs)), firstPage || fresh ? undefined : readHead(owner)]);

@@ -14,6 +14,7 @@ import { setting } from '../../lib/defs/config.js';
 import type { RateClass, RateLimit, RateLimits } from '../../lib/defs/rate-limits.js';
 import { RateLimitedError } from '../model/domain-errors.js';
 import { allowanceOf, bucketOf, type BucketSpec, leaseOf, tokensAt, waitForOneUs } from '../model/rate-bucket.js';
+import { perInstance } from '../platform/instance-scope.js';
 import { AGAIN, RETRY, RetriesExhaustedError, retrying } from '../platform/retry.js';
 import { takeFromFull, takeFromPartial } from '../stores/limits-store.js';
 
@@ -41,12 +42,13 @@ interface Held {
 
 /** Users × classes held per instance; the least recently used goes first (at most ~1 MB). */
 const MAX_HELD = 10_000;
-const held = new Map<string, Held>();
+const heldBy = perInstance(() => new Map<string, Held>());
 
-/** Tests: forget what this instance holds (a cold start). */
-export const forgetHeldTokens = (): void => held.clear();
+/** Tests: forget what the calling instance holds (a cold start). */
+export const forgetHeldTokens = (): void => heldBy().clear();
 
 function holding(key: string, allowance: BucketSpec, now: number): Held {
+  const held = heldBy();
   let h = held.get(key);
   if (h) {
     held.delete(key); // re-inserted below: the Map's order is recency

@@ -6,6 +6,8 @@
  * (test/support/instance-probe-handler.ts) whose module counts its invocations in flight; it is
  * fed by the real SQS poller from the local SQS server, and its invocations hold at a barrier until
  * two are in flight together. Before, every loop invoked one shared module: it saw two at once.
+ * A cache made per instance (platform/instance-scope.ts) in a module the entry imports, which the
+ * process shares, is still one per instance, as in Lambda.
  */
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -59,5 +61,8 @@ describe('a lane polled by concurrent loops', () => {
     expect(report.mostInFlight).toBe(concurrency); // the overlap happened
     expect(report.mostInOneInstance).toBe(1); // …never within one instance
     expect(report.instances).toBe(concurrency); // as many as were in flight, then warm reuse for the other 4
+    // A cache a service keeps across invocations is its instance's, though the module is the process's.
+    expect(report.cachesPerInstance).toEqual([1, 1]);
+    expect(report.caches).toBe(concurrency);
   });
 });

@@ -7,13 +7,13 @@
 import type { SQSBatchResponse } from 'aws-lambda';
 import { instanceStarted, invocationEnded, invocationRuns } from './instance-probe.js';
 
-instanceStarted();
+const instance = instanceStarted();
 let inFlight = 0;
 
 export async function handler(): Promise<SQSBatchResponse> {
   inFlight++;
   try {
-    await invocationRuns(inFlight);
+    await invocationRuns(inFlight, instance);
   } finally {
     inFlight--;
     invocationEnded();

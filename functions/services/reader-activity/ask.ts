@@ -9,6 +9,7 @@
 import { setting } from '../../../lib/defs/config.js';
 import { firstAskOpen, mayAskAgain, missingSince, restampDelaySeconds, stampBound, stampDue } from '../../model/reader-activity.js';
 import { nowTicks } from '../../platform/clock.js';
+import { perInstance } from '../../platform/instance-scope.js';
 import { logger } from '../../platform/logger.js';
 import { readHead } from '../../stores/feed-store.js';
 import { enqueueJob } from '../jobs/bus.js';
@@ -18,9 +19,9 @@ import { activeWindowTicks } from './window.js';
  * Readers this instance asked for recently, and when (ms): a cache across invocations (never state
  * of one), so a reader paging through their feed queues one job, not one per page; how long an ask
  * holds scales with the window (model/reader-activity.ts askAgainMs). Bounded; a miss only costs
- * one more job, which finds the bound raised and stops.
+ * one more job, which finds the bound raised and stops. One per instance, locally too.
  */
-const asked = new Map<string, number>();
+const askedBy = perInstance(() => new Map<string, number>());
 
 export async function askStampIfDue(reader: string, headUntil: bigint | undefined, nowTicks: bigint): Promise<void> {
   const window = activeWindowTicks();
@@ -28,6 +29,7 @@ export async function askStampIfDue(reader: string, headUntil: bigint | undefine
   const nowMs = Number(nowTicks / 1_000_000n);
   // Never stamped: nothing can be missing, so a first ask waits for the reader's turn (a cohort's first reads, thinned).
   if (headUntil === undefined && !firstAskOpen(reader, nowMs, setting('STAMP_SPREAD'), window)) return;
+  const asked = askedBy();
   if (!mayAskAgain(asked.get(reader), nowMs, window)) return;
   if (asked.size > 10_000) asked.clear();
   asked.set(reader, nowMs);
