@@ -32,18 +32,29 @@ export async function readPlan<T>(): Promise<T> {
 /**
  * A driver kept running between requests, so settings that live in separate processes (each with its
  * own stack) can take turns on the machine: each `ask` sends one JSON line on its stdin and resolves
- * with the next JSON line it prints. `end` closes its stdin and waits for it to exit.
+ * with the next answer it prints. Between its turns a session is paused: its process group (the
+ * driver, its DynamoDB Local, anything else it started) is stopped (SIGSTOP), so an idle stack's
+ * pollers take no share of the CPU another setting is measured on, and its own jobs that come due
+ * meanwhile run in its next turn. `end` resumes it, closes its stdin and waits for it to exit.
  */
 export interface DriverSession {
   ask<T>(request: unknown): Promise<T>;
+  pause(): void;
+  resume(): void;
   end(): Promise<void>;
 }
 
 /** Marks an answer among whatever else the driver prints (its stack's logs, say). */
 const ANSWER = '@answer ';
 
+/** Sessions paused now: resumed if this process exits, so none is left stopped. */
+const paused = new Set<number>();
+process.once('exit', () => paused.forEach((pgid) => process.kill(-pgid, 'SIGCONT')));
+
 export function startSession(script: string): DriverSession {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // A process group of its own (detached), so a pause stops everything it started.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+  const pgid = child.pid!;
   const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   const exited = new Promise<number | null>((resolveExit) => child.on('exit', resolveExit));
   let failure: Error | undefined;
@@ -51,21 +62,35 @@ export function startSession(script: string): DriverSession {
     if (line.startsWith(ANSWER)) waiting.shift()?.resolve(line.slice(ANSWER.length));
   });
   void exited.then((code) => {
+    paused.delete(pgid);
     failure = new Error(`${script} exited ${code}`);
     waiting.splice(0).forEach((w) => w.reject(failure!));
   });
-  return {
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    if (!failure) process.kill(-pgid, name);
+  };
+  const session: DriverSession = {
     ask<T>(request: unknown) {
       if (failure) return Promise.reject(failure);
       const answer = new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
       child.stdin.write(`${JSON.stringify(request)}\n`);
       return answer.then((line) => JSON.parse(line) as T);
     },
+    pause() {
+      signal('SIGSTOP');
+      paused.add(pgid);
+    },
+    resume() {
+      signal('SIGCONT');
+      paused.delete(pgid);
+    },
     async end() {
+      session.resume();
       child.stdin.end();
       await exited;
     },
   };
+  return session;
 }
 
 /** In a session's driver: its requests, one parsed line each, until the parent ends it. */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: starts a fresh in-memory local stack, runs every scenario with a progress
+ * `npm run bench`: starts a fresh in-memory local stack (unless every scenario run starts its own), runs every scenario with a progress
  * display, prints one markdown table and saves the same figures to bench/results/latest.json,
  * drawn as bench/results/latest.svg (bench/chart.ts) with the table in bench/results/latest.md.
  * Each figure is a median/p99 over repetitions or a ratio measured side by side in this run,
@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { generateLocalKeys } from '../local/jwt.js';
-import { startLocalStack } from '../local/stack.js';
+import { type LocalStack, startLocalStack } from '../local/stack.js';
 import { benchStackEnv } from './stack-env.js';
 import { writeChartBeside } from './chart.js';
 import { type BenchContext, createContext } from './context.js';
@@ -16,27 +16,39 @@ import { scenarios } from './scenarios/index.js';
 
 const only = process.argv.slice(2);
 const keys = await generateLocalKeys();
-progress('starting the local stack (in memory)…');
-const stack = await startLocalStack({
-  port: 0,
-  keys,
-  sqsRetryDelaySeconds: 1,
-  // A reader's restamp at once, not spread over STAMP_SPREAD's 15 minutes: spread, it lands in a later
-  // scenario's meter, and the scenarios wait out a first read's stamp before they measure.
-  env: { ...benchStackEnv, STAMP_SPREAD: 'off' },
-});
 const figures: Figure[] = [];
 const durations: Record<string, number> = {};
 const runStarted = Date.now();
-let ctx: BenchContext | undefined;
+/** The shared stack, started for the first scenario that uses it. */
+let shared: { stack: LocalStack; ctx: BenchContext } | undefined;
+async function sharedContext(): Promise<BenchContext> {
+  if (shared) return shared.ctx;
+  progress('starting the local stack (in memory)…');
+  const stack = await startLocalStack({
+    port: 0,
+    keys,
+    sqsRetryDelaySeconds: 1,
+    // A reader's restamp at once, not spread over STAMP_SPREAD's 15 minutes: spread, it lands in a later
+    // scenario's meter, and the scenarios wait out a first read's stamp before they measure.
+    env: { ...benchStackEnv, STAMP_SPREAD: 'off' },
+  });
+  try {
+    shared = { stack, ctx: await createContext(stack, keys) };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return shared.ctx;
+}
 try {
-  ctx = await createContext(stack, keys);
   for (const scenario of scenarios) {
     if (only.length && !only.includes(scenario.id)) continue;
+    // The shared stack starts (if it must) before the scenario's clock does.
+    const run = scenario.ownStacks ? () => scenario.run() : await sharedContext().then((ctx) => () => scenario.run(ctx));
     progress(`${scenario.id}: ${scenario.title}…`);
     const started = Date.now();
     try {
-      figures.push(...(await scenario.run(ctx)));
+      figures.push(...(await run()));
     } catch (error) {
       // One broken scenario must not hide the others' figures; the table says what failed.
       console.error(`\n${scenario.id} failed:`, error);
@@ -46,8 +58,8 @@ try {
     progress(`${scenario.id}: done in ${durations[scenario.id]} s\n`);
   }
 } finally {
-  ctx?.close();
-  await stack.stop();
+  shared?.ctx.close();
+  await shared?.stack.stop();
 }
 const results: Results = { machine: machine(), totalSeconds: Math.round((Date.now() - runStarted) / 1000), durations, figures };
 console.log(`\n${runLine(results)}\n`);

@@ -2,8 +2,9 @@
  * Readers first under a peer's workload (docs/lanes.md): three settings, each on a fresh stack in
  * a process of its own (workload/burst-variant.ts) with the same graph and posts — `off` (every
  * follower copied, queue order), `cold` (the defaults, nobody stamped) and `warm` (everyone
- * stamped). All three stacks stay up; each in turn takes a many-authors burst with probes, then
- * they take turns at the workload's mix, MIX_ROUNDS rounds (turnOrder), pooled: one
+ * stamped). All three stacks stay up, but only one runs at a time (the others stopped: DriverSession);
+ * each in turn takes a many-authors burst with probes, then they take turns at the workload's mix,
+ * MIX_ROUNDS rounds (turnOrder), pooled: one
  * mix per setting run one after the other moved by more than the ratio it is judged on (the same
  * build's mix from warm read 0.5× `off`'s in one run and 3.8× in the next), so the machine's drift
  * must fall on every setting alike.
@@ -40,16 +41,29 @@ const VARIANTS: Pick<VariantPlan, 'name' | 'env' | 'warm'>[] = [
 export const burst: Scenario = {
   id: 'burst',
   title: 'readers first: a many-authors burst with probes, and the mix from cold and warm beside `off`',
+  ownStacks: true,
   async run() {
     const script = resolve(import.meta.dirname, '../workload/burst-variant.ts');
     const sessions = VARIANTS.map(() => startSession(script));
     try {
-      const ask = <T>(v: number, request: VariantPlan | VariantRequest) => sessions[v]!.ask<T>(request);
+      // One setting at a time on the machine: the others' stacks stopped meanwhile (DriverSession).
+      const turn = async <T>(v: number, request: VariantRequest) => {
+        sessions[v]!.resume();
+        try {
+          return await sessions[v]!.ask<T>(request);
+        } finally {
+          sessions[v]!.pause();
+        }
+      };
       const plan = { burstPosts: BURST_POSTS, probeAuthors: PROBE_AUTHORS, mixRate: MIX_RATE, mixSeconds: MIX_SECONDS, mixRounds: MIX_ROUNDS };
-      await Promise.all(VARIANTS.map((v, i) => ask(i, { ...v, ...plan } satisfies VariantPlan)));
-      const results = VARIANTS.map((v) => ({ name: v.name, burst: undefined as unknown as BurstResult, mix: [] as MixSummary[] }));
-      for (const [i, r] of results.entries()) r.burst = await ask<BurstResult>(i, { run: 'burst' });
-      for (let round = 0; round < MIX_ROUNDS; round++) for (const i of turnOrder(round)) results[i]!.mix.push(await ask<MixSummary>(i, { run: 'mix', round }));
+      // Seeding is not measured: all three at once.
+      await Promise.all(VARIANTS.map((v, i) => sessions[i]!.ask({ ...v, ...plan } satisfies VariantPlan)));
+      sessions.forEach((s) => s.pause());
+      const bursts: BurstResult[] = [];
+      for (let i = 0; i < VARIANTS.length; i++) bursts.push(await turn<BurstResult>(i, { run: 'burst' }));
+      const mixes: MixSummary[][] = VARIANTS.map(() => []);
+      for (let round = 0; round < MIX_ROUNDS; round++) for (const i of turnOrder(round)) mixes[i]!.push(await turn<MixSummary>(i, { run: 'mix', round }));
+      const results = VARIANTS.map((v, i): VariantResult => ({ name: v.name, burst: bursts[i]!, mix: mixes[i]! }));
       return figuresOf(results[0]!, results[1]!, results[2]!);
     } finally {
       await Promise.all(sessions.map((s: DriverSession) => s.end()));
@@ -58,9 +72,9 @@ export const burst: Scenario = {
 };
 
 /**
- * The settings' order in a round of the mix: forward, then backward. A setting's jobs can outlast its
- * turn (`cold`'s restamps are sent with a delay spread over STAMP_SPREAD and run on its stack's
- * background lane whenever they come due), so each setting follows every other equally often.
+ * The settings' order in a round of the mix: forward, then backward, so each setting follows every
+ * other equally often. (A setting's jobs that come due while it is stopped — `cold`'s restamps, sent
+ * with a delay spread over STAMP_SPREAD — run in its own next turn, on its background lane.)
  */
 const turnOrder = (round: number) => (round % 2 === 0 ? VARIANTS.map((_, i) => i) : VARIANTS.map((_, i) => VARIANTS.length - 1 - i));
 
