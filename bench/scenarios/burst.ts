@@ -31,6 +31,8 @@ const PROBE_AUTHORS = 24;
 const MIX_RATE = env('BENCH_BURST_MIX_RATE', 75);
 const MIX_ROUNDS = env('BENCH_BURST_MIX_ROUNDS', 4);
 const MIX_SECONDS = env('BENCH_BURST_MIX_SECONDS', 30);
+/** A probe a second: the freshness p99 of a setting's ~120 probes is not just its slowest. */
+const MIX_PROBE_EVERY_MS = env('BENCH_BURST_MIX_PROBE_EVERY_MS', 1000);
 const DEFAULTS = { FANOUT_ACTIVE_WINDOW: '30d', FANOUT_BACKLOG_AFTER: '1s', STAMP_SPREAD: '15m' };
 const VARIANTS: Pick<VariantPlan, 'name' | 'env' | 'warm'>[] = [
   { name: 'off', env: { ...DEFAULTS, FANOUT_ACTIVE_WINDOW: 'off', FANOUT_BACKLOG_AFTER: 'off' }, warm: false },
@@ -55,7 +57,14 @@ export const burst: Scenario = {
           sessions[v]!.pause();
         }
       };
-      const plan = { burstPosts: BURST_POSTS, probeAuthors: PROBE_AUTHORS, mixRate: MIX_RATE, mixSeconds: MIX_SECONDS, mixRounds: MIX_ROUNDS };
+      const plan = {
+        burstPosts: BURST_POSTS,
+        probeAuthors: PROBE_AUTHORS,
+        mixRate: MIX_RATE,
+        mixSeconds: MIX_SECONDS,
+        mixRounds: MIX_ROUNDS,
+        mixProbeEveryMs: MIX_PROBE_EVERY_MS,
+      };
       // Seeding is not measured: all three at once.
       await Promise.all(VARIANTS.map((v, i) => sessions[i]!.ask({ ...v, ...plan } satisfies VariantPlan)));
       sessions.forEach((s) => s.pause());
@@ -106,6 +115,7 @@ function pooled(r: VariantResult): MixFigures {
     total: total((m) => m.total),
     sendLagP99: most((m) => m.sendLagP99),
     backlogDepth: most((m) => m.backlogDepth),
+    backgroundDepth: most((m) => m.backgroundDepth),
   };
 }
 
@@ -162,7 +172,7 @@ function figuresOf(off: VariantResult, cold: VariantResult, warm: VariantResult)
   );
   const mixNote = (r: VariantResult) => {
     const m = pooled(r);
-    return `${r.name}: reads p50 ${m.readP50} / p99 ${m.readP99} ms, freshness p50 ${m.freshnessP50} / p99 ${m.freshnessP99} ms (${m.probes} probes, ${m.probeErrors} never arrived), ${m.failed} of ${m.total} failed, the driver sent p99 ${m.sendLagP99} ms late at worst, fanoutBacklog held at most ${m.backlogDepth} jobs`;
+    return `${r.name}: reads p50 ${m.readP50} / p99 ${m.readP99} ms, freshness p50 ${m.freshnessP50} / p99 ${m.freshnessP99} ms (${m.probes} probes, ${m.probeErrors} never arrived), ${m.failed} of ${m.total} failed, the driver sent p99 ${m.sendLagP99} ms late at worst, fanoutBacklog held at most ${m.backlogDepth} jobs; by round, freshness p99 ${r.mix.map((k) => k.freshnessP99).join(', ')} ms and the background lane's deepest queue (restamps come due there) ${r.mix.map((k) => k.backgroundDepth).join(', ')}`;
   };
   const rounds = `${MIX_ROUNDS} rounds of ${MIX_SECONDS} s, the settings taking turns`;
   for (const r of [cold, warm]) {

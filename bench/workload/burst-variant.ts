@@ -31,6 +31,8 @@ export interface VariantPlan {
   readonly mixRate: number;
   readonly mixSeconds: number;
   readonly mixRounds: number;
+  /** A mix probe every this many ms. */
+  readonly mixProbeEveryMs: number;
 }
 
 /** After the plan (answered `{}` once the graph is seeded): the burst, then the mix's rounds. */
@@ -61,7 +63,13 @@ try {
   for await (const request of requests) {
     if ('round' in request) {
       // The 60/30/10 mix alone: the workload scenario's follow burst saturates this machine by itself.
-      const mix = await mixRun(run, nextPost, { rate: plan.mixRate, seconds: plan.mixSeconds, round: request.round, followBurst: false });
+      const mix = await mixRun(run, nextPost, {
+        rate: plan.mixRate,
+        seconds: plan.mixSeconds,
+        round: request.round,
+        probeEveryMs: plan.mixProbeEveryMs,
+        followBurst: false,
+      });
       nextPost += mix.postsUsed;
       answer(mix.summary);
     } else {

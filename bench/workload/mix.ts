@@ -59,12 +59,14 @@ export interface MixSummary {
   readonly freshness: number[];
   /** The deepest fanoutBacklog queue seen (fan-out jobs that waited past FANOUT_BACKLOG_AFTER were handed on). */
   readonly backlogDepth: number;
+  /** The deepest background queue seen (restamps come due there, spread over STAMP_SPREAD). */
+  readonly backgroundDepth: number;
 }
 
 /**
  * The mix at `rate` requests/s for `seconds`, posting the planned posts from `firstPost` on (it says
  * how many it took), with its figures and the summary a comparison prints; `round` seeds a different
- * schedule for each mix a run repeats. Without
+ * schedule for each mix a run repeats; a probe starts every `probeEveryMs` (or as the last arrives). Without
  * `followBurst`, the 60/30/10 mix alone: 300 follows at 20/s take more CPU than this machine's one
  * handler process has (each follow is a transaction and three jobs), so they saturate any mix
  * beside them and a comparison of settings would compare that saturation.
@@ -72,7 +74,7 @@ export interface MixSummary {
 export async function mixRun(
   run: WorkloadRun,
   firstPost: number,
-  opts: { readonly rate?: number; readonly followBurst?: boolean; readonly seconds?: number; readonly round?: number } = {},
+  opts: { readonly rate?: number; readonly followBurst?: boolean; readonly seconds?: number; readonly round?: number; readonly probeEveryMs?: number } = {},
 ): Promise<{ figures: Figure[]; summary: MixSummary; postsUsed: number }> {
   const rate = opts.rate ?? MIX_RATE;
   const seconds = opts.seconds ?? MIX_SECONDS;
@@ -141,7 +143,7 @@ export async function mixRun(
       // Counted and reported (an unanswered probe fails the target); the driver runs on.
       probeErrors.push(String((error as Error).message).slice(0, 120));
     }
-    await sleep(Math.max(0, MIX_PROBE_EVERY_MS - (now() - started)));
+    await sleep(Math.max(0, (opts.probeEveryMs ?? MIX_PROBE_EVERY_MS) - (now() - started)));
   }
   const result = await driver;
   const mixEnd = now();
@@ -237,6 +239,7 @@ export async function mixRun(
     reads: readLatencies,
     freshness: probes.map((p) => round(p.ms, 1)),
     backlogDepth: maxDepth.fanoutBacklog ?? 0,
+    backgroundDepth: maxDepth.background ?? 0,
   };
   return { figures, summary, postsUsed: schedule.filter((s) => s.kind === 'post').length };
 }
