@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: starts a fresh in-memory local stack (unless every scenario run starts its own), runs every scenario with a progress
- * display, prints one markdown table and saves the same figures to bench/results/latest.json,
- * drawn as bench/results/latest.svg (bench/chart.ts) with the table in bench/results/latest.md.
+ * `npm run bench`: starts a fresh in-memory local stack (unless every scenario run starts its own),
+ * runs every scenario with a progress display, prints one markdown table and saves the same figures
+ * to bench/results/latest.json, drawn as bench/results/latest.svg (bench/chart.ts) with the table
+ * in bench/results/latest.md.
  * Each figure is a median/p99 over repetitions or a ratio measured side by side in this run,
  * because absolute times on a shared 2-core machine are noisy.
  */

@@ -15,8 +15,8 @@
  * (clocks, retry timing). Per-invocation state must not sit there (the project's rule, as in
  * Lambda, where an instance's modules serve its invocations one after another), and a cache an
  * instance keeps across invocations is made per instance there (platform/instance-scope.ts: each
- * invocation runs in its instance's scope). Globals are shared too. The bundle mode isolates completely: each instance is a worker thread with its own module
- * graph and globals.
+ * invocation runs in its instance's scope). Globals are shared too. The bundle mode isolates
+ * completely: each instance is a worker thread with its own module graph and globals.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -13,7 +13,10 @@ interface SharedStackScenario extends ScenarioBase {
   run(ctx: BenchContext): Promise<Figure[]>;
 }
 
-/** …some start stacks of their own, and the shared one is not started for them (idle, it would take a share of the CPU they measure). */
+/**
+ * …some start stacks of their own, and the shared one is not started for them (idle, it would take
+ * a share of the CPU they measure).
+ */
 interface OwnStacksScenario extends ScenarioBase {
   readonly ownStacks: true;
   run(): Promise<Figure[]>;

@@ -66,7 +66,8 @@ export interface MixSummary {
 /**
  * The mix at `rate` requests/s for `seconds`, posting the planned posts from `firstPost` on (it says
  * how many it took), with its figures and the summary a comparison prints; `round` seeds a different
- * schedule for each mix a run repeats; a probe starts every `probeEveryMs` (or as the last arrives). Without
+ * schedule for each mix a run repeats; a probe starts every `probeEveryMs` (or as the last
+ * arrives). Without
  * `followBurst`, the 60/30/10 mix alone: 300 follows at 20/s take more CPU than this machine's one
  * handler process has (each follow is a transaction and three jobs), so they saturate any mix
  * beside them and a comparison of settings would compare that saturation.

@@ -41,9 +41,9 @@ type StampJob = JobOf<typeof stampJob> | JobOf<typeof restampJob>;
 /** Follows (or followed tags) per stamp page (one Query of the reader's edges; on a return, one Query of each timeline, 16 at a time). */
 export const STAMP_PAGE = 100;
 /**
- * Entry writes (follows' and push tag follows') a stamp job has in flight at once: a stamp's reader waits for it; a restamp
- * (background) yields, since a page of its 100 writes, 16 at a time, is a burst beside the reads
- * and fan-outs DynamoDB serves meanwhile.
+ * Entry writes (follows' and push tag follows') a stamp job has in flight at once: a stamp's reader
+ * waits for it; a restamp (background) yields, since a page of its 100 writes, 16 at a time, is a
+ * burst beside the reads and fan-outs DynamoDB serves meanwhile.
  */
 const WRITES_AT_ONCE = { stamp: 16, restamp: 2 } as const;
 /** Posts written back per page when the feed keeps no count bound (FEED_MAX_ITEMS=off). */
